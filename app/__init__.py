@@ -1,0 +1,1 @@
+"""The cardtable application: command line and wiring."""

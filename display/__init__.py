@@ -1,0 +1,1 @@
+"""The table display, drawn with pygame."""

@@ -1,0 +1,1 @@
+"""Hardware drivers: buttons, serial panel, cameras and outputs."""

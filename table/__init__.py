@@ -1,0 +1,1 @@
+"""Bid Euchre rules engine: a pure fold over the table log."""

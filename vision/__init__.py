@@ -1,0 +1,1 @@
+"""Card recognition: frames in, card observations out."""
