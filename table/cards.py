@@ -24,7 +24,7 @@ class Suit(StrEnum):
             for suit in cls:
                 if key in (suit.value, suit.symbol, suit.name):
                     return suit
-        raise CardParseError(text, "not a suit (C, D, H or S)")
+        raise CardParseError(text, "expected C, D, H or S", what="a suit")
 
     @property
     def symbol(self) -> str:
@@ -78,7 +78,9 @@ class Card:
         rank, suit_text = code[:-1], code[-1]
         if rank == "10":
             rank = "T"
-        suit = Suit.parse(suit_text)
+        if suit_text not in {suit.value for suit in SUITS}:
+            raise CardParseError(text, f"unknown suit {suit_text!r} (C, D, H or S)")
+        suit = Suit(suit_text)
         if rank in _NON_EUCHRE_RANKS:
             raise CardParseError(text, f"rank {rank} is not in the Bid Euchre deck (9 to A)")
         if rank not in RANKS:

@@ -10,10 +10,10 @@ class TableError(Exception):
 class CardParseError(TableError, ValueError):
     """A text is not a card in the notation `RANK + SUIT` (or `JK`)."""
 
-    def __init__(self, text: object, reason: str = "") -> None:
+    def __init__(self, text: object, reason: str = "", what: str = "a card") -> None:
         self.text = text
         detail = f": {reason}" if reason else ""
-        super().__init__(f"{text!r} is not a card{detail}")
+        super().__init__(f"{text!r} is not {what}{detail}")
 
 
 class RulesError(TableError, ValueError):
