@@ -14,16 +14,17 @@ from drivers.inputs import DriverEvent
 from drivers.pinmap import PinMap
 
 if TYPE_CHECKING:
-    from gpiozero import Button
+    from gpiozero import DigitalInputDevice
 
 Clock = Callable[[], float]
 
 
 class ButtonPanel:
-    """Every button of a pin map as a gpiozero `Button`; `poll()` returns what was pressed.
+    """Every button of a pin map as a gpiozero input; `poll()` returns what was pressed.
 
-    gpiozero's own debouncing is off: switches are read by `KeyReader` against `clock`, so
-    chatter, double presses and the long UNDO hold behave the same under test and on the table.
+    gpiozero's own debouncing and hold timer are not used (`DigitalInputDevice` rather than
+    `Button`): switches are read by `KeyReader` against `clock`, so chatter, double presses and
+    the long UNDO hold behave the same under test and on the table.
     """
 
     def __init__(
@@ -34,22 +35,22 @@ class ButtonPanel:
         timing: KeyTiming | None = None,
         clock: Clock = time.monotonic,
     ) -> None:
-        from gpiozero import Button
+        from gpiozero import DigitalInputDevice
 
         self.pin_map = pin_map
         self.clock = clock
         self._reader = KeyReader(timing)
         self._lock = threading.Lock()
         self._events: queue.SimpleQueue[DriverEvent] = queue.SimpleQueue()
-        self._buttons: dict[KeyId, Button] = {}
+        self._buttons: dict[KeyId, DigitalInputDevice] = {}
         try:
             for spec in pin_map.buttons:
                 key = KeyId(spec.name, spec.seat)
-                button = Button(
+                button = DigitalInputDevice(
                     spec.gpio, pull_up=pin_map.pull_up, bounce_time=None, pin_factory=pin_factory
                 )
-                button.when_pressed = self._callback(key, True)
-                button.when_released = self._callback(key, False)
+                button.when_activated = self._callback(key, True)
+                button.when_deactivated = self._callback(key, False)
                 self._buttons[key] = button
         except Exception:
             self.close()

@@ -89,7 +89,8 @@ def test_loop_transport_without_panel_gives_up_and_backs_off(clock: FakeClock) -
 
     def opener(url: str) -> SerialPort:
         opened.append(clock())
-        return open_with_short_wait(url)
+        port: SerialPort = serial.serial_for_url(url, timeout=0)
+        return port
 
     link = PanelLink(
         "loop://", open_port=opener, clock=clock, backoff=Backoff(0.5, 2, 2.0), silence_s=3
