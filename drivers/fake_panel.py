@@ -120,3 +120,75 @@ class PtyPanel:
 
     def _led(self, name: str, on: bool) -> None:
         self.lights[name] = on
+
+
+class LoopPanel:
+    """A panel on pyserial's `loop://`: its lines travel through the loop to the Pi, and what the
+    Pi writes goes to the firmware core instead of echoing back. Pass it as `open_port`'s result.
+    """
+
+    def __init__(self, seat: str | None = None, boot: str = "100p0001") -> None:
+        import serial
+
+        self._serial = serial
+        self.port = serial.serial_for_url("loop://", timeout=0)
+        self.lights: dict[str, bool] = {}
+        self.buzzes: list[list[int]] = []
+        self.core: Any = load_panel_core().PanelCore(
+            self._panel_write, seat=seat, boot=boot, on_led=self._led, on_buzz=self.buzzes.append
+        )
+        self.ms = 0
+        self.unplugged = False
+
+    def open(self, url: str) -> LoopPanel:
+        """The `open_port` callable for PanelLink: fails while unplugged."""
+        if self.unplugged:
+            raise self._serial.SerialException(f"could not open port {url}: no such device")
+        return self
+
+    @property
+    def in_waiting(self) -> int:
+        """Bytes the Pi can read."""
+        if self.unplugged:
+            raise self._serial.SerialException("device disconnected")
+        return int(self.port.in_waiting)
+
+    def read(self, size: int = 1) -> bytes:
+        """What the panel sent."""
+        if self.unplugged:
+            raise self._serial.SerialException("device disconnected")
+        data: bytes = self.port.read(size)
+        return data
+
+    def write(self, data: bytes, /) -> int:
+        """A command from the Pi, handed to the firmware core."""
+        if self.unplugged:
+            raise self._serial.SerialException("write failed: device disconnected")
+        self.core.feed(data.decode("ascii"))
+        return len(data)
+
+    def close(self) -> None:
+        """The Pi closed the port; the panel keeps its state."""
+
+    def press(self, label: str, hold_ms: int = 100) -> None:
+        """A press and release of `label`."""
+        self.core.key_edge(label, True, self.ms)
+        self.ms += hold_ms
+        self.core.key_edge(label, False, self.ms)
+        self.ms += 300
+
+    def unplug(self) -> None:
+        """Pull the cable: reads, writes and opening fail; lines from the panel are lost."""
+        self.unplugged = True
+        self.port.reset_input_buffer()
+
+    def plug(self) -> None:
+        """Plug the cable back in."""
+        self.unplugged = False
+
+    def _panel_write(self, line: str) -> None:
+        if not self.unplugged:
+            self.port.write((line + "\n").encode("ascii"))
+
+    def _led(self, name: str, on: bool) -> None:
+        self.lights[name] = on

@@ -102,12 +102,11 @@ def parse_line(line: str) -> PanelMessage | None:
     if verb in HOST_VERBS or (verb == "HELLO" and len(args) == 1):
         return None  # our own command echoed back (a board sitting at its REPL echoes input)
     if verb == "HELLO" and len(args) == 5 and args[0] == PANEL_NAME:
-        seat = args[3]
-        if seat != "-" and seat not in SEATS:
+        seat = None if args[3] == "-" else args[3]
+        if seat is not None and seat not in SEATS:
             raise ProtocolError(f"unknown seat {seat!r} in line {line!r}")
-        return Hello(
-            _number(args[1], "protocol", line), args[2], None if seat == "-" else seat, args[4]  # type: ignore[arg-type]
-        )
+        protocol = _number(args[1], "protocol", line)
+        return Hello(protocol, args[2], seat, args[4])
     if verb in ("DOWN", "UP") and len(args) == 3:
         seq = _number(args[0], "sequence number", line)
         ms = _number(args[1], "time", line)

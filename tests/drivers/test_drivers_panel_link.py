@@ -175,11 +175,16 @@ def test_reconnects_three_times_without_losing_a_press(panel: PtyPanel, clock: F
         panel.press("OK")  # and right after the reconnect
         pump.until(pump.saw(ConfirmPressed(None)))
     inputs = [e for e in pump.events if not isinstance(e, PanelConnected | PanelDisconnected)]
-    assert inputs == [BidPressed(None, 4)] + [
-        PassPressed(None),
-        TrumpPressed(None, "C"),
-        ConfirmPressed(None),
-    ] * 3
+    assert (
+        inputs
+        == [BidPressed(None, 4)]
+        + [
+            PassPressed(None),
+            TrumpPressed(None, "C"),
+            ConfirmPressed(None),
+        ]
+        * 3
+    )
     status = (PanelConnected, PanelDisconnected)
     kinds = [type(e).__name__ for e in pump.events if isinstance(e, status)]
     assert kinds == ["PanelConnected"] + ["PanelDisconnected", "PanelConnected"] * 3
