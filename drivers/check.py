@@ -187,16 +187,22 @@ def mock_panel(say: Say, report: CheckReport) -> None:
 
 
 def check_camera(
-    source: FrameSource, settings: CameraSettings, frames: int, say: Say, report: CheckReport
+    source: FrameSource,
+    settings: CameraSettings,
+    frames: int,
+    say: Say,
+    report: CheckReport,
+    timeout_s: float = 10.0,
 ) -> None:
-    """Read `frames` frames and report resolution and frame rate."""
+    """Read `frames` frames (giving up after `timeout_s`) and report resolution and rate."""
     camera = ResilientCamera(source)
     got = 0
     size: tuple[int, int] | None = None
     failures: list[DriverEvent] = []
     start = time.perf_counter()
-    deadline = start + max(10.0, 3 * frames / settings.fps)
-    while got < frames and time.perf_counter() < deadline:
+    first_by = start + timeout_s  # no frame by then: give up
+    deadline = first_by + 3 * frames / settings.fps
+    while got < frames and time.perf_counter() < (deadline if got else first_by):
         frame, events = camera.read()
         failures += events
         if frame is None:
@@ -320,7 +326,8 @@ def run_live_check(
     if config.camera_kind != "none":
         say("Camera:")
         source = make_source(config.camera_kind, config.camera, config.camera_target)
-        check_camera(source, config.camera, int(config.camera.fps * 3), say, report)
+        frames = int(config.camera.fps * 3)
+        check_camera(source, config.camera, frames, say, report, timeout_s=wait_s)
     if not report.steps:
         report.add("configuration", False, "nothing to check: no pins, panel or camera configured")
     return report

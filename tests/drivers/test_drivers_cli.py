@@ -84,7 +84,7 @@ def test_live_walk_reads_a_recorded_camera(
         write_video(tmp_path / "cam.avi", frames, width=320, height=240)
     config = tmp_path / "table.toml"
     config.write_text('[camera]\nkind = "recorded"\npath = "cam.avi"\nfps = 15\n')
-    assert main(["check-hardware", "--config", str(config)]) == status
+    assert main(["check-hardware", "--config", str(config), "--wait", "0.5"]) == status
     out = capsys.readouterr().out
     if frames:
         assert "320x240, 45 frames" in out
