@@ -76,6 +76,9 @@ def write_line(line):
 
 
 def main():
+    undo = machine.Pin(BUTTONS["UNDO"], machine.Pin.IN, machine.Pin.PULL_UP)
+    if undo.value() == 0:
+        return  # UNDO held while plugging in: stay at the REPL (for mpremote)
     micropython.kbd_intr(-1)  # a 0x03 byte on the line must not stop the firmware
     leds = {name: machine.Pin(pin, machine.Pin.OUT, value=0) for name, pin in LEDS.items()}
     buzzer = Buzzer(BUZZER)
