@@ -18,6 +18,7 @@ from display.wording import (
     exchange_steps,
     problem_advice,
     problem_headline,
+    proved_together,
     renege_detail,
     renege_headline,
     renege_short,
@@ -357,11 +358,14 @@ class Painter:
         self.box(area, self.style.on_alarm, max(3, self.layout.gap))
         title, who, detail = self.rows(area.inflate(-2 * self.layout.gap, -2 * self.layout.gap),
                                        [1.4, 1.0, 1.3])
-        self.text(renege_headline(renege, view.names), title, self.style.on_alarm, suits=False)
-        penalty = f"{team_of(renege.seat)} lose {view.renege_penalty} points at the hand's end"
-        self.text(penalty, who,
-                  self.style.on_alarm, suits=False)
-        self.text(renege_detail(renege), detail, self.style.on_alarm, suits=False)
+        also = proved_together(renege, view.reneges)
+        count = 1 + len(also)
+        self.text(renege_headline(renege, view.names, count), title, self.style.on_alarm,
+                  suits=False)
+        points = view.renege_penalty * count
+        penalty = f"{team_of(renege.seat)} lose {points} points when the hand is scored"
+        self.text(penalty, who, self.style.on_alarm, suits=False)
+        self.text(renege_detail(renege, also), detail, self.style.on_alarm, suits=False)
 
     def draw_hand_end(self, view: View) -> None:
         """The end of a hand: the contract's fate, then tricks, penalties, points and new score."""

@@ -82,7 +82,7 @@ def hand_end() -> View:
     summary = HandSummary(number=3, result="played", contract=Contract("E", 4, "H"),
                           tricks=TeamPair(ns=2, ew=4), penalties=TeamPair(ns=0, ew=2),
                           points=TeamPair(ns=2, ew=2), scores=TeamPair(ns=14, ew=11))
-    return View(phase=Phase.HAND_END, dealer="W", scores=summary.scores, names=NAMES,
+    return View(phase=Phase.HAND_END, dealer="N", scores=summary.scores, names=NAMES,
                 hand_number=3, contract=summary.contract, tricks_won=summary.tricks,
                 reneges=(RENEGE,), hand_end=summary)
 

@@ -13,7 +13,6 @@ from display.view import (
     View,
     check_card,
     check_suit,
-    next_seat,
     partner_of,
 )
 
@@ -91,24 +90,39 @@ def status_line(view: View) -> str:
         case Phase.PLAY:
             return f"{turn} to play" if turn else "Play"
         case Phase.HAND_END:
-            dealer = names.label(next_seat(view.dealer))
-            return f"Hand {view.hand_number} scored: {dealer} deals next"
+            return f"Hand {view.hand_number} over: {names.label(view.dealer)} deals next"
         case Phase.GAME_OVER if view.winner is not None:
             return f"{names.team_label(view.winner)} win the game"
     return str(view.phase).replace("_", " ").capitalize()
 
 
-def renege_headline(renege: Renege, names: SeatNames) -> str:
-    """"RENEGE: W Dan"."""
-    return f"RENEGE: {names.label(renege.seat)}"
+def renege_headline(renege: Renege, names: SeatNames, count: int = 1) -> str:
+    """"RENEGE: W Dan", or "2 RENEGES: W Dan"."""
+    title = "RENEGE" if count == 1 else f"{count} RENEGES"
+    return f"{title}: {names.label(renege.seat)}"
 
 
-def renege_detail(renege: Renege) -> str:
-    """Where it happened and what proves it."""
-    led = SUIT_SYMBOLS[renege.led]
+def renege_detail(renege: Renege, also: tuple[Renege, ...] = ()) -> str:
+    """Where it happened and what proves it; `also` are more reneges the same card proves."""
+    failures = "; ".join(
+        f"trick {each.trick}: {SUIT_SYMBOLS[each.led]} led, {each.seat} played "
+        f"{card_text(each.card)}"
+        for each in (renege, *also)
+    )
+    proof = "proves it" if not also else f"proves all {len(also) + 1}"
     return (
-        f"Trick {renege.trick}: {led} led, {renege.seat} played {card_text(renege.card)}. "
-        f"{card_text(renege.proved_by_card)} in trick {renege.proved_by_trick} proves it."
+        f"{failures[0].upper()}{failures[1:]}. "
+        f"{card_text(renege.proved_by_card)} in trick {renege.proved_by_trick} {proof}."
+    )
+
+
+def proved_together(renege: Renege, reneges: tuple[Renege, ...]) -> tuple[Renege, ...]:
+    """The other reneges in `reneges` proved by the same card as `renege`."""
+    return tuple(
+        other for other in reneges
+        if other != renege and other.seat == renege.seat
+        and other.proved_by_trick == renege.proved_by_trick
+        and other.proved_by_card == renege.proved_by_card
     )
 
 
