@@ -347,7 +347,8 @@ class Painter:
             headline, advice = self.split(band, 0.5)
             self.text(problem_headline(problem, view.names), headline, self.style.on_problem,
                       suits=False)
-            self.text(problem_advice(problem, view.turn), advice, self.style.on_problem,
+            self.text(problem_advice(problem, view.turn, view.names), advice,
+                      self.style.on_problem,
                       suits=False)
 
     def draw_alarm(self, renege: Renege, view: View, now: float) -> None:
@@ -382,9 +383,13 @@ class Painter:
         elif contract is None:
             title = f"Hand {summary.number}"
         else:
-            fate = "made" if summary.made else "set"
-            title = (f"Hand {summary.number}: {contract.team} {fate} "
-                     f"{bid_text(contract.bid)} ({summary.tricks[contract.team]} tricks)")
+            taken = summary.tricks[contract.team]
+            if summary.made:
+                title = (f"Hand {summary.number}: {contract.team} made {bid_text(contract.bid)}"
+                         f" ({taken} tricks)")
+            else:
+                title = (f"Hand {summary.number}: {contract.team} set, bid "
+                         f"{bid_text(contract.bid)}, took {taken}")
         self.text(title, title_band, suits=False)
         rows = [("", "NS", "EW"),
                 ("Tricks", str(summary.tricks.ns), str(summary.tricks.ew)),

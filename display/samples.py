@@ -59,8 +59,8 @@ def trick_in_progress() -> View:
 
 
 def trick_complete() -> View:
-    """Trick 3 complete: N's A♥ lost to E's J♥."""
-    cards = (("E", "JH"), ("S", "9H"), ("W", "KH"), ("N", "AH"))
+    """Trick 3 complete: E's J♥ wins; W, out of hearts, plays A♦; N plays K♠."""
+    cards = (("E", "JH"), ("S", "9H"), ("W", "AD"), ("N", "KS"))
     return replace(trick_in_progress(), turn="E", trick=Trick(3, "E", cards, winner="E"),
                    tricks_won=TeamPair(ns=1, ew=2), last_trick_winner="E")
 

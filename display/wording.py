@@ -67,8 +67,8 @@ def exchange_steps(contract: Contract, names: SeatNames) -> list[str]:
     partner = contract.sitting_out or partner_of(bidder)
     best = f"best {SUIT_SYMBOLS[contract.trump]}" if contract.trump else "best trump"
     return [
-        f"{names.label(bidder)}: one card face down to {partner}",
-        f"{names.label(partner)}: your {best} to {bidder}",
+        f"{names.label(bidder)}: pass one card face down to {partner}",
+        f"{names.label(partner)}: give {bidder} your {best}",
         "then press OK",
     ]
 
@@ -84,7 +84,7 @@ def status_line(view: View) -> str:
             return f"{turn}: name trump" if turn else "Trump to be named"
         case Phase.EXCHANGE if view.contract is not None:
             partner = view.contract.sitting_out or partner_of(view.contract.seat)
-            return f"{names.label(view.contract.seat)} and {names.label(partner)} exchange; then OK"
+            return f"Exchange: {names.label(view.contract.seat)} and {names.label(partner)}"
         case Phase.DISCARD:
             return f"{turn}: discard one card face down" if turn else "Dealer discards"
         case Phase.PLAY:
@@ -150,7 +150,7 @@ def problem_headline(problem: Problem, names: SeatNames) -> str:
     return str(problem.kind)
 
 
-def problem_advice(problem: Problem, turn: str | None) -> str:
+def problem_advice(problem: Problem, turn: str | None, names: SeatNames | None = None) -> str:
     """What a player should do about it."""
     match problem.kind:
         case ProblemKind.UNREADABLE_CARD:
@@ -158,7 +158,8 @@ def problem_advice(problem: Problem, turn: str | None) -> str:
         case ProblemKind.ALREADY_PLAYED:
             return "Check the card; take it back, or press UNDO if the table misread it"
         case ProblemKind.OUT_OF_TURN:
-            waiting = f"It is {turn}'s turn. " if turn else ""
+            whose = (names or SeatNames()).label(turn) if turn else ""
+            waiting = f"It is {whose}'s turn. " if turn else ""
             return waiting + "Take the card back"
         case ProblemKind.DISCONNECTED:
             return "Check its cable; the table waits until it is back"
