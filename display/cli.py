@@ -1,0 +1,56 @@
+"""The display's subcommands: `cardtable screenshots OUTDIR`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+DEFAULT_SIZES = ((800, 480), (1920, 1080))
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add the display's subcommands."""
+    parser = subparsers.add_parser(
+        "screenshots",
+        help="render every display state to PNG files, headless",
+        description="Render every display state at 800x480 and 1920x1080 into OUTDIR as PNGs.",
+    )
+    parser.add_argument("outdir", type=Path, metavar="OUTDIR", help="folder for the PNG files")
+    parser.add_argument("--four-colour", action="store_true",
+                        help="draw every suit in its own colour")
+    parser.add_argument("--size", action="append", type=parse_size, metavar="WxH",
+                        help="a screen size (repeatable); default 800x480 and 1920x1080")
+    parser.set_defaults(handler=screenshots)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """"800x480" -> (800, 480)."""
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        message = f"size {text!r} is not WIDTHxHEIGHT, e.g. 800x480"
+        raise argparse.ArgumentTypeError(message) from None
+    if width < 320 or height < 200:
+        raise argparse.ArgumentTypeError(f"size {text!r} is smaller than 320x200")
+    return width, height
+
+
+def screenshots(args: argparse.Namespace) -> int:
+    """Write one PNG per state and size; print each path."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from display.screens import write_screenshots
+    from display.style import Style
+
+    sizes = tuple(args.size) if args.size else DEFAULT_SIZES
+    try:
+        paths = write_screenshots(args.outdir, sizes, Style(four_colour=args.four_colour))
+    except OSError as error:
+        print(f"cannot write screenshots to {str(args.outdir)!r}: {error}", file=sys.stderr)
+        return 1
+    for path in paths:
+        print(path)
+    return 0

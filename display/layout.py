@@ -1,0 +1,103 @@
+"""Where everything goes on a screen of a given size, from 800x480 up to 1920x1080."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from display.view import SEATS
+
+
+@dataclass(frozen=True)
+class SeatSlot:
+    """A seat's place at the drawn table: its card (or bid) and its name label."""
+
+    card: pygame.Rect
+    label: pygame.Rect
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Rectangles of every area for one screen size."""
+
+    width: int
+    height: int
+    gap: int
+    score_ns: pygame.Rect
+    info: pygame.Rect
+    score_ew: pygame.Rect
+    left: pygame.Rect
+    centre: pygame.Rect
+    right: pygame.Rect
+    middle: pygame.Rect
+    status: pygame.Rect
+    ok_button: pygame.Rect
+    undo_button: pygame.Rect
+    seats: dict[str, SeatSlot]
+
+    @property
+    def problem_area(self) -> pygame.Rect:
+        """Problems cover the drawn table and the tricks panel; the contract stays visible."""
+        return pygame.Rect(self.centre.x, self.middle.y, self.right.right - self.centre.x,
+                           self.middle.height)
+
+    @property
+    def alarm_area(self) -> pygame.Rect:
+        """The renege alarm covers the whole middle of the screen."""
+        return self.middle.inflate(self.gap * 2, self.gap * 2)
+
+
+def layout_for(width: int, height: int) -> Layout:
+    """The layout of a `width` x `height` screen."""
+    gap = max(4, round(min(width, height) * 0.014))
+    top_h = round(height * 0.16)
+    bottom_h = round(height * 0.16)
+    top = pygame.Rect(gap, gap, width - 2 * gap, top_h)
+    bottom = pygame.Rect(gap, height - gap - bottom_h, width - 2 * gap, bottom_h)
+    middle_h = bottom.top - top.bottom - 2 * gap
+    middle = pygame.Rect(gap, top.bottom + gap, width - 2 * gap, middle_h)
+
+    score_w = round(top.width * 0.37)
+    score_ns = pygame.Rect(top.x, top.y, score_w, top.height)
+    score_ew = pygame.Rect(top.right - score_w, top.y, score_w, top.height)
+    info = pygame.Rect(score_ns.right + gap, top.y, score_ew.left - score_ns.right - 2 * gap,
+                       top.height)
+
+    left_w = round(middle.width * 0.27)
+    right_w = round(middle.width * 0.24)
+    left = pygame.Rect(middle.x, middle.y, left_w, middle.height)
+    right = pygame.Rect(middle.right - right_w, middle.y, right_w, middle.height)
+    centre = pygame.Rect(left.right + gap, middle.y, right.left - left.right - 2 * gap,
+                         middle.height)
+
+    button_w = round(bottom.width * 0.14)
+    undo_button = pygame.Rect(bottom.right - button_w, bottom.y, button_w, bottom.height)
+    ok_button = pygame.Rect(undo_button.left - gap - button_w, bottom.y, button_w, bottom.height)
+    status = pygame.Rect(bottom.x, bottom.y, ok_button.left - gap - bottom.x, bottom.height)
+
+    return Layout(width, height, gap, score_ns, info, score_ew, left, centre, right, middle,
+                  status, ok_button, undo_button, seat_slots(centre, gap))
+
+
+def seat_slots(area: pygame.Rect, gap: int) -> dict[str, SeatSlot]:
+    """Card and label places: N at the top, E right, S bottom, W left; each label on its card."""
+    label_h = round(area.height * 0.13)
+    card_h = round(area.height * 0.36)
+    card_w = min(round(card_h * 0.72), (area.width - 4 * gap) // 3)
+    pad = max(2, gap // 2)
+    north = pygame.Rect(area.centerx - card_w // 2, area.y + label_h, card_w, card_h)
+    south = pygame.Rect(area.centerx - card_w // 2, area.bottom - label_h - card_h, card_w, card_h)
+    side_y = area.centery - (card_h - label_h) // 2
+    west = pygame.Rect(area.x + pad, side_y, card_w, card_h)
+    east = pygame.Rect(area.right - pad - card_w, side_y, card_w, card_h)
+    middle_w = round(area.width * 0.5)
+    side_w = north.left - gap - area.x
+    labels = {
+        "N": pygame.Rect(area.centerx - middle_w // 2, area.y, middle_w, label_h),
+        "S": pygame.Rect(area.centerx - middle_w // 2, area.bottom - label_h, middle_w, label_h),
+        "W": pygame.Rect(area.x, west.top - label_h, side_w, label_h),
+        "E": pygame.Rect(area.right - side_w, east.top - label_h, side_w, label_h),
+    }
+    cards = {"N": north, "E": east, "S": south, "W": west}
+    return {seat: SeatSlot(cards[seat], labels[seat]) for seat in SEATS}

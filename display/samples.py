@@ -1,0 +1,119 @@
+"""One view of every state the display knows, for screenshots, tests and benchmarks."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from display.view import (
+    BidMade,
+    Contract,
+    HandSummary,
+    Phase,
+    Problem,
+    ProblemKind,
+    Renege,
+    SeatNames,
+    TeamPair,
+    Trick,
+    View,
+)
+
+NAMES = SeatNames(n="Ann", e="Bob", s="Cat", w="Dan")
+SCORES = TeamPair(ns=12, ew=9)
+BIDS = (BidMade("N", 3), BidMade("E", 4), BidMade("S", "pass"), BidMade("W", "pass"))
+RENEGE = Renege(seat="W", trick=2, led="C", card="9H", proved_by_trick=4, proved_by_card="KC")
+
+
+def bidding() -> View:
+    """W dealt; N bid 3, E bid 4, S passed; W to bid."""
+    return View(phase=Phase.BIDDING, dealer="W", scores=SCORES, names=NAMES, hand_number=3,
+                turn="W", bids=BIDS[:3])
+
+
+def naming_trump() -> View:
+    """E won the bidding with 4 and names trump."""
+    return View(phase=Phase.TRUMP, dealer="W", scores=SCORES, names=NAMES, hand_number=3,
+                turn="E", bids=BIDS, contract=Contract("E", 4))
+
+
+def contract(bid: int | str, trump: str) -> View:
+    """E holds the contract `bid` in `trump`; play is about to start."""
+    sitting_out = "W" if bid in ("ask", "moon") else None
+    return View(phase=Phase.PLAY, dealer="W", scores=SCORES, names=NAMES, hand_number=3,
+                turn="E", bids=(*BIDS[:1], BidMade("E", bid), *BIDS[2:]),
+                contract=Contract("E", bid, trump, sitting_out), trick=Trick(1, "E"))
+
+
+def exchange() -> View:
+    """E bid ask in hearts: E and W exchange cards, then OK."""
+    asked = contract("ask", "H")
+    return replace(asked, phase=Phase.EXCHANGE, turn="E", trick=None)
+
+
+def trick_in_progress() -> View:
+    """Trick 3, hearts trump: E led J♥, S played 9♥, W to play."""
+    return View(phase=Phase.PLAY, dealer="W", scores=SCORES, names=NAMES, hand_number=3,
+                turn="W", bids=BIDS, contract=Contract("E", 4, "H"),
+                trick=Trick(3, "E", (("E", "JH"), ("S", "9H"))), last_trick_winner="E",
+                tricks_won=TeamPair(ns=1, ew=1))
+
+
+def trick_complete() -> View:
+    """Trick 3 complete: E's J♥ wins; W, out of hearts, plays A♦; N plays K♠."""
+    cards = (("E", "JH"), ("S", "9H"), ("W", "AD"), ("N", "KS"))
+    return replace(trick_in_progress(), turn="E", trick=Trick(3, "E", cards, winner="E"),
+                   tricks_won=TeamPair(ns=1, ew=2), last_trick_winner="E")
+
+
+def renege_alarm() -> View:
+    """Trick 4: W plays K♣, proving that W failed to follow clubs in trick 2."""
+    cards = (("E", "QC"), ("S", "AC"), ("W", "KC"))
+    return replace(trick_in_progress(), turn="N", trick=Trick(4, "E", cards),
+                   tricks_won=TeamPair(ns=1, ew=2), reneges=(RENEGE,), alarm=RENEGE)
+
+
+def with_problem(problem: Problem) -> View:
+    """The trick in progress, with `problem` on top."""
+    return replace(trick_in_progress(), problems=(problem,))
+
+
+def hand_end() -> View:
+    """EW made 4 with 4 tricks; W's renege costs EW 2."""
+    summary = HandSummary(number=3, result="played", contract=Contract("E", 4, "H"),
+                          tricks=TeamPair(ns=2, ew=4), penalties=TeamPair(ns=0, ew=2),
+                          points=TeamPair(ns=2, ew=2), scores=TeamPair(ns=14, ew=11))
+    return View(phase=Phase.HAND_END, dealer="N", scores=summary.scores, names=NAMES,
+                hand_number=3, contract=summary.contract, tricks_won=summary.tricks,
+                reneges=(RENEGE,), hand_end=summary)
+
+
+def game_over() -> View:
+    """NS won 33 to 27."""
+    return View(phase=Phase.GAME_OVER, dealer="N", scores=TeamPair(ns=33, ew=27), names=NAMES,
+                hand_number=11, winner="NS")
+
+
+def sample_views() -> dict[str, View]:
+    """Every state, by a file-friendly name."""
+    views = {
+        "bidding": bidding(),
+        "trump": naming_trump(),
+        "contract-3": contract(3, "C"),
+        "contract-4": contract(4, "H"),
+        "contract-5": contract(5, "S"),
+        "contract-6": contract(6, "D"),
+        "contract-ask": contract("ask", "H"),
+        "contract-moon": contract("moon", "S"),
+        "exchange": exchange(),
+        "trick": trick_in_progress(),
+        "trick-complete": trick_complete(),
+        "renege-alarm": renege_alarm(),
+        "renege-listed": replace(renege_alarm(), alarm=None),
+        "unreadable-card": with_problem(Problem(ProblemKind.UNREADABLE_CARD, seat="W")),
+        "already-played": with_problem(Problem(ProblemKind.ALREADY_PLAYED, seat="W", card="JH")),
+        "out-of-turn": with_problem(Problem(ProblemKind.OUT_OF_TURN, seat="N", card="AS")),
+        "disconnected": with_problem(Problem(ProblemKind.DISCONNECTED, device="camera")),
+        "hand-end": hand_end(),
+        "game-over": game_over(),
+    }
+    return views

@@ -1,0 +1,166 @@
+"""The words on the screen, built from a view without pygame."""
+
+from __future__ import annotations
+
+from display.view import (
+    Bid,
+    Contract,
+    Phase,
+    Problem,
+    ProblemKind,
+    Renege,
+    SeatNames,
+    View,
+    check_card,
+    check_suit,
+    partner_of,
+)
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+RANK_TEXT = {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+
+
+def suit_symbol(suit: str) -> str:
+    """"H" -> "♥"."""
+    return SUIT_SYMBOLS[check_suit(suit)]
+
+
+def card_text(card: str) -> str:
+    """"TH" -> "10♥"; the joker reads "Joker"."""
+    if check_card(card) == "JK":
+        return "Joker"
+    return RANK_TEXT[card[0]] + SUIT_SYMBOLS[card[1]]
+
+
+def card_rank_text(card: str) -> str:
+    """The rank part of a card as printed on it: "TH" -> "10", joker -> "JKR"."""
+    return "JKR" if check_card(card) == "JK" else RANK_TEXT[card[0]]
+
+
+def bid_text(bid: Bid) -> str:
+    """A bid as players call it: "4", "ASK", "MOON" or "pass"."""
+    if isinstance(bid, int):
+        return str(bid)
+    return "pass" if bid == "pass" else bid.upper()
+
+
+def contract_headline(contract: Contract, names: SeatNames) -> str:
+    """"E Bob bid 4", "E Bob: ASK" or "E Bob: MOON"."""
+    who = names.label(contract.seat)
+    if isinstance(contract.bid, int):
+        return f"{who} bid {contract.bid}"
+    return f"{who}: {bid_text(contract.bid)}"
+
+
+def contract_need(contract: Contract) -> str:
+    """What the bid undertakes: "EW need 4", "EW need all 6, alone"."""
+    team = contract.team
+    if contract.bid in ("ask", "moon"):
+        return f"{team} need all {contract.tricks_in_hand}"
+    return f"{team} need {contract.tricks_needed}"
+
+
+def exchange_steps(contract: Contract, names: SeatNames) -> list[str]:
+    """The ask exchange as three short steps."""
+    bidder = contract.seat
+    partner = contract.sitting_out or partner_of(bidder)
+    best = f"best {SUIT_SYMBOLS[contract.trump]}" if contract.trump else "best trump"
+    return [
+        f"{names.label(bidder)}: pass one card face down to {partner}",
+        f"{names.label(partner)}: give {bidder} your {best}",
+        "then press OK",
+    ]
+
+
+def status_line(view: View) -> str:
+    """What the table is waiting for, in one line."""
+    names = view.names
+    turn = names.label(view.turn) if view.turn else ""
+    match view.phase:
+        case Phase.BIDDING:
+            return f"{turn} to bid" if turn else "Bidding"
+        case Phase.TRUMP:
+            return f"{turn}: name trump" if turn else "Trump to be named"
+        case Phase.EXCHANGE if view.contract is not None:
+            partner = view.contract.sitting_out or partner_of(view.contract.seat)
+            return f"Exchange: {names.label(view.contract.seat)} and {names.label(partner)}"
+        case Phase.DISCARD:
+            return f"{turn}: discard one card face down" if turn else "Dealer discards"
+        case Phase.PLAY:
+            return f"{turn} to play" if turn else "Play"
+        case Phase.HAND_END:
+            return f"Hand {view.hand_number} over: {names.label(view.dealer)} deals next"
+        case Phase.GAME_OVER if view.winner is not None:
+            return f"{names.team_label(view.winner)} win the game"
+    return str(view.phase).replace("_", " ").capitalize()
+
+
+def renege_headline(renege: Renege, names: SeatNames, count: int = 1) -> str:
+    """"RENEGE: W Dan", or "2 RENEGES: W Dan"."""
+    title = "RENEGE" if count == 1 else f"{count} RENEGES"
+    return f"{title}: {names.label(renege.seat)}"
+
+
+def renege_detail(renege: Renege, also: tuple[Renege, ...] = ()) -> str:
+    """Where it happened and what proves it; `also` are more reneges the same card proves."""
+    failures = "; ".join(
+        f"trick {each.trick}: {SUIT_SYMBOLS[each.led]} led, {each.seat} played "
+        f"{card_text(each.card)}"
+        for each in (renege, *also)
+    )
+    proof = "proves it" if not also else f"proves all {len(also) + 1}"
+    return (
+        f"{failures[0].upper()}{failures[1:]}. "
+        f"{card_text(renege.proved_by_card)} in trick {renege.proved_by_trick} {proof}."
+    )
+
+
+def proved_together(renege: Renege, reneges: tuple[Renege, ...]) -> tuple[Renege, ...]:
+    """The other reneges in `reneges` proved by the same card as `renege`."""
+    return tuple(
+        other for other in reneges
+        if other != renege and other.seat == renege.seat
+        and other.proved_by_trick == renege.proved_by_trick
+        and other.proved_by_card == renege.proved_by_card
+    )
+
+
+def renege_short(renege: Renege) -> str:
+    """One list line: "W, trick 2: 9♥ on ♣"."""
+    return (
+        f"{renege.seat}, trick {renege.trick}: "
+        f"{card_text(renege.card)} on {SUIT_SYMBOLS[renege.led]}"
+    )
+
+
+def problem_headline(problem: Problem, names: SeatNames) -> str:
+    """The short, large line of a problem."""
+    seat = names.label(problem.seat) if problem.seat else ""
+    card = card_text(problem.card) if problem.card else "card"
+    match problem.kind:
+        case ProblemKind.UNREADABLE_CARD:
+            return f"Card at {seat} unreadable" if seat else "Card unreadable"
+        case ProblemKind.ALREADY_PLAYED:
+            return f"{card} was already played this hand"
+        case ProblemKind.OUT_OF_TURN:
+            return f"{seat} played {card} out of turn" if seat else f"{card} out of turn"
+        case ProblemKind.DISCONNECTED:
+            return f"{(problem.device or 'device').capitalize()} disconnected"
+    return str(problem.kind)
+
+
+def problem_advice(problem: Problem, turn: str | None, names: SeatNames | None = None) -> str:
+    """What a player should do about it."""
+    match problem.kind:
+        case ProblemKind.UNREADABLE_CARD:
+            return "Place it flat in your zone, or press OK to enter it"
+        case ProblemKind.ALREADY_PLAYED:
+            return "Check the card; take it back, or press UNDO if the table misread it"
+        case ProblemKind.OUT_OF_TURN:
+            whose = (names or SeatNames()).label(turn) if turn else ""
+            waiting = f"It is {whose}'s turn. " if turn else ""
+            return waiting + "Take the card back"
+        case ProblemKind.DISCONNECTED:
+            return "Check its cable; the table waits until it is back"
+    return ""

@@ -1,0 +1,177 @@
+"""Every display state rendered headless at both screen sizes, checked where it matters."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from dataclasses import replace
+
+import pygame
+import pytest
+
+from display.layout import layout_for
+from display.render import render
+from display.samples import sample_views
+from display.style import BLUE, RED, TEAL, Style
+from display.view import SeatNames, Trick
+
+SIZES = [(800, 480), (1920, 1080)]
+SAMPLES = sample_views()
+LEGIBLE = {(800, 480): 12, (1920, 1080): 28}
+
+
+def is_red(colour: pygame.Color) -> bool:
+    """Alarm red: strong red, little green or blue."""
+    return colour.r >= 140 and colour.g <= 60 and colour.b <= 60
+
+
+def red_share(surface: pygame.Surface, area: pygame.Rect, step: int = 4) -> float:
+    """The share of sampled pixels in `area` that are alarm red."""
+    points = [(x, y) for x in range(area.left, area.right, step)
+              for y in range(area.top, area.bottom, step)]
+    return sum(is_red(surface.get_at(point)) for point in points) / len(points)
+
+
+def near(colour: pygame.Color, target: tuple[int, int, int], tolerance: int = 30) -> bool:
+    """Whether `colour` is within `tolerance` of `target` on every channel."""
+    return all(abs(a - b) <= tolerance for a, b in zip(colour[:3], target, strict=True))
+
+
+def count_near(surface: pygame.Surface, area: pygame.Rect, target: tuple[int, int, int]) -> int:
+    """How many pixels of `area` are close to `target`."""
+    return sum(near(surface.get_at((x, y)), target)
+               for x in range(area.left, area.right, 2) for y in range(area.top, area.bottom, 2))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", list(SAMPLES))
+def test_every_text_fits_its_box_and_stays_legible(name: str, size: tuple[int, int]) -> None:
+    surface = pygame.Surface(size)
+    placed = render(SAMPLES[name], surface)
+    screen = surface.get_rect()
+    assert placed, "nothing was drawn"
+    for text in placed:
+        assert screen.contains(text.box), f"box of {text.text!r} leaves the screen"
+        assert text.box.contains(text.rect), f"{text.text!r} runs outside its box"
+        assert text.size >= LEGIBLE[size], f"{text.text!r} shrank to {text.size}px"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_long_names_shrink_but_are_never_cut(size: tuple[int, int]) -> None:
+    names = SeatNames(n="Maximiliana", e="Bartholomew", s="Konstantinos", w="Wilhelmina")
+    view = replace(SAMPLES["trick"], names=names)
+    surface = pygame.Surface(size)
+    for text in render(view, surface):
+        assert text.box.contains(text.rect), f"{text.text!r} runs outside its box"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("now", [0.0, 0.3, 0.6, 2.9])
+def test_renege_alarm_covers_the_centre_in_red(size: tuple[int, int], now: float) -> None:
+    surface = pygame.Surface(size)
+    render(SAMPLES["renege-alarm"], surface, now=now)
+    centre = pygame.Rect(0, 0, size[0] // 2, size[1] // 3)
+    centre.center = (size[0] // 2, size[1] // 2)
+    assert red_share(surface, centre) > 0.5
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_red_centre_without_an_alarm(size: tuple[int, int]) -> None:
+    surface = pygame.Surface(size)
+    render(SAMPLES["renege-listed"], surface)
+    centre = pygame.Rect(0, 0, size[0] // 2, size[1] // 3)
+    centre.center = (size[0] // 2, size[1] // 2)
+    assert red_share(surface, centre) < 0.05
+
+
+def test_renege_alarm_flashes() -> None:
+    surface = pygame.Surface((800, 480))
+    area = layout_for(800, 480).alarm_area
+    corner = (area.left + 2 * layout_for(800, 480).gap, area.centery)
+    render(SAMPLES["renege-alarm"], surface, now=0.0)
+    bright = surface.get_at(corner)
+    render(SAMPLES["renege-alarm"], surface, now=0.3)
+    dim = surface.get_at(corner)
+    assert is_red(bright) and is_red(dim)
+    assert bright.r > dim.r
+
+
+def test_alarm_names_seat_trick_suit_card_and_proof() -> None:
+    surface = pygame.Surface((800, 480))
+    texts = " ".join(text.text for text in render(SAMPLES["renege-alarm"], surface))
+    assert "RENEGE: W Dan" in texts
+    assert "Trick 2: ♣ led, W played 9♥. K♣ in trick 4 proves it." in texts
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_trump_is_a_large_symbol_in_its_suit_colour(size: tuple[int, int]) -> None:
+    surface = pygame.Surface(size)
+    placed = render(SAMPLES["contract-4"], surface)
+    symbol = next(text for text in placed if text.text == "♥")
+    left = layout_for(*size).left
+    assert left.contains(symbol.rect)
+    assert symbol.rect.height >= left.height * 0.3
+    assert count_near(surface, symbol.rect, RED) > symbol.rect.width * symbol.rect.height / 40
+
+
+def test_four_colour_deck_draws_diamonds_blue_and_clubs_teal() -> None:
+    view = replace(SAMPLES["trick"], trick=Trick(3, "E", (("E", "AD"), ("S", "KC"))))
+    slots = layout_for(800, 480).seats
+    surface = pygame.Surface((800, 480))
+    render(view, surface, style=Style(four_colour=True))
+    assert count_near(surface, slots["E"].card, BLUE) > 50
+    assert count_near(surface, slots["S"].card, TEAL) > 50
+    render(view, surface, style=Style(four_colour=False))
+    assert count_near(surface, slots["E"].card, BLUE) == 0
+    assert count_near(surface, slots["E"].card, RED) > 50
+
+
+@pytest.mark.parametrize(
+    ("name", "headline", "need"),
+    [
+        ("contract-3", "E Bob bid 3", "EW need 3"),
+        ("contract-4", "E Bob bid 4", "EW need 4"),
+        ("contract-5", "E Bob bid 5", "EW need 5"),
+        ("contract-6", "E Bob bid 6", "EW need 6"),
+        ("contract-ask", "E Bob: ASK", "EW need all 6"),
+        ("contract-moon", "E Bob: MOON", "EW need all 6"),
+    ],
+)
+def test_each_bid_type_is_shown_with_its_contract(name: str, headline: str, need: str) -> None:
+    surface = pygame.Surface((800, 480))
+    texts = [text.text for text in render(SAMPLES[name], surface)]
+    assert headline in texts
+    assert need in texts
+
+
+def test_the_partner_who_sits_out_is_marked() -> None:
+    surface = pygame.Surface((800, 480))
+    texts = [text.text for text in render(SAMPLES["contract-moon"], surface)]
+    assert "W Dan sits out" in texts
+    assert "sits out" in texts
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("unreadable-card", "Place it flat in your zone, or press OK to enter it"),
+        ("already-played", "J♥ was already played this hand"),
+        ("out-of-turn", "N Ann played A♠ out of turn"),
+        ("disconnected", "Camera disconnected"),
+    ],
+)
+def test_problems_are_shown_in_words(name: str, expected: str) -> None:
+    surface = pygame.Surface((800, 480))
+    texts = [text.text for text in render(SAMPLES[name], surface)]
+    assert expected in texts
+
+
+def test_a_problem_covers_the_table_in_amber() -> None:
+    surface = pygame.Surface((800, 480))
+    render(SAMPLES["unreadable-card"], surface)
+    style = Style()
+    area = layout_for(800, 480).problem_area
+    assert count_near(surface, area, style.problem) > area.width * area.height / 8
