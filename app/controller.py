@@ -118,8 +118,11 @@ class TableController:
                 return self.new_game()
             case inputs.AceNoFaceClaimed(seat):
                 if seat is None:
-                    return [Notice(NoticeKind.REFUSED,
-                                   "Ace No Face: press it on the claimant's own pad")]
+                    return [
+                        Notice(
+                            NoticeKind.REFUSED, "Ace No Face: press it on the claimant's own pad"
+                        )
+                    ]
                 return self._submit(AceNoFaceClaimed(Seat(seat)))
         return [Notice(NoticeKind.REFUSED, f"unknown input {pressed!r}")]
 
@@ -127,14 +130,25 @@ class TableController:
         """A card the camera saw come to rest in `seat`'s zone; None when unreadable."""
         if card is None:
             self.problems.unreadable.add(seat)
-            return [Notice(NoticeKind.UNREADABLE_CARD,
-                           f"{seat}: card unreadable, place it flat in your zone", seat)]
+            return [
+                Notice(
+                    NoticeKind.UNREADABLE_CARD,
+                    f"{seat}: card unreadable, place it flat in your zone",
+                    seat,
+                )
+            ]
         self.problems.unreadable.discard(seat)
         hand = self.state.hand
         if hand.played[card] >= self.rules_in_force.copies:
             self.problems.already_played[seat] = card
-            return [Notice(NoticeKind.ALREADY_PLAYED,
-                           f"{card} was already played this hand: not recorded", seat, card)]
+            return [
+                Notice(
+                    NoticeKind.ALREADY_PLAYED,
+                    f"{card} was already played this hand: not recorded",
+                    seat,
+                    card,
+                )
+            ]
         contract = hand.contract
         if contract is not None and seat is contract.sitting_out:
             self.problems.out_of_turn[seat] = card
@@ -210,8 +224,14 @@ class TableController:
         except Exception:
             self.state = replay(self.journal.events(self.game_id))
             raise
-        notices = [Notice(NoticeKind.ACCEPTED, describe(event), _seat_of(event),
-                          event.card if isinstance(event, CardPlayed) else None)]
+        notices = [
+            Notice(
+                NoticeKind.ACCEPTED,
+                describe(event),
+                _seat_of(event),
+                event.card if isinstance(event, CardPlayed) else None,
+            )
+        ]
         if isinstance(event, CardPlayed):
             self.problems.clear(event.seat)
         notices.extend(

@@ -68,8 +68,14 @@ def test_unreadable_card_asks_and_ok_dismisses(journal: Journal) -> None:
 def test_renege_alarm_when_proven(journal: Journal) -> None:
     table = TableController(journal, Rules())
     bid_hand(table)
-    for seat, card in [("E", "AS"), ("S", "9H"), ("W", "KS"), ("N", "QS"),  # S reneges
-                       ("E", "AH"), ("S", "TS")]:  # S shows a spade: proven
+    for seat, card in [
+        ("E", "AS"),
+        ("S", "9H"),
+        ("W", "KS"),
+        ("N", "QS"),  # S reneges
+        ("E", "AH"),
+        ("S", "TS"),
+    ]:  # S shows a spade: proven
         notices = table.on_card(Seat(seat), Card.parse(card))
     alarms = [n for n in notices if n.kind is NoticeKind.RENEGE]
     assert len(alarms) == 1 and alarms[0].renege is not None
