@@ -11,10 +11,108 @@ DEMO_LOG = Path(__file__).with_name("data") / "demo_game.jsonl"
 
 
 def register(subparsers: Any) -> None:
-    """Add `demo` to the `cardtable` command."""
+    """Add `demo`, `run`, `games`, `export` and `new-game` to the `cardtable` command."""
+    from app.runner import add_run_arguments, run_table
+
     demo = subparsers.add_parser("demo", help="play a recorded game through the engine")
     demo.add_argument("--log", type=Path, default=DEMO_LOG, help="a table log to play")
     demo.set_defaults(handler=run_demo)
+
+    run = subparsers.add_parser("run", help="run the table")
+    add_run_arguments(run)
+    run.set_defaults(handler=run_table)
+
+    games = subparsers.add_parser("games", help="list the games in the journal")
+    _journal_options(games)
+    games.set_defaults(handler=run_games)
+
+    export = subparsers.add_parser("export", help="write a game as a table log")
+    export.add_argument("game", type=int, help="the game's number (see `cardtable games`)")
+    export.add_argument("--out", type=Path, help="file to write (default: standard output)")
+    _journal_options(export)
+    export.set_defaults(handler=run_export)
+
+    new_game = subparsers.add_parser("new-game", help="start a new game now")
+    _journal_options(new_game)
+    new_game.set_defaults(handler=run_new_game)
+
+
+def _journal_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, help="the table's TOML config")
+    parser.add_argument("--state-dir", type=Path, help="where the journal lives")
+
+
+def _open_journal(args: argparse.Namespace) -> Any:
+    from app.config import load_config
+    from app.journal import Journal
+
+    config = load_config(args.config)
+    state_dir = args.state_dir or config.state_dir
+    return config, Journal(state_dir.expanduser() / "journal.sqlite")
+
+
+def run_games(args: argparse.Namespace) -> int:
+    """List the journal's games."""
+    from app.config import ConfigError
+
+    try:
+        _, journal = _open_journal(args)
+    except ConfigError as error:
+        print(error, file=sys.stderr)
+        return 2
+    with journal:
+        records = journal.games()
+        current = journal.unfinished_game()
+    if not records:
+        print("no games yet")
+    for record in records:
+        status = (
+            f"{record.winner} won"
+            if record.winner
+            else ("in progress" if record.id == current else "abandoned")
+        )
+        print(
+            f"{record.id:>4}  {record.started_at[:16].replace('T', ' ')}  "
+            f"NS {record.score_ns:>3}  EW {record.score_ew:>3}  {record.events:>4} events  {status}"
+        )
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Write one game as a table log."""
+    from app.config import ConfigError
+    from app.journal import JournalError
+
+    try:
+        _, journal = _open_journal(args)
+        with journal:
+            text = journal.export(args.game)
+    except (ConfigError, JournalError) as error:
+        print(error, file=sys.stderr)
+        return 2
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def run_new_game(args: argparse.Namespace) -> int:
+    """Close the game in progress and start a fresh one with the configured rules."""
+    from app.config import ConfigError
+    from app.controller import TableController
+
+    try:
+        config, journal = _open_journal(args)
+    except ConfigError as error:
+        print(error, file=sys.stderr)
+        return 2
+    with journal:
+        controller = TableController(journal, config.rules, config.dealer)
+        if controller.state.hands or controller.state.winner:
+            controller.new_game()
+        print(f"game {controller.game_id} ready, {controller.state.dealer} deals")
+    return 0
 
 
 def run_demo(args: argparse.Namespace) -> int:

@@ -85,13 +85,18 @@ class TableController:
         self.rules = rules
         self.first_dealer = dealer
         self.held: dict[Seat, Card] = {}
+        self._held_hand = 0
         self.problems = Problems()
-        game_id = journal.unfinished_game()
+        game_id = journal.latest_game()
         if game_id is None:
             self.game_id, self.state = self._start(rules, dealer)
         else:
             self.game_id = game_id
             self.state = replay(journal.events(game_id))
+        # Played cards still lying on the table: seeing one again records nothing.
+        self.on_table: set[tuple[Seat, Card]] = {
+            (Seat(seat), Card.parse(card)) for seat, card in journal.on_table(self.game_id)
+        }
 
     def _start(self, rules: Rules, dealer: Seat) -> tuple[int, GameState]:
         start = GameStarted(dealer=dealer, rules=rules)
@@ -139,6 +144,8 @@ class TableController:
             ]
         self.problems.unreadable.discard(seat)
         hand = self.state.hand
+        if (seat, card) in self.on_table and (seat, card) in self._trick_on_table():
+            return []  # the same card seen again where it lies, e.g. after a restart
         if hand.played[card] >= self.rules_in_force.copies:
             self.problems.already_played[seat] = card
             return [
@@ -157,13 +164,17 @@ class TableController:
             return self._submit(CardPlayed(seat, card))
         replaced = self.held.get(seat)
         self.held[seat] = card
+        self._held_hand = hand.number
         message = f"{seat}'s {card} waits for {seat}'s turn"
         if replaced is not None:
             message += f" (instead of {replaced})"
         return [Notice(NoticeKind.HELD, message, seat, card)]
 
     def on_card_removed(self, seat: Seat, card: Card | None) -> list[Notice]:
-        """A card left `seat`'s zone: a held card taken back is forgotten."""
+        """A card left `seat`'s zone: gathered with its trick, or a held card taken back."""
+        if card is not None and (seat, card) in self.on_table:
+            self.on_table.discard((seat, card))
+            self.journal.set_on_table(self.game_id, self._on_table_codes())
         if card is not None and self.held.get(seat) == card:
             del self.held[seat]
         if card is not None and self.problems.already_played.get(seat) == card:
@@ -176,9 +187,20 @@ class TableController:
         """Close the current game in the journal and start a fresh one, the deal passing on."""
         dealer = self.state.dealer
         self.game_id, self.state = self._start(self.rules, dealer)
+        self.on_table.clear()
         self.held.clear()
         self.problems.clear()
         return [Notice(NoticeKind.NEW_GAME, f"new game, {dealer} deals")]
+
+    def _on_table_codes(self) -> list[tuple[str, str]]:
+        return [(seat.value, card.code) for seat, card in self.on_table]
+
+    def _trick_on_table(self) -> set[tuple[Seat, Card]]:
+        """The plays of the trick lying on the table: the one in progress, else the last one
+        completed (across a hand's end) until the next lead."""
+        state = self.state
+        hand = state.hand if state.hand.tricks else (state.completed or [state.hand])[-1]
+        return set(hand.tricks[-1].cards) if hand.tricks else set()
 
     @property
     def rules_in_force(self) -> Rules:
@@ -219,10 +241,14 @@ class TableController:
             self.state.apply(event)
         except InvalidEvent as error:
             return [Notice(NoticeKind.REFUSED, error.reason)]
+        if isinstance(event, CardPlayed):
+            self.on_table.add((event.seat, event.card))
+        self.on_table &= self._trick_on_table()
         try:
-            self.journal.append(self.game_id, event, self.state)
+            self.journal.append(self.game_id, event, self.state, self._on_table_codes())
         except Exception:
             self.state = replay(self.journal.events(self.game_id))
+            self.on_table &= self._trick_on_table()
             raise
         notices = [
             Notice(
@@ -248,6 +274,8 @@ class TableController:
         return notices
 
     def _play_held(self) -> list[Notice]:
+        if self.held and self.state.hand.number != self._held_hand:
+            self.held.clear()  # a card held over from a finished hand means nothing now
         notices: list[Notice] = []
         while self.state.phase is Phase.PLAY and self.state.turn in self.held:
             seat = self.state.turn

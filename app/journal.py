@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,7 +21,8 @@ CREATE TABLE IF NOT EXISTS games (
     finished_at TEXT,
     winner TEXT,
     score_ns INTEGER NOT NULL DEFAULT 0,
-    score_ew INTEGER NOT NULL DEFAULT 0
+    score_ew INTEGER NOT NULL DEFAULT 0,
+    on_table TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -100,8 +101,14 @@ class Journal:
             )
         return game_id
 
-    def append(self, game_id: int, event: Event, state: GameState) -> int:
-        """Commit one accepted event (and the game's score) durably; returns its sequence."""
+    def append(
+        self,
+        game_id: int,
+        event: Event,
+        state: GameState,
+        on_table: Iterable[tuple[str, str]] | None = None,
+    ) -> int:
+        """Commit one accepted event, the score and the cards on the table; returns its sequence."""
         with self._transaction() as db:
             row = db.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
@@ -122,7 +129,25 @@ class Journal:
                     game_id,
                 ),
             )
+            if on_table is not None:
+                db.execute(
+                    "UPDATE games SET on_table = ? WHERE id = ?",
+                    (json.dumps(sorted(on_table)), game_id),
+                )
         return seq
+
+    def set_on_table(self, game_id: int, on_table: Iterable[tuple[str, str]]) -> None:
+        """Remember which played cards still lie on the table (seat, card)."""
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE games SET on_table = ? WHERE id = ?",
+                (json.dumps(sorted(on_table)), game_id),
+            )
+
+    def on_table(self, game_id: int) -> list[tuple[str, str]]:
+        """The (seat, card) pairs last remembered as lying on the table."""
+        row = self._db.execute("SELECT on_table FROM games WHERE id = ?", (game_id,)).fetchone()
+        return [(seat, card) for seat, card in json.loads(row[0])] if row else []
 
     def events(self, game_id: int) -> list[Event]:
         """The journaled events of a game, oldest first."""
@@ -140,6 +165,11 @@ class Journal:
             "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.id"
         ).fetchall()
         return [GameRecord(*row) for row in rows]
+
+    def latest_game(self) -> int | None:
+        """The most recent game, won or not: the one the table shows on start."""
+        row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+        return int(row[0]) if row and row[0] is not None else None
 
     def unfinished_game(self) -> int | None:
         """The game in progress (neither won nor given up for a new one), if any."""

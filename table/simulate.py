@@ -62,17 +62,20 @@ def simulate_game(
     renege_rate: float = 0.0,
     renege_limit: int | None = None,
     max_hands: int = MAX_HANDS,
+    dealer: Seat | None = None,
 ) -> SimulatedGame:
     """Play a whole game to its end with random deals and simple, plausible play.
 
     With `renege_rate`, a player who could follow suit plays off-suit instead with that
     chance, at most `renege_limit` times in the game (no limit when None). A game still
     undecided after `max_hands` hands stops there (heavy renege penalties can keep both
-    teams below the target for ever); `finished` tells.
+    teams below the target for ever); `finished` tells. The first dealer is random unless
+    `dealer` is given.
     """
     rng = random.Random(seed)
     rules = rules or Rules()
-    start = GameStarted(dealer=rng.choice(SEATS), rules=rules)
+    first_dealer = rng.choice(SEATS)
+    start = GameStarted(dealer=dealer or first_dealer, rules=rules)
     game = SimulatedGame(events=[start], state=GameState(start), renege_limit=renege_limit)
     while game.state.winner is None and game.state.hand.number <= max_hands:
         _play_hand(game, rng, renege_rate)

@@ -1,0 +1,141 @@
+"""Scripted table input (JSON Lines): button presses and card sightings, for demos and tests."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.sightings import Sighting, SightingKind
+from drivers import inputs
+from table import (
+    AceNoFaceClaimed,
+    BidMade,
+    Card,
+    CardParseError,
+    CardPlayed,
+    DealerDiscarded,
+    Event,
+    ExchangeDone,
+    GameStarted,
+    GameState,
+    Seat,
+    TrumpNamed,
+    Undone,
+)
+from table.seats import SeatError
+
+ScriptItem = inputs.PlayerInput | Sighting
+
+
+class ScriptError(ValueError):
+    """A script line is not understood; the message names the line."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptLine:
+    """One scripted input with its 1-based line number."""
+
+    number: int
+    item: ScriptItem
+
+
+def parse_script_line(number: int, text: str) -> ScriptItem:
+    """One line: `{"press": "bid", "seat": "E", "bid": 3}` or `{"card": "JH", "seat": "E"}`."""
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ScriptError(f"line {number}: expected a JSON object")
+        seat = data.get("seat")
+        if "card" in data or data.get("unreadable"):
+            where = Seat.parse(seat)
+            card = None if data.get("unreadable") else Card.parse(data["card"])
+            kind = SightingKind.REMOVED if data.get("removed") else SightingKind.PLACED
+            return Sighting(kind, float(data.get("t", 0.0)), where, card, 1.0 if card else 0.0)
+        press = data.get("press")
+        if press == "bid":
+            return inputs.BidPressed(seat, data["bid"])
+        if press == "pass":
+            return inputs.PassPressed(seat)
+        if press == "trump":
+            return inputs.TrumpPressed(seat, data["suit"])
+        if press == "ok":
+            return inputs.ConfirmPressed(seat)
+        if press == "undo":
+            return inputs.UndoPressed(seat)
+        if press == "new_game":
+            return inputs.NewGameConfirmed(seat)
+        if press == "ace_no_face":
+            return inputs.AceNoFaceClaimed(seat)
+        raise ScriptError(f"line {number}: unknown press {press!r}")
+    except json.JSONDecodeError as error:
+        raise ScriptError(f"line {number}: not valid JSON: {error.msg}") from None
+    except (KeyError, ValueError, CardParseError, SeatError) as error:
+        if isinstance(error, ScriptError):
+            raise
+        raise ScriptError(f"line {number}: {error}") from None
+
+
+def read_script(lines: Iterable[str]) -> Iterator[ScriptLine]:
+    """Parse every non-blank line."""
+    for number, text in enumerate(lines, start=1):
+        if text.strip():
+            yield ScriptLine(number, parse_script_line(number, text))
+
+
+def load_script(path: Path) -> list[ScriptLine]:
+    """Read a script file."""
+    with path.open(encoding="utf-8") as handle:
+        return list(read_script(handle))
+
+
+def script_from_events(events: Iterable[Event]) -> list[dict[str, object]]:
+    """The presses and sightings that make a table log happen (the game event itself excluded).
+
+    Passes after a moon are left out: the table records them by itself. Each completed
+    trick is gathered: its cards are seen leaving their zones.
+    """
+    lines: list[dict[str, object]] = []
+    moon_bid = False
+    state: GameState | None = None
+    for event in events:
+        if isinstance(event, GameStarted):
+            state = GameState(event)
+            continue
+        if state is not None:
+            state.apply(event)
+        match event:
+            case BidMade(seat, bid):
+                if bid.is_pass and moon_bid:
+                    continue
+                moon_bid = moon_bid or bid.kind.value == "moon"
+                if bid.is_pass:
+                    lines.append({"press": "pass", "seat": seat.value})
+                else:
+                    lines.append({"press": "bid", "seat": seat.value, "bid": bid.log_value})
+            case TrumpNamed(seat, suit):
+                moon_bid = False
+                lines.append({"press": "trump", "seat": seat.value, "suit": suit.value})
+            case ExchangeDone(seat) | DealerDiscarded(seat):
+                lines.append({"press": "ok", "seat": seat.value})
+            case AceNoFaceClaimed(seat):
+                moon_bid = False
+                lines.append({"press": "ace_no_face", "seat": seat.value})
+            case CardPlayed(seat, card):
+                lines.append({"card": card.code, "seat": seat.value})
+                lines.extend(_gathered(state))
+            case Undone():
+                lines.append({"press": "undo"})
+    return lines
+
+
+def _gathered(state: GameState | None) -> list[dict[str, object]]:
+    """Removal lines for the trick the last card completed, if it did."""
+    if state is None:
+        return []
+    hand = state.hand if state.hand.tricks else (state.completed or [state.hand])[-1]
+    trick = hand.tricks[-1] if hand.tricks else None
+    if trick is None or trick.winner is None:
+        return []
+    return [{"card": card.code, "seat": seat.value, "removed": True} for seat, card in trick.cards]
