@@ -269,7 +269,6 @@ def run_live_check(
     """The walk with a person at the table: they press, watch and listen; `ask` gets answers."""
     from drivers.buttons import make_pin_factory
     from drivers.camera import make_source
-    from drivers.panel_link import find_panel_port
 
     answer: Ask = ask or (lambda q: input(f"{q} [y/n] ").strip().lower().startswith("y"))
     report = CheckReport()
@@ -300,10 +299,6 @@ def run_live_check(
                 finally:
                     outputs.close()
     port = config.panel_port
-    if port == "auto":
-        port = find_panel_port()
-        if port is None:
-            report.add("panel", False, "no single MicroPython board under /dev/serial/by-id")
     if port is not None:
         say(f"Serial panel on {port}:")
         link = PanelLink(port)
