@@ -124,7 +124,7 @@ class PanelLink:
                 if now - self._last_line > self.silence_s:
                     events += self._drop(now, f"silent for {now - self._last_line:.1f} s")
             elif now - self._last_line > self.silence_s:
-                events += self._drop(now, "no answer to the handshake")
+                events += self._drop(now, self.session.mismatch or "no answer to the handshake")
             elif now - self._last_hello >= self.hello_every_s:
                 events += self._write(encode_hello(), now)
                 self._last_hello = now

@@ -289,3 +289,15 @@ def test_run_loop_delivers_events_until_stopped(clock: FakeClock) -> None:
     assert delivered == [PanelConnected("loop://", "1.0.0", 1, None), TrumpPressed(None, "S")]
     assert waits == [0.02] * 6
     assert not link.connected  # closed on the way out
+
+
+def test_old_firmware_is_named_in_the_disconnect_reason(
+    loop_port: serial.Serial, clock: FakeClock
+) -> None:
+    link = PanelLink("loop://", open_port=lambda url: loop_port, clock=clock, silence_s=3)
+    link.poll()
+    loop_port.write(b"HELLO cardtable-panel 0 0.9.0 - b1\n")
+    assert link.poll() == []
+    clock.advance(3.5)
+    reason = "panel firmware 0.9.0 speaks protocol 0, expected 1: flash hardware/panel/ again"
+    assert link.poll() == [PanelDisconnected("loop://", reason)]
