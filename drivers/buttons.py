@@ -10,6 +10,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from drivers.debounce import KeyId, KeyReader, KeyTiming
+from drivers.errors import GpioUnavailableError
 from drivers.inputs import DriverEvent
 from drivers.pinmap import PinMap
 
@@ -110,12 +111,19 @@ class ButtonPanel:
 def make_pin_factory(name: str | None) -> Any:
     """A gpiozero pin factory by name: `lgpio` (Pi 5, Pi 4), `rpigpio` (Pi 4), `mock`.
 
-    None picks gpiozero's own default order. The import is lazy: off a Pi only `mock` works.
+    None tries lgpio, then rpigpio. The imports are lazy: off a Pi only `mock` works.
     """
     if name is None:
-        from gpiozero import Device
-
-        return Device._default_pin_factory()
+        problems = []
+        for candidate in ("lgpio", "rpigpio"):
+            try:
+                return make_pin_factory(candidate)
+            except (ImportError, RuntimeError, OSError) as error:
+                problems.append(f"{candidate}: {error}")
+        raise GpioUnavailableError(
+            "no GPIO pin factory works here (" + "; ".join(problems) + "); on a Pi install "
+            "python3-lgpio, elsewhere use pin_factory = 'mock'"
+        )
     if name == "mock":
         from gpiozero.pins.mock import MockFactory
 

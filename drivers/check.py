@@ -193,26 +193,29 @@ def check_camera(
     say: Say,
     report: CheckReport,
     timeout_s: float = 10.0,
+    *,
+    clock: Callable[[], float] = time.perf_counter,
+    sleep: Callable[[float], Any] = time.sleep,
 ) -> None:
     """Read `frames` frames (giving up after `timeout_s`) and report resolution and rate."""
-    camera = ResilientCamera(source)
+    camera = ResilientCamera(source, clock=clock)
     got = 0
     size: tuple[int, int] | None = None
     failures: list[DriverEvent] = []
-    start = time.perf_counter()
+    start = clock()
     first_by = start + timeout_s  # no frame by then: give up
     deadline = first_by + 3 * frames / settings.fps
-    while got < frames and time.perf_counter() < (deadline if got else first_by):
+    while got < frames and clock() < (deadline if got else first_by):
         frame, events = camera.read()
         failures += events
         if frame is None:
             if isinstance(source, RecordedSource) and camera.is_open:
                 break  # end of the recording
-            time.sleep(0.01)
+            sleep(0.01)
             continue
         got += 1
         size = frame.size
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     camera.close()
     rate = got / elapsed if elapsed > 0 else 0.0
     ok = got == frames and not failures
@@ -250,42 +253,57 @@ def run_mock_check(pin_map: PinMap, say: Say = print) -> CheckReport:
     return report
 
 
-def _wait_for_input(poll: Callable[[], list[DriverEvent]], wait_s: float) -> list[DriverEvent]:
+def _wait_for_input(
+    poll: Callable[[], list[DriverEvent]],
+    wait_s: float,
+    clock: Callable[[], float],
+    sleep: Callable[[float], Any],
+) -> list[DriverEvent]:
     """Poll until something arrives (then half a second more for stragglers) or time runs out."""
     events: list[DriverEvent] = []
-    deadline = time.monotonic() + wait_s
-    while time.monotonic() < deadline:
+    deadline = clock() + wait_s
+    while clock() < deadline:
         found = poll()
         if found and not events:
-            deadline = min(deadline, time.monotonic() + 0.5)
+            deadline = min(deadline, clock() + 0.5)
         events += found
-        time.sleep(0.01)
+        sleep(0.01)
     return events
 
 
 def run_live_check(
-    config: HardwareConfig, say: Say = print, ask: Ask | None = None, *, wait_s: float = 30.0
+    config: HardwareConfig,
+    say: Say = print,
+    ask: Ask | None = None,
+    *,
+    wait_s: float = 30.0,
+    pin_factory: Any = None,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], Any] = time.sleep,
 ) -> CheckReport:
-    """The walk with a person at the table: they press, watch and listen; `ask` gets answers."""
+    """The walk with a person at the table: they press, watch and listen; `ask` gets answers.
+
+    `pin_factory`, `clock` and `sleep` default to the real ones; tests pass fakes.
+    """
     from drivers.buttons import make_pin_factory
     from drivers.camera import make_source
-    from drivers.panel_link import find_panel_port
 
     answer: Ask = ask or (lambda q: input(f"{q} [y/n] ").strip().lower().startswith("y"))
     report = CheckReport()
     if config.pin_map is not None:
         pin_map = config.pin_map
-        factory = make_pin_factory(config.pin_factory)
+        factory = pin_factory or make_pin_factory(config.pin_factory)
         say(f"Buttons ({len(pin_map.buttons)}), pin factory {type(factory).__name__}:")
-        with ButtonPanel(pin_map, factory) as panel:
+        with ButtonPanel(pin_map, factory, clock=clock) as panel:
 
             def press(label: str, gpio: int) -> list[DriverEvent]:
                 say(f"  press {label} (GPIO{gpio}) and let go ...")
-                return _wait_for_input(panel.poll, wait_s)
+                return _wait_for_input(panel.poll, wait_s, clock, sleep)
 
             check_buttons(panel, press, say, report)
             if config.outputs == "gpio":
-                outputs = GpioOutputs(pin_map.outputs, factory)
+                player = Player(background=False, sleep=sleep)
+                outputs = GpioOutputs(pin_map.outputs, factory, player=player)
                 try:
                     for seat in pin_map.outputs.turn_leds:
                         outputs.turn_light(seat)
@@ -300,20 +318,16 @@ def run_live_check(
                 finally:
                     outputs.close()
     port = config.panel_port
-    if port == "auto":
-        port = find_panel_port()
-        if port is None:
-            report.add("panel", False, "no single MicroPython board under /dev/serial/by-id")
     if port is not None:
         say(f"Serial panel on {port}:")
-        link = PanelLink(port)
-        events = _wait_for_input(link.poll, 5.0)
+        link = PanelLink(port, clock=clock)
+        events = _wait_for_input(link.poll, 5.0, clock, sleep)
         hello = [e for e in events if isinstance(e, PanelConnected)]
         report.add("panel handshake", bool(hello), describe(events))
         say(f"  {mark(bool(hello))} {describe(events)}")
         if hello:
             say("  press OK on the panel ...")
-            events = _wait_for_input(link.poll, wait_s)
+            events = _wait_for_input(link.poll, wait_s, clock, sleep)
             say(f"  saw {describe(events)}")
             report.add("panel button", bool(events), describe(events))
             if config.outputs == "panel":
@@ -327,7 +341,9 @@ def run_live_check(
         say("Camera:")
         source = make_source(config.camera_kind, config.camera, config.camera_target)
         frames = int(config.camera.fps * 3)
-        check_camera(source, config.camera, frames, say, report, timeout_s=wait_s)
+        check_camera(
+            source, config.camera, frames, say, report, wait_s, clock=clock, sleep=sleep
+        )
     if not report.steps:
         report.add("configuration", False, "nothing to check: no pins, panel or camera configured")
     return report

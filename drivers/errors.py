@@ -27,6 +27,10 @@ class PanelUnavailableError(DriverError, ConnectionError):
     """The serial panel cannot be reached right now."""
 
 
+class GpioUnavailableError(DriverError, ImportError):
+    """No gpiozero pin factory can reach the GPIO pins on this machine."""
+
+
 class CameraError(DriverError, OSError):
     """A frame source could not be opened or read."""
 

@@ -72,8 +72,10 @@ class PanelLink:
         silence_s: float = 3.0,
         hello_every_s: float = 1.0,
         timing: KeyTiming | None = None,
+        by_id_dir: Path = BY_ID_DIR,
     ) -> None:
-        self.url = url
+        self.url = url  # a port, a pyserial URL, or "auto": the only MicroPython board plugged in
+        self.by_id_dir = by_id_dir
         self.open_port = open_port
         self.clock = clock
         self.backoff = backoff or Backoff()
@@ -122,7 +124,7 @@ class PanelLink:
                 if now - self._last_line > self.silence_s:
                     events += self._drop(now, f"silent for {now - self._last_line:.1f} s")
             elif now - self._last_line > self.silence_s:
-                events += self._drop(now, "no answer to the handshake")
+                events += self._drop(now, self.session.mismatch or "no answer to the handshake")
             elif now - self._last_hello >= self.hello_every_s:
                 events += self._write(encode_hello(), now)
                 self._last_hello = now
@@ -172,8 +174,11 @@ class PanelLink:
 
     def _open(self, now: float) -> list[DriverEvent]:
         self.open_attempts += 1
+        target = find_panel_port(self.by_id_dir) if self.url == "auto" else self.url
         try:
-            port = self.open_port(self.url)
+            if target is None:
+                raise FileNotFoundError(f"no single MicroPython board in {self.by_id_dir}")
+            port = self.open_port(target)
         except (OSError, ValueError) as error:
             self._retry_at = now + self.backoff.next_delay()
             return self._report_down(f"cannot open {self.url}: {error}")

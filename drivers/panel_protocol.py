@@ -195,6 +195,7 @@ class PanelSession:
         self.hello: Hello | None = None
         self.garbage_lines = 0
         self.messages = 0  # lines that were panel messages (proof the panel is alive)
+        self.mismatch: str | None = None  # why the last handshake was refused
         self._reader = KeyReader(self.timing)
         self._boot: str | None = None
         self._last_seq = 0
@@ -233,13 +234,11 @@ class PanelSession:
 
     def _hello(self, hello: Hello) -> list[DriverEvent]:
         if hello.protocol != PROTOCOL_VERSION:
-            self.garbage_lines += 1
-            log.warning(
-                "panel on %s speaks protocol %d, expected %d; ignored",
-                self.port,
-                hello.protocol,
-                PROTOCOL_VERSION,
+            self.mismatch = (
+                f"panel firmware {hello.firmware} speaks protocol {hello.protocol}, "
+                f"expected {PROTOCOL_VERSION}: flash hardware/panel/ again"
             )
+            log.warning("panel on %s: %s", self.port, self.mismatch)
             return []
         if hello.boot != self._boot:
             self._boot = hello.boot

@@ -49,6 +49,8 @@ class Buzzer:
             if self.index < len(self.steps):
                 self.pin.value(1 if self.index % 2 == 0 else 0)
                 self.until += self.steps[self.index]
+            else:
+                self.pin.value(0)
 
 
 class Key:

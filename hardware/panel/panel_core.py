@@ -1,5 +1,6 @@
 # The panel's side of the cardtable line protocol (see drivers/panel_protocol.py).
-# Plain Python that runs on MicroPython and CPython alike: no hardware here, so the
+# Plain Python that runs on MicroPython and CPython alike (f-strings hold only names, as
+# MicroPython's f-strings want): no hardware here, so the
 # Pi-side tests drive this very code as their fake panel.
 
 PROTOCOL = 1
@@ -29,7 +30,8 @@ class PanelCore:
     def key_edge(self, label, pressed, ms):
         """Report a debounced button edge and keep it until acknowledged."""
         self.seq += 1
-        line = f"{'DOWN' if pressed else 'UP'} {self.seq} {ms} {label}"
+        verb = "DOWN" if pressed else "UP"
+        line = f"{verb} {self.seq} {ms} {label}"
         self.unacked.append((self.seq, line))
         if len(self.unacked) > QUEUE_LIMIT:
             self.unacked.pop(0)
@@ -57,7 +59,8 @@ class PanelCore:
         words = line.split()
         verb = words[0]
         if verb == "HELLO" and len(words) == 2:
-            self.write(f"HELLO {NAME} {PROTOCOL} {FIRMWARE} {self.seat or '-'} {self.boot}")
+            seat = self.seat or "-"
+            self.write(f"HELLO {NAME} {PROTOCOL} {FIRMWARE} {seat} {self.boot}")
             for _, pending in self.unacked:
                 self.write(pending)
         elif verb == "ACK" and len(words) == 2 and words[1].isdigit():
@@ -70,9 +73,11 @@ class PanelCore:
             try:
                 pattern = [int(part) for part in words[1].split(",")]
             except ValueError:
-                self.write(f"ERR bad pattern {words[1][:40]}")
+                bad = words[1][:40]
+                self.write(f"ERR bad pattern {bad}")
                 return
             if self.on_buzz is not None:
                 self.on_buzz(pattern)
         else:
-            self.write(f"ERR unknown command {line[:40]}")
+            shown = line[:40]
+            self.write(f"ERR unknown command {shown}")

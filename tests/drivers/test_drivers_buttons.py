@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 from gpiozero.pins.mock import MockFactory
 
@@ -205,3 +207,16 @@ def test_make_pin_factory_mock() -> None:
         assert isinstance(factory, MockFactory)
     finally:
         factory.reset()
+
+
+@pytest.mark.skipif(
+    any(importlib.util.find_spec(name) for name in ("lgpio", "RPi")),
+    reason="a GPIO library is installed here",
+)
+def test_without_a_gpio_library_the_error_says_what_to_install() -> None:
+    from drivers.errors import GpioUnavailableError
+
+    with pytest.raises(GpioUnavailableError, match="python3-lgpio") as caught:
+        make_pin_factory(None)  # this machine has neither lgpio nor RPi.GPIO
+    assert isinstance(caught.value, ImportError)
+    assert "lgpio:" in str(caught.value) and "rpigpio:" in str(caught.value)

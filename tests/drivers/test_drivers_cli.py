@@ -7,10 +7,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 
 from app.cli import main
-from drivers.check import CheckReport, run_mock_check
-from drivers.pinmap import build_pin_map, default_pin_map
+from drivers.check import CheckReport, run_live_check, run_mock_check
+from drivers.clock import ManualClock
+from drivers.config import HardwareConfig, hardware_config
+from drivers.pinmap import PinMap, build_pin_map, default_pin_map
 from drivers.recording import write_video
 
 
@@ -64,7 +67,88 @@ def test_live_walk_with_nothing_configured_fails(capsys: pytest.CaptureFixture[s
     assert "nothing to check" in capsys.readouterr().out
 
 
-def test_live_walk_fails_when_no_one_presses(
+class Person:
+    """Someone at a table of mock pins: presses what they are told, says what they see and hear."""
+
+    def __init__(self, factory: MockFactory, clock: ManualClock, pin_map: PinMap) -> None:
+        self.factory = factory
+        self.clock = clock
+        self.gpio = {spec.label: spec.gpio for spec in pin_map.buttons}
+        self.outputs = pin_map.outputs
+        self.holding: int | None = None
+        self.sleeps = 0
+        self.lines: list[str] = []
+        self.skip: set[str] = set()
+
+    def say(self, line: str) -> None:
+        self.lines.append(line)
+        words = line.split()
+        if words and words[0] == "press" and words[1] not in self.skip:
+            self.holding = self.gpio[words[1]]
+            self.factory.pin(self.holding).drive_low()
+            self.sleeps = 0
+
+    def sleep(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+        self.sleeps += 1
+        if self.holding is not None and self.sleeps == 10:  # let go after 0.1 s
+            self.factory.pin(self.holding).drive_high()
+            self.holding = None
+
+    def ask(self, question: str) -> bool:
+        if "turn light" in question:
+            seat = question.split()[2]
+            lit = [s for s, gpio in self.outputs.turn_leds.items() if self.factory.pin(gpio).state]
+            return lit == [seat]
+        assert self.outputs.buzzer is not None
+        pin = self.factory.pin(self.outputs.buzzer)
+        beeps = sum(1 for change in pin.states[1:] if change.state)
+        pin.clear_states()
+        return beeps == (1 if "tick" in question else 4)
+
+
+def live_walk(pin_map: PinMap, skip: set[str] = frozenset()) -> tuple[CheckReport, Person]:
+    factory = MockFactory()
+    clock = ManualClock()
+    person = Person(factory, clock, pin_map)
+    person.skip = set(skip)
+    try:
+        report = run_live_check(
+            HardwareConfig(pin_map),
+            person.say,
+            person.ask,
+            wait_s=5.0,
+            pin_factory=factory,
+            clock=clock,
+            sleep=person.sleep,
+        )
+    finally:
+        factory.reset()
+    return report, person
+
+
+@pytest.mark.parametrize("layout", ["shared", "seats"])
+def test_live_walk_with_a_person_pressing_every_button(layout: str) -> None:
+    pin_map = default_pin_map(layout)
+    report, person = live_walk(pin_map)
+    assert [step for step in report.steps if not step[1]] == []
+    assert report.ok
+    assert sum(1 for line in person.lines if line.strip().startswith("press")) == len(
+        pin_map.buttons
+    )
+    turn = [name for name, _, _ in report.steps if name.startswith("turn light")]
+    assert turn == ["turn light N", "turn light E", "turn light S", "turn light W"]
+    assert {"buzzer accept tick", "buzzer renege alarm"} <= {name for name, _, _ in report.steps}
+
+
+def test_live_walk_names_the_button_nobody_pressed() -> None:
+    report, person = live_walk(default_pin_map("shared"), skip={"HEARTS"})
+    failed = [(name, detail) for name, ok, detail in report.steps if not ok]
+    assert failed == [("button HEARTS", "nothing")]
+    assert any(line.strip().startswith("FAIL HEARTS") for line in person.lines)
+
+
+def test_live_walk_with_nothing_pressed_through_the_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "table.toml"
@@ -76,20 +160,25 @@ def test_live_walk_fails_when_no_one_presses(
     assert "FAIL OK" in out and "saw nothing" in out
 
 
-@pytest.mark.parametrize(("frames", "status"), [(45, 0), (0, 1)])
 def test_live_walk_reads_a_recorded_camera(
-    tmp_path: Path, frames: int, status: int, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    if frames:
-        write_video(tmp_path / "cam.avi", frames, width=320, height=240)
+    write_video(tmp_path / "cam.avi", 45, width=320, height=240)
     config = tmp_path / "table.toml"
     config.write_text('[camera]\nkind = "recorded"\npath = "cam.avi"\nfps = 15\n')
-    assert main(["check-hardware", "--config", str(config), "--wait", "0.5"]) == status
-    out = capsys.readouterr().out
-    if frames:
-        assert "320x240, 45 frames" in out
-    else:
-        assert "CameraFailed" in out
+    assert main(["check-hardware", "--config", str(config)]) == 0
+    assert "320x240, 45 frames" in capsys.readouterr().out
+
+
+def test_live_walk_gives_up_on_a_missing_camera(tmp_path: Path) -> None:
+    config = hardware_config({"camera": {"kind": "recorded", "path": "gone.avi"}}, base=tmp_path)
+    clock = ManualClock()
+    lines: list[str] = []
+    report = run_live_check(config, lines.append, wait_s=2.0, clock=clock, sleep=clock.sleep)
+    assert not report.ok
+    assert report.steps[-1][0] == "camera"
+    assert "no frames" in report.steps[-1][2] and "CameraFailed" in report.steps[-1][2]
+    assert 2.0 <= clock() < 2.1  # waited out --wait on the clock, then gave up
 
 
 def test_console_script_runs_the_mock_walk() -> None:

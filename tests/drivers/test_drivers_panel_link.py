@@ -241,3 +241,63 @@ def test_find_panel_port(tmp_path: Path) -> None:
     assert find_panel_port(tmp_path) == str(board)
     (tmp_path / "usb-MicroPython_Board_in_FS_mode_ffff-if00").touch()
     assert find_panel_port(tmp_path) is None  # two boards: the config must name one
+
+
+def test_auto_port_finds_the_board_when_it_appears(tmp_path: Path, clock: FakeClock) -> None:
+    from drivers.fake_panel import LoopPanel
+
+    fake = LoopPanel()
+    opened: list[str] = []
+
+    def opener(url: str) -> SerialPort:
+        opened.append(url)
+        return fake.open(url)
+
+    link = PanelLink("auto", open_port=opener, clock=clock, by_id_dir=tmp_path)
+    events = link.poll()
+    assert events == [
+        PanelDisconnected("auto", f"cannot open auto: no single MicroPython board in {tmp_path}")
+    ]
+    board = tmp_path / "usb-MicroPython_Board_in_FS_mode_e660-if00"
+    board.touch()
+    clock.advance(1.0)
+    for _ in range(3):
+        events += link.poll()
+    assert opened == [str(board)]
+    assert link.connected
+
+
+def test_run_loop_delivers_events_until_stopped(clock: FakeClock) -> None:
+    import threading
+
+    from drivers.fake_panel import LoopPanel
+
+    fake = LoopPanel()
+    link = PanelLink("loop://", open_port=fake.open, clock=clock)
+    stop = threading.Event()
+    delivered: list[DriverEvent] = []
+    waits: list[float] = []
+
+    def wait(seconds: float) -> None:
+        waits.append(seconds)
+        if len(waits) == 3:
+            fake.press("SPADES")
+        if len(waits) == 6:
+            stop.set()
+
+    link.run(stop, delivered.append, interval_s=0.02, sleep=wait)
+    assert delivered == [PanelConnected("loop://", "1.0.0", 1, None), TrumpPressed(None, "S")]
+    assert waits == [0.02] * 6
+    assert not link.connected  # closed on the way out
+
+
+def test_old_firmware_is_named_in_the_disconnect_reason(
+    loop_port: serial.Serial, clock: FakeClock
+) -> None:
+    link = PanelLink("loop://", open_port=lambda url: loop_port, clock=clock, silence_s=3)
+    link.poll()
+    loop_port.write(b"HELLO cardtable-panel 0 0.9.0 - b1\n")
+    assert link.poll() == []
+    clock.advance(3.5)
+    reason = "panel firmware 0.9.0 speaks protocol 0, expected 1: flash hardware/panel/ again"
+    assert link.poll() == [PanelDisconnected("loop://", reason)]

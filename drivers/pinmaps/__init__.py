@@ -1,0 +1,1 @@
+"""The shipped pin maps (TOML data files): `shared.toml` and `seats.toml`."""
