@@ -27,6 +27,7 @@ from display.wording import (
 )
 
 FLASH_HZ = 2.0
+TURN_PHASES = (Phase.DISCARD, Phase.BIDDING, Phase.TRUMP, Phase.PLAY)
 _shared_fonts: Fonts | None = None
 
 
@@ -187,8 +188,8 @@ class Painter:
             title, badge, headline, detail = self.rows(rect, [0.7, 2.3, 1.0, 1.0])
             self.text("High bid", title, self.style.ink_soft)
             high = view.high_bid
-            self.text(bid_text(high.bid) if high else "none", badge, wrap=False)
-            self.text(f"by {view.names.label(high.seat)}" if high else "", headline)
+            self.text(bid_text(high.bid) if high else "–", badge, wrap=False)
+            self.text(f"by {view.names.label(high.seat)}" if high else "no bid yet", headline)
             self.text("bids: 3 4 5 6 ASK MOON", detail, self.style.ink_soft)
             return
         title, badge, headline, need, out = self.rows(rect, [0.6, 2.4, 0.9, 0.6, 0.6])
@@ -227,7 +228,7 @@ class Painter:
         label_size = self.common_size([labels[s] for s in SEATS], [label_boxes[s] for s in SEATS])
         for seat in SEATS:
             slot = self.layout.seats[seat]
-            is_turn = view.turn == seat and view.phase in (Phase.BIDDING, Phase.PLAY, Phase.TRUMP)
+            is_turn = view.turn == seat and view.phase in TURN_PHASES
             self.draw_label(labels[seat], slot.label, is_turn, label_size)
             if seat == sitting_out:
                 self.box(slot.card, self.style.felt_line)
