@@ -317,9 +317,13 @@ class Painter:
         trick = view.trick
         self.text(f"Trick {trick.number}" if trick is not None else "Tricks", title_band)
         if trick is not None:
-            led = "won by" if trick.winner else "led by"
-            who = trick.winner or trick.leader
-            self.text(f"{led} {view.names.label(who)}", led_band, self.style.ink_soft)
+            if trick.winner is not None:
+                note = f"won by {view.names.label(trick.winner)}"
+            elif trick.cards:
+                note = f"led by {view.names.label(trick.leader)}"
+            else:
+                note = f"{view.names.label(trick.leader)} leads"
+            self.text(note, led_band, self.style.ink_soft)
         contract = view.contract
         counts = []
         for team in TEAMS:
