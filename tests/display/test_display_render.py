@@ -163,7 +163,7 @@ def test_the_partner_who_sits_out_is_marked() -> None:
     ("name", "expected"),
     [
         ("unreadable-card", "Place it flat in your zone, or press OK to enter it"),
-        ("already-played", "J♥ was already played this hand"),
+        ("already-played", "W Dan: J♥ was already played"),
         ("out-of-turn", "N Ann played A♠ out of turn"),
         ("disconnected", "Camera disconnected"),
     ],
