@@ -40,7 +40,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
-    status: int = handler(args)
+    try:
+        status: int = handler(args)
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away, e.g. `| head`
+        return 0
     return status
 
 

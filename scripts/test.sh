@@ -1,13 +1,8 @@
 #!/usr/bin/env bash
-# Creates .venv if needed, installs the project with its test extras, then runs ruff, mypy and pytest.
+# Runs every check on a fresh machine: installs into .venv, then ruff, mypy --strict and pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PYTHON="${PYTHON:-python3}"
-if [ ! -x .venv/bin/python ]; then
-    "$PYTHON" -m venv .venv
-fi
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test]'
+scripts/venv.sh
 .venv/bin/ruff check .
 .venv/bin/mypy table
 set +e
@@ -15,7 +10,7 @@ set +e
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then
-    echo "pytest collected no tests"
+    echo "pytest collected no tests: that is a failure here" >&2
     exit 1
 fi
 exit "$status"

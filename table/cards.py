@@ -68,6 +68,9 @@ class Card:
     @classmethod
     def parse(cls, text: object) -> Card:
         """Parse `JH`, `TH`, `10H`, `jh` or `JK`; raises CardParseError naming the text."""
+        known = _BY_CODE.get(text) if isinstance(text, str) else None
+        if known is not None:
+            return known
         if not isinstance(text, str):
             raise CardParseError(text, "expected text such as 'JH'")
         code = text.strip().upper()
@@ -107,6 +110,8 @@ class Card:
 
 
 JOKER = Card(JOKER_CODE, None)
+_BY_CODE: dict[str, Card] = {JOKER_CODE: JOKER}
+_BY_CODE.update({rank + suit.value: Card(rank, suit) for suit in SUITS for rank in RANKS})
 
 
 def is_right_bower(card: Card, trump: Suit) -> bool:

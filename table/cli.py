@@ -78,4 +78,6 @@ def run_simulate(args: argparse.Namespace) -> int:
         path = args.out / f"game_{args.seed + index:05d}.jsonl"
         path.write_text(dump_events(game.events), encoding="utf-8")
         print(path)
+        if not game.finished:
+            print(f"{path}: no team reached the target within the hand limit", file=sys.stderr)
     return 0

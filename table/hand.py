@@ -112,6 +112,7 @@ class Hand:
     result: HandResult = HandResult.IN_PROGRESS
     claimed_by: Seat | None = None
     points: dict[Team, int] = field(default_factory=lambda: dict.fromkeys(TEAMS, 0))
+    players: int = len(SEATS)
 
     @property
     def has_events(self) -> bool:

@@ -36,7 +36,7 @@ class Seat(StrEnum):
         """The seat named by `text` (`"N"`, `"E"`, `"S"` or `"W"`)."""
         if isinstance(text, str):
             try:
-                return cls(text.strip().upper())
+                return _BY_LETTER.get(text) or cls(text.strip().upper())
             except ValueError:
                 pass
         raise SeatError(f"{text!r} is not a seat (N, E, S or W)")
@@ -63,4 +63,5 @@ class Seat(StrEnum):
 
 
 SEATS: tuple[Seat, ...] = (Seat.N, Seat.E, Seat.S, Seat.W)
+_BY_LETTER: dict[str, Seat] = {seat.value: seat for seat in SEATS}
 TEAMS: tuple[Team, ...] = (Team.NS, Team.EW)

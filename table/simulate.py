@@ -21,7 +21,7 @@ from table.rules import Rules
 from table.seats import SEATS, Seat
 from table.state import GameState, Phase, legal_bids
 
-MAX_HANDS = 2000
+MAX_HANDS = 500
 _FACE_RANKS = ("J", "Q", "K")
 
 
@@ -43,19 +43,38 @@ class SimulatedGame:
     events: list[Event] = field(default_factory=list)
     injected: list[InjectedRenege] = field(default_factory=list)
     state: GameState = field(default_factory=GameState)
+    renege_limit: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True when a team has won."""
+        return self.state.winner is not None
+
+    @property
+    def may_inject(self) -> bool:
+        """True while the game may take another injected renege."""
+        return self.renege_limit is None or len(self.injected) < self.renege_limit
 
 
 def simulate_game(
-    seed: int = 0, rules: Rules | None = None, renege_rate: float = 0.0
+    seed: int = 0,
+    rules: Rules | None = None,
+    renege_rate: float = 0.0,
+    renege_limit: int | None = None,
+    max_hands: int = MAX_HANDS,
 ) -> SimulatedGame:
-    """Play a whole game to its end with random deals and simple, plausible play."""
+    """Play a whole game to its end with random deals and simple, plausible play.
+
+    With `renege_rate`, a player who could follow suit plays off-suit instead with that
+    chance, at most `renege_limit` times in the game (no limit when None). A game still
+    undecided after `max_hands` hands stops there (heavy renege penalties can keep both
+    teams below the target for ever); `finished` tells.
+    """
     rng = random.Random(seed)
     rules = rules or Rules()
     start = GameStarted(dealer=rng.choice(SEATS), rules=rules)
-    game = SimulatedGame(events=[start], state=GameState(start))
-    while game.state.winner is None:
-        if game.state.hand.number > MAX_HANDS:
-            raise RuntimeError(f"game with seed {seed} did not end within {MAX_HANDS} hands")
+    game = SimulatedGame(events=[start], state=GameState(start), renege_limit=renege_limit)
+    while game.state.winner is None and game.state.hand.number <= max_hands:
         _play_hand(game, rng, renege_rate)
     return game
 
@@ -183,7 +202,7 @@ def _choose_card(
     assert led is not None
     following = [card for card in hand if effective_suit(card, trump) is led]
     others = [card for card in hand if effective_suit(card, trump) is not led]
-    if following and others and rng.random() < renege_rate:
+    if following and others and game.may_inject and rng.random() < renege_rate:
         card = rng.choice(others)
         game.injected.append(
             InjectedRenege(game.state.hand.number, seat, len(game.state.hand.tricks), led, card)

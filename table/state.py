@@ -239,6 +239,7 @@ class GameState:
         high = hand.high_bid
         assert high is not None
         hand.contract = Contract(high[0], high[1], event.suit)
+        hand.players = 3 if high[1].is_alone else 4
 
     def _exchange(self, event: ExchangeDone) -> None:
         contract = self.hand.contract
@@ -275,7 +276,8 @@ class GameState:
                 f"{seat} played {card.code}, but {seat} sits out this hand ({contract.bid} by "
                 f"{contract.seat})"
             )
-        self._expect(Phase.PLAY, seat, f"played {card.code}")
+        if seat is not self._next_to_play():
+            raise InvalidEvent(f"{seat} played {card.code} out of turn: {self._waiting_for()}")
         if card.is_joker and not self.rules.joker:
             raise InvalidEvent("JK is not in the deck: the joker variant is off")
         if hand.played[card] >= self.rules.copies:
@@ -289,7 +291,7 @@ class GameState:
         trick.cards.append((seat, card))
         hand.played[card] += 1
         self._check_renege(seat, card, trick, contract)
-        if len(trick.cards) == len(hand.active_seats):
+        if len(trick.cards) == hand.players:
             trick.winner = winner(trick, contract.trump)
             if len(hand.tricks) == self.rules.tricks_per_hand:
                 self._score_hand()
@@ -363,9 +365,7 @@ class GameState:
             return trick.winner
         last_seat = trick.cards[-1][0]
         seat = last_seat.left
-        while seat not in hand.active_seats:
-            seat = seat.left
-        return seat
+        return seat.left if seat is contract.sitting_out else seat
 
     def _score_text(self) -> str:
         return f"{self.scores[Team.NS]} (NS) to {self.scores[Team.EW]} (EW)"

@@ -1,0 +1,197 @@
+"""The table's one TOML config: documented defaults, and errors that say where the problem is."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from drivers.config import HardwareConfig, hardware_config
+from drivers.errors import ConfigError as DriverConfigError
+from table import Rules, RulesError, Seat
+from table.seats import SeatError
+
+DEFAULT_STATE_DIR = Path("~/.local/state/cardtable")
+
+# Every section and key the file may hold; anything else is a mistake worth naming.
+KNOWN_KEYS: dict[str, frozenset[str]] = {
+    "game": frozenset({"dealer", "rules"}),
+    "seats": frozenset({"N", "E", "S", "W"}),
+    "state": frozenset({"dir"}),
+    "display": frozenset({"width", "height", "fullscreen", "four_colour", "fps"}),
+    "vision": frozenset({"calibration", "deck", "stable_s", "min_confidence"}),
+    "gpio": frozenset({"pin_factory", "layout", "pin_map"}),
+    "panel": frozenset({"port"}),
+    "camera": frozenset(
+        {
+            "kind",
+            "device",
+            "path",
+            "width",
+            "height",
+            "fps",
+            "exposure_us",
+            "analogue_gain",
+            "lens_position",
+        }
+    ),
+    "signals": frozenset({"via"}),
+    "buttons": frozenset(),  # inline pin map: any button names, checked by the pin-map validator
+    "outputs": frozenset(),
+}
+FREE_SECTIONS = frozenset({"buttons", "outputs"})
+
+
+class ConfigError(ValueError):
+    """The config cannot be used; the message names the file, the section and the key."""
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """Screen size and look."""
+
+    width: int = 800
+    height: int = 480
+    fullscreen: bool = True
+    four_colour: bool = False
+    fps: int = 30
+
+
+@dataclass(frozen=True)
+class VisionSettings:
+    """Where the calibration and deck profile are, and the tracker's tunables."""
+
+    calibration: Path | None = None
+    deck: Path | None = None
+    stable_s: float = 0.3
+    min_confidence: float | None = None
+
+
+@dataclass(frozen=True)
+class AppConfig:
+    """Everything `cardtable run` needs."""
+
+    rules: Rules = field(default_factory=Rules)
+    dealer: Seat = Seat.N
+    seat_names: dict[str, str] = field(default_factory=dict)
+    state_dir: Path = DEFAULT_STATE_DIR
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    vision: VisionSettings = field(default_factory=VisionSettings)
+    hardware: HardwareConfig | None = None
+    source: Path | None = None
+
+    @property
+    def journal_path(self) -> Path:
+        """The SQLite journal inside the state directory."""
+        return self.state_dir.expanduser() / "journal.sqlite"
+
+
+def load_config(path: Path | None) -> AppConfig:
+    """Read the config file (None: all defaults); raises ConfigError naming file and key."""
+    if path is None:
+        return config_from_mapping({}, None)
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    return config_from_mapping(data, path)
+
+
+def config_from_mapping(data: Mapping[str, Any], path: Path | None) -> AppConfig:
+    """Build the config from parsed TOML."""
+    where = str(path) if path else "config"
+    _check_keys(data, where)
+    base = path.parent if path else Path.cwd()
+    game = data.get("game", {})
+    try:
+        rules = Rules.from_mapping(game.get("rules", {}))
+    except RulesError as error:
+        raise ConfigError(f"{where}: [game.rules] {error}") from None
+    try:
+        dealer = Seat.parse(game.get("dealer", "N"))
+    except SeatError as error:
+        raise ConfigError(f"{where}: [game] dealer: {error}") from None
+    seats = {
+        str(seat): _text(where, "seats", seat, name) for seat, name in data.get("seats", {}).items()
+    }
+    state = data.get("state", {})
+    state_dir = Path(os.environ.get("CARDTABLE_STATE_DIR") or state.get("dir", DEFAULT_STATE_DIR))
+    try:
+        hardware = hardware_config(data, base) if _has_hardware(data) else None
+    except DriverConfigError as error:
+        raise ConfigError(f"{where}: {error}") from None
+    return AppConfig(
+        rules=rules,
+        dealer=dealer,
+        seat_names=seats,
+        state_dir=state_dir,
+        display=_section(where, "display", DisplayConfig, data.get("display", {})),
+        vision=_vision(where, base, data.get("vision", {})),
+        hardware=hardware,
+        source=path,
+    )
+
+
+def _check_keys(data: Mapping[str, Any], where: str) -> None:
+    problems = []
+    for section, values in data.items():
+        if section not in KNOWN_KEYS:
+            problems.append(f"unknown section [{section}] (known: {', '.join(sorted(KNOWN_KEYS))})")
+            continue
+        if not isinstance(values, Mapping):
+            problems.append(f"[{section}] must be a table, not {values!r}")
+            continue
+        if section in FREE_SECTIONS:
+            continue
+        for key in values:
+            if key not in KNOWN_KEYS[section]:
+                known = ", ".join(sorted(KNOWN_KEYS[section]))
+                problems.append(f"[{section}] unknown key {key!r} (known: {known})")
+    if problems:
+        raise ConfigError(f"{where}: " + "; ".join(problems))
+
+
+def _has_hardware(data: Mapping[str, Any]) -> bool:
+    return any(name in data for name in ("gpio", "panel", "camera", "signals", "buttons"))
+
+
+def _text(where: str, section: str, key: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"{where}: [{section}] {key} = {value!r}: expected text")
+    return value
+
+
+def _section(where: str, section: str, kind: type[DisplayConfig], values: Mapping[str, Any]) -> Any:
+    defaults = kind()
+    for key, value in values.items():
+        expected = type(getattr(defaults, key))
+        if type(value) is not expected:
+            raise ConfigError(
+                f"{where}: [{section}] {key} = {value!r}: expected {expected.__name__}"
+            )
+    return kind(**values)
+
+
+def _vision(where: str, base: Path, values: Mapping[str, Any]) -> VisionSettings:
+    def path(key: str) -> Path | None:
+        value = values.get(key)
+        if value is None:
+            return None
+        resolved = Path(_text(where, "vision", key, value)).expanduser()
+        return resolved if resolved.is_absolute() else base / resolved
+
+    stable = values.get("stable_s", 0.3)
+    if not isinstance(stable, int | float) or isinstance(stable, bool) or stable <= 0:
+        raise ConfigError(f"{where}: [vision] stable_s = {stable!r}: expected seconds above 0")
+    confidence = values.get("min_confidence")
+    if confidence is not None and not (isinstance(confidence, float) and 0 < confidence < 1):
+        raise ConfigError(
+            f"{where}: [vision] min_confidence = {confidence!r}: expected a number between 0 and 1"
+        )
+    return VisionSettings(path("calibration"), path("deck"), float(stable), confidence)

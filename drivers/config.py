@@ -1,0 +1,102 @@
+"""The hardware part of the table's TOML config: pins, panel, camera, outputs."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from drivers.camera import CameraSettings
+from drivers.errors import ConfigError
+from drivers.pinmap import PinMap, build_pin_map, default_pin_map, load_pin_map
+
+PIN_FACTORIES = ("lgpio", "rpigpio", "mock")
+CAMERA_KINDS = ("usb", "picamera2", "recorded", "none")
+OUTPUT_ROUTES = ("gpio", "panel", "none")
+
+
+@dataclass(frozen=True)
+class HardwareConfig:
+    """Everything the drivers need to start; see hardware/README.md for an example file."""
+
+    pin_map: PinMap | None
+    pin_factory: str | None = None
+    panel_port: str | None = None
+    camera_kind: str = "none"
+    camera_target: str | None = None
+    camera: CameraSettings = field(default_factory=CameraSettings)
+    outputs: str = "gpio"
+
+
+def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"[{key}] must be a table, got {value!r}")
+    return value
+
+
+def _choice(section: str, key: str, value: object, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ConfigError(f"{section}.{key} = {value!r}: expected one of {', '.join(choices)}")
+    return str(value)
+
+
+def hardware_config(data: Mapping[str, Any], base: Path | None = None) -> HardwareConfig:
+    """Build the config from parsed TOML; relative paths are taken from `base`."""
+    gpio = _table(data, "gpio")
+    factory = gpio.get("pin_factory")
+    if factory is not None:
+        factory = _choice("gpio", "pin_factory", factory, PIN_FACTORIES)
+    pin_map: PinMap | None
+    if "buttons" in data:
+        pin_map = build_pin_map(data)
+    elif "pin_map" in gpio:
+        path = Path(gpio["pin_map"])
+        pin_map = load_pin_map(path if path.is_absolute() or base is None else base / path)
+    elif "layout" in gpio:
+        pin_map = default_pin_map(_choice("gpio", "layout", gpio["layout"], ("shared", "seats")))
+    else:
+        pin_map = None
+    panel = _table(data, "panel")
+    port = panel.get("port")
+    if port is not None and not isinstance(port, str):
+        raise ConfigError(f"panel.port = {port!r}: expected a device path or 'auto'")
+    camera = _table(data, "camera")
+    kind = _choice("camera", "kind", camera.get("kind", "none"), CAMERA_KINDS)
+    target = camera.get("device", camera.get("path"))
+    if kind == "recorded" and target is not None and base is not None:
+        target = str(base / target) if not Path(str(target)).is_absolute() else str(target)
+    try:
+        settings = CameraSettings(
+            width=int(camera.get("width", 1280)),
+            height=int(camera.get("height", 720)),
+            fps=float(camera.get("fps", 30)),
+            exposure_us=camera.get("exposure_us"),
+            analogue_gain=camera.get("analogue_gain"),
+            lens_position=camera.get("lens_position"),
+        )
+    except (TypeError, ValueError) as error:
+        raise ConfigError(f"[camera]: {error}") from error
+    signals = _table(data, "signals")  # [outputs] holds the output pins of an inline pin map
+    route = _choice("signals", "via", signals.get("via", "gpio"), OUTPUT_ROUTES)
+    return HardwareConfig(
+        pin_map=pin_map,
+        pin_factory=factory,
+        panel_port=port,
+        camera_kind=kind,
+        camera_target=None if target is None else str(target),
+        camera=settings,
+        outputs=route,
+    )
+
+
+def load_hardware_config(path: Path) -> HardwareConfig:
+    """Read the hardware config from a TOML file."""
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: {error}") from error
+    return hardware_config(data, path.parent)

@@ -1,0 +1,171 @@
+"""Typed events the drivers produce: player inputs and hardware status."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+Seat: TypeAlias = Literal["N", "E", "S", "W"]
+Suit: TypeAlias = Literal["C", "D", "H", "S"]
+BidValue: TypeAlias = int | Literal["ask", "moon"]
+
+SEATS: tuple[Seat, ...] = ("N", "E", "S", "W")
+SUITS: tuple[Suit, ...] = ("C", "D", "H", "S")
+MIN_BID = 3
+MAX_BID = 12
+
+
+def check_seat(seat: str | None) -> None:
+    """Raise ValueError unless `seat` is one of N, E, S, W or None."""
+    if seat is not None and seat not in SEATS:
+        raise ValueError(f"unknown seat {seat!r}: expected one of N, E, S, W")
+
+
+@dataclass(frozen=True)
+class BidPressed:
+    """A player bids a number of tricks, `ask` or `moon`."""
+
+    seat: Seat | None
+    bid: BidValue
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+        if isinstance(self.bid, bool) or not (
+            self.bid in ("ask", "moon")
+            or (isinstance(self.bid, int) and MIN_BID <= self.bid <= MAX_BID)
+        ):
+            raise ValueError(f"unknown bid {self.bid!r}: expected 3..12, 'ask' or 'moon'")
+
+
+@dataclass(frozen=True)
+class PassPressed:
+    """A player passes."""
+
+    seat: Seat | None
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+
+
+@dataclass(frozen=True)
+class TrumpPressed:
+    """The bidder names trump."""
+
+    seat: Seat | None
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+        if self.suit not in SUITS:
+            raise ValueError(f"unknown suit {self.suit!r}: expected one of C, D, H, S")
+
+
+@dataclass(frozen=True)
+class ConfirmPressed:
+    """OK: confirms what the screen proposes."""
+
+    seat: Seat | None
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+
+
+@dataclass(frozen=True)
+class UndoPressed:
+    """A short press of UNDO: take back the last event."""
+
+    seat: Seat | None
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+
+
+@dataclass(frozen=True)
+class NewGameRequested:
+    """UNDO was held long; a new game starts only if OK follows (status, not a game input)."""
+
+    seat: Seat | None
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+
+
+@dataclass(frozen=True)
+class NewGameCancelled:
+    """A pending new-game request was dropped (timeout or another key)."""
+
+    seat: Seat | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class NewGameConfirmed:
+    """A new game: UNDO held long, then OK."""
+
+    seat: Seat | None
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+
+
+@dataclass(frozen=True)
+class AceNoFaceClaimed:
+    """A player claims Ace No Face."""
+
+    seat: Seat | None
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+
+
+@dataclass(frozen=True)
+class PanelConnected:
+    """The serial panel answered the handshake."""
+
+    port: str
+    firmware: str
+    protocol: int
+    seat: Seat | None
+
+
+@dataclass(frozen=True)
+class PanelDisconnected:
+    """The serial panel went away (unplugged, silent, or the port failed)."""
+
+    port: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class CameraFailed:
+    """A frame source failed to open or read."""
+
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class CameraReopened:
+    """A frame source that had failed is delivering frames again."""
+
+    source: str
+
+
+PlayerInput: TypeAlias = (
+    BidPressed
+    | PassPressed
+    | TrumpPressed
+    | ConfirmPressed
+    | UndoPressed
+    | NewGameConfirmed
+    | AceNoFaceClaimed
+)
+StatusEvent: TypeAlias = (
+    NewGameRequested
+    | NewGameCancelled
+    | PanelConnected
+    | PanelDisconnected
+    | CameraFailed
+    | CameraReopened
+)
+DriverEvent: TypeAlias = PlayerInput | StatusEvent

@@ -1,0 +1,81 @@
+"""The TOML config: defaults, and errors that name the file, section and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.config import ConfigError, load_config
+from table import Rules, Seat
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    return path
+
+
+def test_defaults_without_a_file() -> None:
+    config = load_config(None)
+    assert config.rules == Rules() and config.dealer is Seat.N and config.hardware is None
+
+
+def test_a_full_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CARDTABLE_STATE_DIR", raising=False)
+    path = write(
+        tmp_path,
+        """
+[game]
+dealer = "E"
+rules = { target = 40, joker = true }
+[seats]
+N = "Ann"
+S = "Sam"
+[state]
+dir = "/var/lib/cardtable"
+[display]
+width = 1920
+height = 1080
+[vision]
+calibration = "zones.json"
+[gpio]
+pin_factory = "mock"
+layout = "shared"
+""",
+    )
+    config = load_config(path)
+    assert config.rules == Rules(target=40, joker=True) and config.dealer is Seat.E
+    assert config.seat_names == {"N": "Ann", "S": "Sam"}
+    assert config.journal_path == Path("/var/lib/cardtable/journal.sqlite")
+    assert config.display.width == 1920
+    assert config.vision.calibration == tmp_path / "zones.json"
+    assert config.hardware is not None and config.hardware.pin_factory == "mock"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[gmae]\n", "unknown section [gmae]"),
+        ("[game]\ndealr = 'N'\n", "[game] unknown key 'dealr'"),
+        ("[game]\nrules = { targt = 3 }\n", "[game.rules] unknown rule option 'targt'"),
+        ("[game]\ndealer = 'X'\n", "[game] dealer: 'X' is not a seat"),
+        ("[display]\nwidth = '800'\n", "[display] width = '800': expected int"),
+        ("[vision]\nstable_s = -1\n", "[vision] stable_s = -1"),
+        ("[gpio]\npin_factory = 'wires'\n", "gpio.pin_factory = 'wires'"),
+        ("[seats]\nN = 3\n", "[seats] N = 3: expected text"),
+        ("game = 3\n", "[game] must be a table"),
+        ("[game\n", "not valid TOML"),
+    ],
+)
+def test_bad_config_names_where(tmp_path: Path, text: str, message: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert str(caught.value).startswith(str(path))
+    assert message in str(caught.value)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_config(tmp_path / "nope.toml")
