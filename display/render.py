@@ -395,12 +395,16 @@ class Painter:
             else:
                 title = (f"Hand {summary.number}: {contract.team} set, bid "
                          f"{bid_text(contract.bid)}, took {taken}")
-        self.text(title, title_band, suits=False)
+        title_size = self.text(title, title_band, suits=False).size
         rows = [("", "NS", "EW"),
                 ("Tricks", str(summary.tricks.ns), str(summary.tricks.ew)),
                 ("Renege penalty", signed(-summary.penalties.ns), signed(-summary.penalties.ew)),
                 ("Points", signed(summary.points.ns), signed(summary.points.ew)),
                 ("Score", str(summary.scores.ns), str(summary.scores.ew))]
+        if summary.result in ("redeal", "ace_no_face"):
+            message = grid[0].union(grid[1])
+            self.text("no points scored", message, self.style.ink_soft, largest=title_size)
+            grid, rows = grid[-2:], [rows[0], rows[-1]]
         for band, (label, ns, ew) in zip(grid, rows, strict=True):
             first_w = round(band.width * 0.46)
             col_w = (band.width - first_w) // 2

@@ -101,6 +101,14 @@ def hand_end() -> View:
                 reneges=(RENEGE,), hand_end=summary)
 
 
+def redeal() -> View:
+    """Hand 2: everyone passed; the deal passes to S."""
+    summary = HandSummary(number=2, result="redeal", contract=None, tricks=TeamPair(),
+                          penalties=TeamPair(), points=TeamPair(), scores=SCORES)
+    return View(phase=Phase.HAND_END, dealer="S", scores=SCORES, names=NAMES, hand_number=2,
+                hand_end=summary)
+
+
 def game_over() -> View:
     """NS won 33 to 27."""
     return View(phase=Phase.GAME_OVER, dealer="N", scores=TeamPair(ns=33, ew=27), names=NAMES,
@@ -130,6 +138,7 @@ def sample_views() -> dict[str, View]:
         "joker-discard": joker_discard(),
         "joker-trick": joker_trick(),
         "hand-end": hand_end(),
+        "hand-end-redeal": redeal(),
         "game-over": game_over(),
     }
     return views
