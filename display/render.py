@@ -425,8 +425,9 @@ class Painter:
         title, names, score = self.rows(area, [1.5, 0.8, 1.5])
         winner = view.winner
         self.text(f"{winner} WIN" if winner else "GAME OVER", title, wrap=False)
-        if winner:
-            self.text(view.names.team_label(winner), names, self.style.ink_soft)
+        players = view.names.team_label(winner).removeprefix(winner).strip() if winner else ""
+        if players:
+            self.text(players, names, self.style.ink_soft)
         self.text(f"NS {view.scores.ns}  ·  EW {view.scores.ew}", score, wrap=False)
 
 
