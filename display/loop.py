@@ -39,7 +39,8 @@ class DisplayLoop:
 
     Runs in the main thread. Another thread puts a `View` on `views` whenever the state
     changes, or None to stop the loop. A newly proven renege (`view.alarm`) flashes for
-    `alarm_seconds` and is then drawn without the alarm.
+    `alarm_seconds` and is then drawn without the alarm. `size` None with `fullscreen`
+    takes the screen's own resolution.
     """
 
     def __init__(
@@ -48,6 +49,7 @@ class DisplayLoop:
         presses: queue.Queue[ButtonPressed],
         *,
         size: tuple[int, int] | None = (800, 480),
+        fullscreen: bool = False,
         style: Style | None = None,
         clock: Callable[[], float] = time.monotonic,
         alarm_seconds: float = 6.0,
@@ -59,6 +61,7 @@ class DisplayLoop:
         self.views = views
         self.presses = presses
         self.size = size
+        self.fullscreen = fullscreen or size is None
         self.style = style or Style()
         self.clock = clock
         self.alarm_seconds = alarm_seconds
@@ -85,11 +88,11 @@ class DisplayLoop:
         """Open the window (or the whole screen when `size` is None) and return its surface."""
         pygame.display.init()
         pygame.font.init()
-        if self.size is None:
-            screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        if self.fullscreen:
+            screen = pygame.display.set_mode(self.size or (0, 0), pygame.FULLSCREEN)
             pygame.mouse.set_visible(False)
         else:
-            screen = pygame.display.set_mode(self.size)
+            screen = pygame.display.set_mode(self.size or (800, 480))
         pygame.display.set_caption("cardtable")
         pygame.event.set_blocked([pygame.MOUSEMOTION, pygame.FINGERMOTION])
         self._screen = screen

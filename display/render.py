@@ -27,6 +27,7 @@ from display.wording import (
 )
 
 FLASH_HZ = 2.0
+TURN_PHASES = (Phase.DISCARD, Phase.BIDDING, Phase.TRUMP, Phase.PLAY)
 _shared_fonts: Fonts | None = None
 
 
@@ -187,8 +188,8 @@ class Painter:
             title, badge, headline, detail = self.rows(rect, [0.7, 2.3, 1.0, 1.0])
             self.text("High bid", title, self.style.ink_soft)
             high = view.high_bid
-            self.text(bid_text(high.bid) if high else "none", badge, wrap=False)
-            self.text(f"by {view.names.label(high.seat)}" if high else "", headline)
+            self.text(bid_text(high.bid) if high else "–", badge, wrap=False)
+            self.text(f"by {view.names.label(high.seat)}" if high else "no bid yet", headline)
             self.text("bids: 3 4 5 6 ASK MOON", detail, self.style.ink_soft)
             return
         title, badge, headline, need, out = self.rows(rect, [0.6, 2.4, 0.9, 0.6, 0.6])
@@ -227,7 +228,7 @@ class Painter:
         label_size = self.common_size([labels[s] for s in SEATS], [label_boxes[s] for s in SEATS])
         for seat in SEATS:
             slot = self.layout.seats[seat]
-            is_turn = view.turn == seat and view.phase in (Phase.BIDDING, Phase.PLAY, Phase.TRUMP)
+            is_turn = view.turn == seat and view.phase in TURN_PHASES
             self.draw_label(labels[seat], slot.label, is_turn, label_size)
             if seat == sitting_out:
                 self.box(slot.card, self.style.felt_line)
@@ -316,9 +317,13 @@ class Painter:
         trick = view.trick
         self.text(f"Trick {trick.number}" if trick is not None else "Tricks", title_band)
         if trick is not None:
-            led = "won by" if trick.winner else "led by"
-            who = trick.winner or trick.leader
-            self.text(f"{led} {view.names.label(who)}", led_band, self.style.ink_soft)
+            if trick.winner is not None:
+                note = f"won by {view.names.label(trick.winner)}"
+            elif trick.cards:
+                note = f"led by {view.names.label(trick.leader)}"
+            else:
+                note = f"{view.names.label(trick.leader)} leads"
+            self.text(note, led_band, self.style.ink_soft)
         contract = view.contract
         counts = []
         for team in TEAMS:
@@ -390,12 +395,16 @@ class Painter:
             else:
                 title = (f"Hand {summary.number}: {contract.team} set, bid "
                          f"{bid_text(contract.bid)}, took {taken}")
-        self.text(title, title_band, suits=False)
+        title_size = self.text(title, title_band, suits=False).size
         rows = [("", "NS", "EW"),
                 ("Tricks", str(summary.tricks.ns), str(summary.tricks.ew)),
                 ("Renege penalty", signed(-summary.penalties.ns), signed(-summary.penalties.ew)),
                 ("Points", signed(summary.points.ns), signed(summary.points.ew)),
                 ("Score", str(summary.scores.ns), str(summary.scores.ew))]
+        if summary.result in ("redeal", "ace_no_face"):
+            message = grid[0].union(grid[1])
+            self.text("no points scored", message, self.style.ink_soft, largest=title_size)
+            grid, rows = grid[-2:], [rows[0], rows[-1]]
         for band, (label, ns, ew) in zip(grid, rows, strict=True):
             first_w = round(band.width * 0.46)
             col_w = (band.width - first_w) // 2
@@ -416,8 +425,9 @@ class Painter:
         title, names, score = self.rows(area, [1.5, 0.8, 1.5])
         winner = view.winner
         self.text(f"{winner} WIN" if winner else "GAME OVER", title, wrap=False)
-        if winner:
-            self.text(view.names.team_label(winner), names, self.style.ink_soft)
+        players = view.names.team_label(winner).removeprefix(winner).strip() if winner else ""
+        if players:
+            self.text(players, names, self.style.ink_soft)
         self.text(f"NS {view.scores.ns}  ·  EW {view.scores.ew}", score, wrap=False)
 
 

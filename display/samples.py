@@ -65,6 +65,20 @@ def trick_complete() -> View:
                    tricks_won=TeamPair(ns=1, ew=2), last_trick_winner="E")
 
 
+def joker_discard() -> View:
+    """Joker variant, hand 4: the dealer N discards a seventh card before the bidding."""
+    return View(phase=Phase.DISCARD, dealer="N", scores=TeamPair(ns=14, ew=11), names=NAMES,
+                hand_number=4, turn="N")
+
+
+def joker_trick() -> View:
+    """Joker variant, spades trump: W led the joker, the highest trump."""
+    return View(phase=Phase.PLAY, dealer="N", scores=TeamPair(ns=14, ew=11), names=NAMES,
+                hand_number=4, turn="E", bids=(BidMade("E", 5),),
+                contract=Contract("E", 5, "S"), trick=Trick(2, "W", (("W", "JK"), ("N", "JC"))),
+                last_trick_winner="W", tricks_won=TeamPair(ns=0, ew=1))
+
+
 def renege_alarm() -> View:
     """Trick 4: W plays K♣, proving that W failed to follow clubs in trick 2."""
     cards = (("E", "QC"), ("S", "AC"), ("W", "KC"))
@@ -85,6 +99,14 @@ def hand_end() -> View:
     return View(phase=Phase.HAND_END, dealer="N", scores=summary.scores, names=NAMES,
                 hand_number=3, contract=summary.contract, tricks_won=summary.tricks,
                 reneges=(RENEGE,), hand_end=summary)
+
+
+def redeal() -> View:
+    """Hand 2: everyone passed; the deal passes to S."""
+    summary = HandSummary(number=2, result="redeal", contract=None, tricks=TeamPair(),
+                          penalties=TeamPair(), points=TeamPair(), scores=SCORES)
+    return View(phase=Phase.HAND_END, dealer="S", scores=SCORES, names=NAMES, hand_number=2,
+                hand_end=summary)
 
 
 def game_over() -> View:
@@ -113,7 +135,10 @@ def sample_views() -> dict[str, View]:
         "already-played": with_problem(Problem(ProblemKind.ALREADY_PLAYED, seat="W", card="JH")),
         "out-of-turn": with_problem(Problem(ProblemKind.OUT_OF_TURN, seat="N", card="AS")),
         "disconnected": with_problem(Problem(ProblemKind.DISCONNECTED, device="camera")),
+        "joker-discard": joker_discard(),
+        "joker-trick": joker_trick(),
         "hand-end": hand_end(),
+        "hand-end-redeal": redeal(),
         "game-over": game_over(),
     }
     return views

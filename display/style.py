@@ -8,15 +8,17 @@ from display.view import check_suit
 
 Colour = tuple[int, int, int]
 
-# Paul Tol's "vibrant" scheme (2021), made to stay distinct under common colour-vision deficiencies;
-# its red keeps enough lightness to be told from black by players who see little red.
+# Red is Paul Tol's "vibrant" red: light enough to be told from black by players who see little
+# red. The four-colour deck's blue and green were chosen by simulating protanopia, deuteranopia
+# and tritanopia (Machado et al. 2009): every pair of suits stays apart under each, and each
+# keeps a contrast of at least 3:1 on the white card (see tests/display/test_display_colours.py).
 BLACK: Colour = (20, 20, 20)
 RED: Colour = (204, 51, 17)
-BLUE: Colour = (0, 119, 187)
-TEAL: Colour = (0, 153, 136)
+BLUE: Colour = (51, 85, 187)
+GREEN: Colour = (85, 150, 85)
 
 TWO_COLOUR = {"S": BLACK, "C": BLACK, "H": RED, "D": RED}
-FOUR_COLOUR = {"S": BLACK, "C": TEAL, "H": RED, "D": BLUE}
+FOUR_COLOUR = {"S": BLACK, "C": GREEN, "H": RED, "D": BLUE}
 
 
 @dataclass(frozen=True)

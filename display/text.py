@@ -58,7 +58,10 @@ class Fonts:
         self._fits: dict[tuple[str, int, int, int, bool], Fit] = {}
 
     def get(self, size: int) -> pygame.font.Font:
-        """The font at `size` pixels."""
+        """The font at `size` pixels (reloaded if pygame's font module was shut down)."""
+        if not pygame.font.get_init():
+            pygame.font.init()
+            self._fonts.clear()
         font = self._fonts.get(size)
         if font is None:
             font = pygame.font.Font(self.path, size)

@@ -142,7 +142,7 @@ def problem_headline(problem: Problem, names: SeatNames) -> str:
         case ProblemKind.UNREADABLE_CARD:
             return f"Card at {seat} unreadable" if seat else "Card unreadable"
         case ProblemKind.ALREADY_PLAYED:
-            return f"{card} was already played this hand"
+            return f"{seat}: {card} was already played" if seat else f"{card} was already played"
         case ProblemKind.OUT_OF_TURN:
             return f"{seat} played {card} out of turn" if seat else f"{card} out of turn"
         case ProblemKind.DISCONNECTED:
@@ -156,7 +156,7 @@ def problem_advice(problem: Problem, turn: str | None, names: SeatNames | None =
         case ProblemKind.UNREADABLE_CARD:
             return "Place it flat in your zone, or press OK to enter it"
         case ProblemKind.ALREADY_PLAYED:
-            return "Check the card; take it back, or press UNDO if the table misread it"
+            return "Place it flat again, or press UNDO to fix an earlier card"
         case ProblemKind.OUT_OF_TURN:
             whose = (names or SeatNames()).label(turn) if turn else ""
             waiting = f"It is {whose}'s turn. " if turn else ""

@@ -54,3 +54,13 @@ def test_the_cli_module_imports_nothing_heavy() -> None:
             "print(sorted(m for m in ('pygame', 'cv2', 'serial', 'gpiozero') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_display_demo_shows_every_state_then_stops(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["display-demo", "--size", "800x480", "--seconds", "0.01"]) == 0
+    assert capsys.readouterr().out.strip() == "0 button presses"
+
+
+def test_display_demo_refuses_a_bad_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["display-demo", "--seconds", "0"]) == 2
+    assert "--seconds must be above 0" in capsys.readouterr().err

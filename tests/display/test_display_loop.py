@@ -209,3 +209,18 @@ def test_none_on_the_queue_stops_the_loop(
 def test_window_close_stops_the_loop(loop: DisplayLoop) -> None:
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     assert loop.step() is False
+
+
+def test_fullscreen_at_the_screens_own_size(
+    views: queue.Queue[View | None], presses: queue.Queue[ButtonPressed]
+) -> None:
+    display = DisplayLoop(views, presses, size=None)
+    screen = display.open()
+    try:
+        assert display.fullscreen
+        assert screen.get_size()[0] > 0 and screen.get_size()[1] > 0
+        views.put(SAMPLES["trick"])
+        display.step()
+        assert display.frames_drawn == 1
+    finally:
+        pygame.display.quit()

@@ -104,3 +104,10 @@ def test_a_missing_font_is_a_clear_error(tmp_path: Path) -> None:
         Fonts(missing)
     assert isinstance(caught.value, FileNotFoundError)
     assert isinstance(caught.value, DisplayError)
+
+
+def test_fonts_survive_pygames_font_module_being_shut_down() -> None:
+    fonts = Fonts()
+    before = fonts.get(20).size("K♣")
+    pygame.font.quit()
+    assert fonts.get(20).size("K♣") == before
