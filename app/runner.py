@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import queue
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
-from app.config import AppConfig, ConfigError, load_config
+from app.config import ConfigError, load_config
 from app.controller import Notice, TableController
 from app.journal import Journal, JournalError
-from app.run import TableApp, headless_writer
-from app.script import ScriptError, load_script
+from app.run import TableApp, current_view, feed_from_thread, headless_writer
+from app.script import ScriptError, ScriptLine, load_script
 
 TICK_S = 0.01
+PANEL_POLL_S = 0.02
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,7 +41,7 @@ def run_table(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
         if args.state_dir is not None:
-            config = AppConfig(**{**config.__dict__, "state_dir": args.state_dir})
+            config = replace(config, state_dir=args.state_dir)
         script = load_script(args.script) if args.script else []
         journal = Journal(config.journal_path)
     except (ConfigError, ScriptError, JournalError) as error:
@@ -44,36 +50,151 @@ def run_table(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"cardtable run: {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
-    with journal:
-        controller = TableController(journal, config.rules, config.dealer)
-        app = TableApp(config, controller)
-        size = (config.display.width, config.display.height)
-        write_png = headless_writer(args.headless, size) if args.headless else None
+    with journal, contextlib.ExitStack() as stack:
+        app = TableApp(config, TableController(journal, config.rules, config.dealer))
         if args.verbose:
             app.listeners.append(print_notices)
+        polls = stack.enter_context(open_devices(app))
+        screen = stack.enter_context(open_screen(app, args))
         stop_on_signal(app)
-        app.notifier.ready(f"game {controller.game_id}")
-        if write_png:
-            write_png(app, "start")
-        started = time.monotonic()
-        pending = [line for line in script if line.number >= args.script_from]
-        while not app.stop.is_set():
-            if pending:
-                line = pending.pop(0)
-                notices = app.handle(line.item)
-                print(f"ack {line.number} {len(controller.state.log)}", flush=True)
-                if write_png and notices:
-                    write_png(app, f"line{line.number}_{notices[-1].message}")
-            elif args.script:
-                break
-            app.drain()
-            app.keep_alive()
-            if args.max_seconds is not None and time.monotonic() - started >= args.max_seconds:
-                break
-            if not pending:
-                time.sleep(TICK_S)
+        app.notifier.ready(f"game {app.controller.game_id}")
+        screen.show("start")
+        loop(app, args, script, [screen.poll, *polls], screen.show)
         app.notifier.stopping()
     return 0
+
+
+def loop(
+    app: TableApp,
+    args: argparse.Namespace,
+    script: list[ScriptLine],
+    polls: list[Callable[[], list[Any]]],
+    show: Callable[[str], None],
+) -> None:
+    """The main loop: one script line per turn (if any), then every source, then the screen."""
+    started = time.monotonic()
+    pending = [line for line in script if line.number >= args.script_from]
+    while not app.stop.is_set():
+        if pending:
+            line = pending.pop(0)
+            notices = app.handle(line.item)
+            print(f"ack {line.number} {len(app.controller.state.log)}", flush=True)
+            if notices:
+                show(f"line{line.number}_{notices[-1].message}")
+        elif args.script:
+            break
+        notices = app.drain(polls)
+        if notices:
+            show(notices[-1].message)
+        app.keep_alive()
+        if args.max_seconds is not None and time.monotonic() - started >= args.max_seconds:
+            break
+        if not pending:
+            time.sleep(TICK_S)
+
+
+@contextlib.contextmanager
+def open_devices(app: TableApp) -> Iterator[list[Callable[[], list[Any]]]]:
+    """Open the configured hardware: buttons are polled, the panel is read in its own thread."""
+    hardware_config = app.config.hardware
+    if hardware_config is None:
+        yield []
+        return
+    from drivers.hardware import open_hardware
+
+    hardware = open_hardware(hardware_config)
+    app.outputs = hardware.outputs
+    polls: list[Callable[[], list[Any]]] = []
+    if hardware.buttons is not None:
+        polls.append(hardware.buttons.poll)
+    if hardware.panel is not None:
+        feed_from_thread(app, _polling(hardware.panel.poll, app), "panel")
+    try:
+        yield polls
+    finally:
+        app.stop.set()
+        hardware.close()
+
+
+def _polling(poll: Callable[[], list[Any]], app: TableApp) -> Iterator[Any]:
+    while not app.stop.is_set():
+        yield from poll()
+        time.sleep(PANEL_POLL_S)
+
+
+class Screen:
+    """Where the table shows itself: a window or the console, PNG files, or nowhere."""
+
+    def show(self, label: str) -> None:
+        """Show the current state; `label` names the step."""
+
+    def poll(self) -> list[Any]:
+        """Run the window's turn of the loop; returns on-screen presses."""
+        return []
+
+
+class PngScreen(Screen):
+    """Headless: one PNG per step."""
+
+    def __init__(self, app: TableApp, outdir: Path) -> None:
+        size = (app.config.display.width, app.config.display.height)
+        self.app, self.write = app, headless_writer(outdir, size)
+
+    def show(self, label: str) -> None:
+        self.write(self.app, label)
+
+
+class WindowScreen(Screen):
+    """The pygame display loop, stepped from the main loop."""
+
+    def __init__(self, app: TableApp) -> None:
+        from display.loop import DisplayLoop
+        from display.style import Style
+
+        settings = app.config.display
+        self.app = app
+        self.views: queue.Queue[Any] = queue.Queue()
+        self.presses: queue.Queue[Any] = queue.Queue()
+        self.loop = DisplayLoop(
+            self.views,
+            self.presses,
+            size=(settings.width, settings.height),
+            fullscreen=settings.fullscreen,
+            style=Style(four_colour=settings.four_colour),
+            fps=settings.fps,
+        )
+        self.loop.open()
+
+    def show(self, label: str) -> None:
+        self.views.put(current_view(self.app))
+
+    def poll(self) -> list[Any]:
+        if not self.loop.step():
+            self.app.stop.set()
+        taken = []
+        while not self.presses.empty():
+            taken.append(self.presses.get_nowait())
+        return taken
+
+    def close(self) -> None:
+        """Stop the display loop."""
+        self.views.put(None)
+        self.loop.step()
+
+
+@contextlib.contextmanager
+def open_screen(app: TableApp, args: argparse.Namespace) -> Iterator[Screen]:
+    """The screen the arguments ask for."""
+    if args.headless:
+        yield PngScreen(app, args.headless)
+    elif args.no_display:
+        yield Screen()
+    else:
+        window = WindowScreen(app)
+        try:
+            yield window
+        finally:
+            window.close()
 
 
 def print_notices(notices: list[Notice]) -> None:
