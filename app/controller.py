@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from app.journal import Journal
@@ -80,8 +80,13 @@ class Problems:
 class TableController:
     """Owns the game state and the journal; every accepted event is journaled first."""
 
-    def __init__(self, journal: Journal, rules: Rules, dealer: Seat = Seat.N) -> None:
+    def __init__(
+        self, journal: Journal, rules: Rules, dealer: Seat = Seat.N, seat_confirms: bool = False
+    ) -> None:
+        """`seat_confirms`: shared value keys only propose; the seat's own OK decides who."""
         self.journal = journal
+        self.seat_confirms = seat_confirms
+        self.proposal: inputs.BidPressed | inputs.TrumpPressed | None = None
         self.rules = rules
         self.first_dealer = dealer
         self.held: dict[Seat, Card] = {}
@@ -106,6 +111,20 @@ class TableController:
 
     def on_input(self, pressed: inputs.PlayerInput) -> list[Notice]:
         """Handle one button press (or a touch on the screen)."""
+        if (
+            self.seat_confirms
+            and isinstance(pressed, inputs.BidPressed | inputs.TrumpPressed)
+            and pressed.seat is None
+        ):
+            self.proposal = pressed
+            if isinstance(pressed, inputs.BidPressed):
+                what = f"bid {pressed.bid}"
+            else:
+                what = f"name trump {Suit(pressed.suit).symbol}"
+            return [Notice(NoticeKind.HELD, f"to {what}, press OK on your own pad")]
+        if isinstance(pressed, inputs.ConfirmPressed) and pressed.seat and self.proposal:
+            proposal, self.proposal = self.proposal, None
+            return self.on_input(replace(proposal, seat=pressed.seat))
         match pressed:
             case inputs.BidPressed(seat, bid):
                 return self._submit(BidMade(self._seat(seat), Bid.parse(bid)))

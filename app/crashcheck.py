@@ -139,8 +139,10 @@ def main() -> None:
         f"acknowledged events missing after restart: {report.acked_events_missing}, "
         f"final game differs in: {report.mismatches or 'nothing'}"
     )
-    print("killed after this many acknowledged inputs of each run: "
-          + ", ".join(map(str, report.kill_after_acks)))
+    print(
+        "killed after this many acknowledged inputs of each run: "
+        + ", ".join(map(str, report.kill_after_acks))
+    )
     sys.exit(0 if report.ok else 1)
 
 

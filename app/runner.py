@@ -51,7 +51,10 @@ def run_table(args: argparse.Namespace) -> int:
         print(f"cardtable run: {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
     with journal, contextlib.ExitStack() as stack:
-        app = TableApp(config, TableController(journal, config.rules, config.dealer))
+        controller = TableController(
+            journal, config.rules, config.dealer, seat_confirms=has_seat_pads(config)
+        )
+        app = TableApp(config, controller)
         if args.verbose:
             app.listeners.append(print_notices)
         polls = stack.enter_context(open_devices(app))
@@ -62,6 +65,12 @@ def run_table(args: argparse.Namespace) -> int:
         loop(app, args, script, [screen.poll, *polls], screen.show)
         app.notifier.stopping()
     return 0
+
+
+def has_seat_pads(config: AppConfig) -> bool:
+    """True when seats have their own OK: shared value keys then wait for it."""
+    pin_map = config.hardware.pin_map if config.hardware else None
+    return pin_map is not None and any(b.seat and b.name == "OK" for b in pin_map.buttons)
 
 
 def loop(

@@ -129,3 +129,14 @@ def test_anf_without_seat_is_refused(journal: Journal) -> None:
     assert table.on_input(inputs.AceNoFaceClaimed(None))[0].kind is NoticeKind.REFUSED
     assert table.on_input(inputs.AceNoFaceClaimed("W"))[0].kind is NoticeKind.ACCEPTED
     assert table.state.dealer is Seat.E
+
+
+def test_seat_pads_confirm_shared_value_keys_with_their_own_ok(journal: Journal) -> None:
+    table = TableController(journal, Rules(), seat_confirms=True)
+    proposed = table.on_input(inputs.BidPressed(None, 4))
+    assert proposed[0].kind is NoticeKind.HELD and not table.state.hands
+    assert table.on_input(inputs.ConfirmPressed("E"))[0].message == "E bids 4"
+    table.on_input(inputs.BidPressed(None, 5))
+    refused = table.on_input(inputs.ConfirmPressed("W"))
+    assert refused[0].message == "W bid 5 out of turn: it is S's turn to bid"
+    assert table.proposal is None
