@@ -14,7 +14,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from app.config import ConfigError, load_config
+from app.config import AppConfig, ConfigError, load_config
 from app.controller import Notice, TableController
 from app.journal import Journal, JournalError
 from app.run import TableApp, current_view, feed_from_thread, headless_writer
