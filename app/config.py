@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +41,9 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
     "signals": frozenset({"via"}),
     "buttons": frozenset(),  # inline pin map: any button names, checked by the pin-map validator
     "outputs": frozenset(),
+    "calibration": frozenset(),  # seat zones written by `cardtable calibrate`, checked there
 }
-FREE_SECTIONS = frozenset({"buttons", "outputs"})
+FREE_SECTIONS = frozenset({"buttons", "outputs", "calibration"})
 
 
 class ConfigError(ValueError):
@@ -126,13 +127,21 @@ def config_from_mapping(data: Mapping[str, Any], path: Path | None) -> AppConfig
         hardware = hardware_config(data, base) if _has_hardware(data) else None
     except DriverConfigError as error:
         raise ConfigError(f"{where}: {error}") from None
+    vision = _vision(where, base, data.get("vision", {}))
+    if "calibration" in data and vision.calibration is None and path is not None:
+        vision = replace(vision, calibration=path)
+    if hardware is not None and hardware.camera_kind != "none" and vision.calibration is None:
+        raise ConfigError(
+            f"{where}: [camera] needs the seat zones: run `cardtable calibrate` and set "
+            "[vision] calibration"
+        )
     return AppConfig(
         rules=rules,
         dealer=dealer,
         seat_names=seats,
         state_dir=state_dir,
         display=_section(where, "display", DisplayConfig, data.get("display", {})),
-        vision=_vision(where, base, data.get("vision", {})),
+        vision=vision,
         hardware=hardware,
         source=path,
     )

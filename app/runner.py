@@ -118,6 +118,14 @@ def open_devices(app: TableApp) -> Iterator[list[Callable[[], list[Any]]]]:
         polls.append(hardware.buttons.poll)
     if hardware.panel is not None:
         feed_from_thread(app, _polling(hardware.panel.poll, app), "panel")
+    if hardware.camera is not None:
+        vision = app.config.vision
+        assert vision.calibration is not None  # load_config requires it with a camera
+        from app.camera_feed import open_watcher, watch
+
+        watcher = open_watcher(vision.calibration, vision.deck, vision.stable_s)
+        running = lambda: not app.stop.is_set()  # noqa: E731
+        feed_from_thread(app, watch(hardware.frame, watcher, running), "camera")
     try:
         yield polls
     finally:

@@ -1,0 +1,55 @@
+"""Camera to sightings: frames through recognition and the tracker, in their own thread."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from app.sightings import Sighting, SightingKind
+from table import Card, CardParseError, Seat
+
+
+def sighting_of(event: Any) -> Sighting:
+    """A tracker event as a sighting; a card outside the euchre deck counts as unreadable."""
+    try:
+        card = Card.parse(event.card) if event.card else None
+    except CardParseError:
+        card = None
+    kind = SightingKind.REMOVED if event.kind.value == "removed" else SightingKind.PLACED
+    if event.kind.value == "unreadable":
+        card = None
+    return Sighting(kind, float(event.t), Seat(event.seat), card, float(event.confidence))
+
+
+def open_watcher(calibration: Path, deck: Path | None, stable_s: float) -> Any:
+    """Recognition plus tracking over the calibrated zones (a deck profile if given)."""
+    from vision.live import TableWatcher
+    from vision.model import GlyphModel
+    from vision.tracker import TrackerConfig
+    from vision.zones import load_zones
+
+    model = GlyphModel.load(deck) if deck else GlyphModel.load()
+    return TableWatcher(model, load_zones(calibration), tracker_config=TrackerConfig(
+        stable_time=stable_s))
+
+
+def watch(
+    read: Callable[[], tuple[Any, list[Any]]],
+    watcher: Any,
+    running: Callable[[], bool],
+    idle_s: float = 0.005,
+) -> Iterator[Any]:
+    """Yield sightings and camera status events for as long as `running()` holds.
+
+    `read()` gives a drivers Frame (or None) and status events, as `Hardware.frame()` does.
+    """
+    while running():
+        frame, status = read()
+        yield from status
+        if frame is None:
+            time.sleep(idle_s)
+            continue
+        for event in watcher.process(frame.timestamp, frame.image):
+            yield sighting_of(event)
