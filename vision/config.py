@@ -32,9 +32,10 @@ class VisionConfig:
     glyph_size: int = 32
     min_confidence: float = 0.6
     """Below this a card is reported present but unreadable."""
-    min_similarity: float = 0.55
+    min_similarity: float = 0.7
+    similarity_span: float = 0.15
     """Cosine similarity at which a glyph guess starts to earn confidence."""
-    full_margin: float = 0.08
+    full_margin: float = 0.1
     """Similarity margin over the next label that earns full confidence."""
     red_level: float = 0.15
     black_level: float = 0.08

@@ -71,8 +71,10 @@ def labelled_photo_ranks(shared_vision: Path, config: VisionConfig) -> Iterator[
                     yield inside[0]["rank"], glyphs.rank
 
 
-def fit_model(artwork: Path, shared_vision: Path | None, config: VisionConfig) -> GlyphModel:
-    """Fit the shipped model: synthetic glyphs, artwork indices and the edje_train fit half."""
+def fit_model(
+    artwork: Path | None, shared_vision: Path | None, config: VisionConfig
+) -> GlyphModel:
+    """Fit a model: synthetic glyphs, plus artwork indices and edje_train's fit half if given."""
     rng = np.random.default_rng(7)
     rank_glyphs: list[Image] = []
     rank_labels: list[str] = []
@@ -84,7 +86,7 @@ def fit_model(artwork: Path, shared_vision: Path | None, config: VisionConfig) -
     for suit, glyph in drawn_suits(config.glyph_size, rng):
         suit_glyphs.append(glyph)
         suit_labels.append(suit)
-    for name, image in artwork_cards(artwork):
+    for name, image in artwork_cards(artwork) if artwork else ():
         padded = cv2.copyMakeBorder(image, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(30, 60, 30))
         for glyphs in card_glyphs(padded, config):
             rank_glyphs.append(glyphs.rank)

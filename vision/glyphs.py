@@ -90,25 +90,32 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         return None
     boxes.sort()
     # The rank is the top glyph, plus glyphs beside it on the same line (the '1' and '0' of 10).
-    top_y, _, _, top_h, _ = boxes[0]
-    row = [b for b in boxes if b[0] < top_y + 0.5 * top_h and abs(b[0] - top_y) < 0.5 * top_h]
+    starts = [b for b in boxes if b[1] < 0.4 * width]
+    if not starts:
+        return None
+    top_y, _, _, top_h, _ = starts[0]
+    row = [
+        b for b in boxes
+        if abs(b[0] - top_y) < 0.5 * top_h and b[1] + b[2] < width and b[1] < 0.7 * width
+    ]
     rest = [b for b in boxes if b not in row and b[0] >= top_y + 0.6 * top_h]
     if not rest:
         return None
-    rank_mask = np.isin(labels, [b[4] for b in row])
     x0 = min(b[1] for b in row)
     x1 = max(b[1] + b[2] for b in row)
     y0 = min(b[0] for b in row)
     y1 = max(b[0] + b[3] for b in row)
-    suit_box = rest[0]
-    sy, sx, sw, sh, slabel = suit_box
-    if sx > x1 or sx + sw < x0:
+    below = [b for b in rest if b[1] < x1 and b[1] + b[2] > x0]
+    if not below:
         return None
+    sy, sx, sw, sh, slabel = below[0]
+    rank_mask = np.isin(labels, [b[4] for b in row])
     suit_mask = labels == slabel
     rank_img = (rank_mask[y0:y1, x0:x1] * 255).astype(np.uint8)
     suit_img = (suit_mask[sy : sy + sh, sx : sx + sw] * 255).astype(np.uint8)
     ink_pixels = np.logical_or(rank_mask, suit_mask)
-    colour = view[ink_pixels].astype(np.float32)
+    paper = np.median(view[binary == 0].reshape(-1, 3), axis=0).astype(np.float32)
+    colour = view[ink_pixels].astype(np.float32) * (200.0 / np.maximum(paper, 1.0))
     redness = float(np.mean(colour[:, 2] - np.maximum(colour[:, 0], colour[:, 1])) / 255.0)
     return IndexGlyphs(
         rank=normalise_glyph(rank_img, config.glyph_size),

@@ -26,7 +26,8 @@ class CornerReading:
 
 def _guess_confidence(guess: Guess, config: VisionConfig) -> float:
     """Map a guess's similarity and margin to a confidence in [0, 1]."""
-    from_similarity = np.clip((guess.similarity - config.min_similarity) / 0.25, 0.0, 1.0)
+    above = (guess.similarity - config.min_similarity) / config.similarity_span
+    from_similarity = np.clip(above, 0.0, 1.0)
     from_margin = np.clip(guess.margin / config.full_margin, 0.0, 1.0)
     return float(from_similarity * from_margin)
 
