@@ -35,7 +35,7 @@ def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
     return padded, scale, pad
 
 
-def _masks(small: Image, config: VisionConfig) -> list[Image]:
+def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     """Binary masks in which a card face should appear as one region."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
@@ -56,7 +56,57 @@ def _masks(small: Image, config: VisionConfig) -> list[Image]:
         )
         masks.append(cv2.bitwise_and(mask, not_edges))
     masks.append(not_edges)
+    masks += _off_background_masks(small, pad, config)
     return masks
+
+
+def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
+    """Masks of what differs in colour from the table, taken as the frame's border colour."""
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    inner = lab[pad:-pad, pad:-pad]
+    strip = max(2, pad // 2)
+    border = np.concatenate([
+        inner[:strip].reshape(-1, 3), inner[-strip:].reshape(-1, 3),
+        inner[:, :strip].reshape(-1, 3), inner[:, -strip:].reshape(-1, 3),
+    ])
+    table = np.median(border, axis=0)
+    spread = np.median(np.abs(border - table), axis=0)
+    if float(spread.max()) > config.max_table_spread:
+        return []
+    distance = np.linalg.norm(lab - table, axis=2)
+    distance[:pad] = 0
+    distance[-pad:] = 0
+    distance[:, :pad] = 0
+    distance[:, -pad:] = 0
+    closing = np.ones((5, 5), np.uint8)
+    masks = []
+    for level in config.table_distances:
+        mask = (distance > level).astype(np.uint8) * 255
+        masks.append(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, closing))
+    return masks
+
+
+def _edge_support(contour: npt.NDArray[np.int32], quad: Quad, reach: float) -> float:
+    """Share of points along the quad's sides that lie within `reach` pixels of the contour."""
+    ends = np.roll(quad, -1, axis=0)
+    steps = np.linspace(0.0, 1.0, 16, endpoint=False, dtype=np.float32)
+    samples = (quad[:, None, :] + (ends - quad)[:, None, :] * steps[None, :, None]).reshape(-1, 2)
+    near = sum(
+        abs(cv2.pointPolygonTest(contour, (float(x), float(y)), True)) <= reach for x, y in samples
+    )
+    return near / len(samples)
+
+
+def _approx_quad(hull: npt.NDArray[np.int32], config: VisionConfig) -> Quad | None:
+    """A four-corner approximation of a convex hull, trying coarser tolerances in turn."""
+    perimeter = cv2.arcLength(hull, True)
+    for factor in (0.5, 0.75, 1.0, 1.5):
+        approx = cv2.approxPolyDP(hull, factor * config.approx_epsilon * perimeter, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+        if len(approx) < 4:
+            return None
+    return None
 
 
 def _quad_of(contour: npt.NDArray[np.int32], config: VisionConfig) -> Quad | None:
@@ -66,14 +116,20 @@ def _quad_of(contour: npt.NDArray[np.int32], config: VisionConfig) -> Quad | Non
     hull_area = cv2.contourArea(hull)
     if hull_area <= 0 or area / hull_area < config.min_solidity:
         return None
-    approx = cv2.approxPolyDP(hull, config.approx_epsilon * cv2.arcLength(hull, True), True)
-    if len(approx) != 4:
+    rough = _approx_quad(hull, config)
+    if rough is None:
         return None
-    _, (side_a, side_b), _ = cv2.minAreaRect(approx)
+    quad = rough
+    if cv2.contourArea(quad) < config.min_hull_fill * hull_area:
+        return None
+    _, (side_a, side_b), _ = cv2.minAreaRect(quad)
     aspect = max(side_a, side_b) / max(1.0, min(side_a, side_b))
     if not config.min_aspect < aspect < config.max_aspect:
         return None
-    return order_corners(approx.reshape(4, 2))
+    reach = config.support_reach * min(side_a, side_b)
+    if _edge_support(contour, quad, reach) < config.min_edge_support:
+        return None
+    return order_corners(quad)
 
 
 def _box_iou(a: Quad, b: Quad) -> float:
@@ -94,9 +150,9 @@ def find_cards(frame: Image, config: VisionConfig | None = None) -> list[Quad]:
     frame_area = small.shape[0] * small.shape[1]
     candidates: list[tuple[float, Quad]] = []
     opening = np.ones((3, 3), np.uint8)
-    for mask in _masks(small, config):
+    for mask in _masks(small, pad, config):
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
             area = cv2.contourArea(contour)
             if not config.min_card_area * frame_area < area < config.max_card_area * frame_area:

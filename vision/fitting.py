@@ -17,6 +17,9 @@ from vision.glyphs import Image, IndexGlyphs, corner_views, rectify, split_index
 from vision.model import GlyphModel, GlyphSet
 from vision.synthetic import artwork_cards, drawn_suits, hershey_ranks
 
+ARTWORK_RANKS = frozenset("9TA")
+"""The artwork's court cards print the suit beside the rank, so only these ranks are used."""
+
 EDJE_BLOCK = 20
 """Photos of the rank-only set are split in blocks of this many consecutive names."""
 
@@ -87,6 +90,8 @@ def fit_model(
         suit_glyphs.append(glyph)
         suit_labels.append(suit)
     for name, image in artwork_cards(artwork) if artwork else ():
+        if name[0] not in ARTWORK_RANKS:
+            continue
         padded = cv2.copyMakeBorder(image, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(30, 60, 30))
         for glyphs in card_glyphs(padded, config):
             rank_glyphs.append(glyphs.rank)

@@ -21,6 +21,8 @@ class IndexGlyphs:
     rank: Image
     suit: Image
     redness: float
+    rank_parts: int
+    """How many separate pieces of ink the rank glyph has (two for '10')."""
     """Mean (R - max(G, B)) of the ink pixels, over 255; positive for red ink."""
 
 
@@ -73,6 +75,9 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     if int(ink.max()) - int(ink.min()) < 40:
         return None
     _, binary = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    edge = max(2, round(config.index_margin * view.shape[1]))
+    binary[:edge] = 0
+    binary[:, :edge] = 0
     count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     height, width = binary.shape
     boxes = []
@@ -121,4 +126,5 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         rank=normalise_glyph(rank_img, config.glyph_size),
         suit=normalise_glyph(suit_img, config.glyph_size),
         redness=redness,
+        rank_parts=len(row),
     )

@@ -24,11 +24,11 @@ class CornerReading:
     confidence: float
 
 
-def _guess_confidence(guess: Guess, config: VisionConfig) -> float:
+def _guess_confidence(guess: Guess, full_margin: float, config: VisionConfig) -> float:
     """Map a guess's similarity and margin to a confidence in [0, 1]."""
     above = (guess.similarity - config.min_similarity) / config.similarity_span
     from_similarity = np.clip(above, 0.0, 1.0)
-    from_margin = np.clip(guess.margin / config.full_margin, 0.0, 1.0)
+    from_margin = np.clip(guess.margin / full_margin, 0.0, 1.0)
     return float(from_similarity * from_margin)
 
 
@@ -49,7 +49,12 @@ def read_corner(
     suit = model.suits.classify(glyphs.suit, suits_for_colour(glyphs.redness, config))
     if rank is None or suit is None:
         return None
-    confidence = min(_guess_confidence(rank, config), _guess_confidence(suit, config))
+    if (rank.label == "T") != (glyphs.rank_parts >= 2):
+        return None
+    confidence = min(
+        _guess_confidence(rank, config.rank_full_margin, config),
+        _guess_confidence(suit, config.suit_full_margin, config),
+    )
     return CornerReading(rank=rank, suit=suit, confidence=confidence)
 
 

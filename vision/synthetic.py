@@ -75,11 +75,11 @@ def _suit_shape(suit: str, width: float) -> Image:
             canvas = cv2.copyMakeBorder(canvas[8:], 0, 8, 0, 0, cv2.BORDER_CONSTANT, value=0)
             cv2.fillPoly(canvas, [stem], 255)
     else:
-        r = int(w * 0.42)
-        cv2.circle(canvas, (cx, 30), r, 255, -1)
-        cv2.circle(canvas, (int(cx - w * 0.55), 66), r, 255, -1)
-        cv2.circle(canvas, (int(cx + w * 0.55), 66), r, 255, -1)
-        stem = np.array([[cx, 50], [cx + w * 0.35, 116], [cx - w * 0.35, 116]], np.int32)
+        r = int(w * 0.5)
+        cv2.circle(canvas, (cx, 32), r, 255, -1)
+        cv2.circle(canvas, (int(cx - w * 0.55), 68), r, 255, -1)
+        cv2.circle(canvas, (int(cx + w * 0.55), 68), r, 255, -1)
+        stem = np.array([[cx, 50], [cx + w * 0.3, 118], [cx - w * 0.3, 118]], np.int32)
         cv2.fillPoly(canvas, [stem], 255)
     return _crop(canvas)
 
@@ -88,7 +88,7 @@ def drawn_suits(size: int, rng: np.random.Generator, per_style: int = 4) -> Iter
         tuple[str, Image]]:
     """Suit glyphs drawn from circles and polygons at several widths."""
     for suit in "CDHS":
-        for width in (0.7, 0.8, 0.9, 1.0):
+        for width in (0.7, 0.8, 0.9, 1.0, 1.1):
             mask = _suit_shape(suit, width)
             for variant in _variants(mask, rng, per_style):
                 yield suit, normalise_glyph(variant, size)
