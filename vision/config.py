@@ -28,8 +28,6 @@ class VisionConfig:
     canny_low: int = 25
     canny_high: int = 75
     nms_iou: float = 0.3
-    snap_reach: float = 0.0
-    """How far (detection pixels) a side may move to snap onto the image edge."""
     max_table_spread: float = 12.0
     """The frame border counts as plain table when its Lab spread is at most this."""
     table_distances: tuple[float, ...] = (30.0, 60.0)
