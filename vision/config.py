@@ -29,9 +29,9 @@ class VisionConfig:
     canny_high: int = 75
     nms_iou: float = 0.3
     max_table_spread: float = 12.0
-    """The frame border counts as plain table when its Lab spread is at most this."""
-    table_distances: tuple[float, ...] = (30.0, 60.0)
-    """Lab distances from the table colour at which a pixel counts as card."""
+    """The frame border counts as plain table when its colour spread is at most this."""
+    table_distances: tuple[float, ...] = (25.0, 50.0)
+    """Largest channel difference from the table colour at which a pixel counts as card."""
     card_width: int = 200
     card_height: int = 300
     """Size of the rectified card the index is read from."""

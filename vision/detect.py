@@ -44,11 +44,9 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     not_edges = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
     otsu, _ = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks: list[Image] = []
-    for level in (otsu, otsu + 20, otsu + 40, 160, 200):
-        if level >= 255:
-            continue
-        mask = (whiteness > level).astype(np.uint8) * 255
-        masks += [mask, cv2.bitwise_and(mask, not_edges)]
+    for level in (otsu, otsu + 40, 160, 200):
+        if level < 255:
+            masks.append((whiteness > level).astype(np.uint8) * 255)
     block = (min(small.shape[:2]) // 4) | 1
     for offset in (-5, -15):
         mask = cv2.adaptiveThreshold(
@@ -62,18 +60,19 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
 
 def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     """Masks of what differs in colour from the table, taken as the frame's border colour."""
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    inner = lab[pad:-pad, pad:-pad]
+    inner = small[pad:-pad, pad:-pad].astype(np.float32)
     strip = max(2, pad // 2)
     border = np.concatenate([
         inner[:strip].reshape(-1, 3), inner[-strip:].reshape(-1, 3),
         inner[:, :strip].reshape(-1, 3), inner[:, -strip:].reshape(-1, 3),
-    ])
+    ])[::3]
     table = np.median(border, axis=0)
     spread = np.median(np.abs(border - table), axis=0)
     if float(spread.max()) > config.max_table_spread:
         return []
-    distance = np.linalg.norm(lab - table, axis=2)
+    difference = cv2.absdiff(small, (*(float(v) for v in table), 0.0))
+    channels = cv2.split(difference)
+    distance = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
     distance[:pad] = 0
     distance[-pad:] = 0
     distance[:, :pad] = 0
@@ -88,13 +87,17 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
 
 def _edge_support(contour: npt.NDArray[np.int32], quad: Quad, reach: float) -> float:
     """Share of points along the quad's sides that lie within `reach` pixels of the contour."""
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
+    band = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    thickness = max(1, round(2 * reach))
+    cv2.drawContours(band, [contour], -1, 255, thickness, offset=(-int(x0), -int(y0)))
     ends = np.roll(quad, -1, axis=0)
     steps = np.linspace(0.0, 1.0, 16, endpoint=False, dtype=np.float32)
     samples = (quad[:, None, :] + (ends - quad)[:, None, :] * steps[None, :, None]).reshape(-1, 2)
-    near = sum(
-        abs(cv2.pointPolygonTest(contour, (float(x), float(y)), True)) <= reach for x, y in samples
-    )
-    return near / len(samples)
+    xs = np.clip(np.round(samples[:, 0]).astype(int) - x0, 0, band.shape[1] - 1)
+    ys = np.clip(np.round(samples[:, 1]).astype(int) - y0, 0, band.shape[0] - 1)
+    return float(np.count_nonzero(band[ys, xs])) / len(samples)
 
 
 def _approx_quad(hull: npt.NDArray[np.int32], config: VisionConfig) -> Quad | None:

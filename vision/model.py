@@ -41,19 +41,20 @@ class GlyphSet:
         self, vector: Vector, allowed: frozenset[str] | None = None
     ) -> Guess | None:
         """Nearest label for a feature vector; None when no label is allowed."""
-        similarity = self.features @ vector
-        best: dict[str, float] = {}
-        for label, value in zip(self.labels.tolist(), similarity.tolist(), strict=True):
-            if allowed is not None and label not in allowed:
-                continue
-            if value > best.get(label, -1.0):
-                best[label] = value
-        if not best:
+        if self.features.shape[0] == 0:
             return None
-        ranked = sorted(best.items(), key=lambda item: -item[1])
-        label, top = ranked[0]
-        second = ranked[1][1] if len(ranked) > 1 else 0.0
-        return Guess(label=label, similarity=top, margin=top - second)
+        similarity = self.features @ vector
+        names, codes = np.unique(self.labels, return_inverse=True)
+        best = np.full(len(names), -np.inf, np.float32)
+        np.maximum.at(best, codes, similarity)
+        if allowed is not None:
+            best[~np.isin(names, list(allowed))] = -np.inf
+        order = np.argsort(-best)
+        top = float(best[order[0]])
+        if not np.isfinite(top):
+            return None
+        second = float(best[order[1]]) if len(order) > 1 and np.isfinite(best[order[1]]) else 0.0
+        return Guess(label=str(names[order[0]]), similarity=top, margin=top - second)
 
     @classmethod
     def from_glyphs(cls, glyphs: list[Image], labels: list[str]) -> GlyphSet:

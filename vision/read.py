@@ -8,7 +8,7 @@ import numpy as np
 
 from vision.cards import Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
-from vision.glyphs import Image, IndexGlyphs, corner_views, rectify, split_index
+from vision.glyphs import Image, IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, Guess
 
 RED_SUITS = frozenset("HD")
@@ -90,6 +90,5 @@ def read_card(
 ) -> Reading | None:
     """Read the card outlined by `corners` in a BGR frame; None when it cannot be read surely."""
     config = config or VisionConfig()
-    card = rectify(frame, corners, config)
-    reading, _ = read_views(corner_views(card, config), model, config)
+    reading, _ = read_views(index_views(frame, corners, config), model, config)
     return reading
