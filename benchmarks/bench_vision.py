@@ -48,8 +48,7 @@ def eight_card_frame() -> np.ndarray:
     for i, name in enumerate(CARDS):
         face = faces.get(name)
         if face is None:
-            colour = (30, 30, 200) if name[1] in "HD" else (20, 20, 20)
-            face = plain_card(name[0], colour)
+            face = plain_card(name[0].replace("T", "10"), name[1])
         centre = (170 + 310 * (i % 4), 190 + 340 * (i // 4))
         paste_card(frame, face, centre, 250, angle=-20 + 11 * i, tilt=0.05)
     return frame
