@@ -112,8 +112,10 @@ def _approx_quad(hull: npt.NDArray[np.int32], config: VisionConfig) -> Quad | No
     return None
 
 
-def _quad_of(contour: npt.NDArray[np.int32], config: VisionConfig) -> Quad | None:
-    """The contour's card-shaped quad, or None when it is not card-like."""
+def _quad_of(
+    contour: npt.NDArray[np.int32], config: VisionConfig, seen: list[Quad]
+) -> Quad | None:
+    """The contour's card-shaped quad, or None when it is not card-like or already `seen`."""
     area = cv2.contourArea(contour)
     hull = cv2.convexHull(contour)
     hull_area = cv2.contourArea(hull)
@@ -122,17 +124,19 @@ def _quad_of(contour: npt.NDArray[np.int32], config: VisionConfig) -> Quad | Non
     rough = _approx_quad(hull, config)
     if rough is None:
         return None
-    quad = rough
+    quad = order_corners(rough)
     if cv2.contourArea(quad) < config.min_hull_fill * hull_area:
         return None
     _, (side_a, side_b), _ = cv2.minAreaRect(quad)
     aspect = max(side_a, side_b) / max(1.0, min(side_a, side_b))
     if not config.min_aspect < aspect < config.max_aspect:
         return None
+    if any(np.abs(quad - other).max() < 0.03 * max(side_a, side_b) for other in seen):
+        return None
     reach = config.support_reach * min(side_a, side_b)
     if _edge_support(contour, quad, reach) < config.min_edge_support:
         return None
-    return order_corners(quad)
+    return quad
 
 
 def _box_iou(a: Quad, b: Quad) -> float:
@@ -146,12 +150,19 @@ def _box_iou(a: Quad, b: Quad) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def _same_box(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """True when two bounding rectangles (x, y, w, h) agree to within 2% of their size."""
+    tolerance = 0.02 * max(a[2], a[3], b[2], b[3]) + 1
+    return all(abs(p - q) <= tolerance for p, q in zip(a, b, strict=True))
+
+
 def find_cards(frame: Image, config: VisionConfig | None = None) -> list[Quad]:
     """Return the outline of every card found in a BGR frame, largest first."""
     config = config or VisionConfig()
     small, scale, pad = _shrink(frame, config)
     frame_area = small.shape[0] * small.shape[1]
     candidates: list[tuple[float, Quad]] = []
+    seen_boxes: list[tuple[int, int, int, int]] = []
     opening = np.ones((3, 3), np.uint8)
     for mask in _masks(small, pad, config):
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening)
@@ -160,8 +171,12 @@ def find_cards(frame: Image, config: VisionConfig | None = None) -> list[Quad]:
             area = cv2.contourArea(contour)
             if not config.min_card_area * frame_area < area < config.max_card_area * frame_area:
                 continue
-            quad = _quad_of(contour, config)
+            box = cv2.boundingRect(contour)
+            if any(_same_box(box, other) for other in seen_boxes):
+                continue
+            quad = _quad_of(contour, config, [c for _, c in candidates])
             if quad is not None:
+                seen_boxes.append(box)
                 candidates.append((area, quad))
     kept: list[Quad] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):

@@ -107,7 +107,7 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         x, y, w, h, area = (int(v) for v in stats[label])
         if area < 0.002 * width * height or h < 0.06 * height:
             continue
-        if w > 0.6 * width or h > 0.5 * height:
+        if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
             continue
         touches = x <= 0 or y <= 0 or x + w >= width or y + h >= height
         if touches and (max(w, h) > 2.5 * min(w, h) or area < 0.4 * w * h):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -44,17 +45,23 @@ class GlyphSet:
         if self.features.shape[0] == 0:
             return None
         similarity = self.features @ vector
-        names, codes = np.unique(self.labels, return_inverse=True)
+        names, codes = self._label_codes
         best = np.full(len(names), -np.inf, np.float32)
         np.maximum.at(best, codes, similarity)
         if allowed is not None:
-            best[~np.isin(names, list(allowed))] = -np.inf
+            best[[name not in allowed for name in names]] = -np.inf
         order = np.argsort(-best)
         top = float(best[order[0]])
         if not np.isfinite(top):
             return None
         second = float(best[order[1]]) if len(order) > 1 and np.isfinite(best[order[1]]) else 0.0
-        return Guess(label=str(names[order[0]]), similarity=top, margin=top - second)
+        return Guess(label=names[int(order[0])], similarity=top, margin=top - second)
+
+    @cached_property
+    def _label_codes(self) -> tuple[list[str], npt.NDArray[np.intp]]:
+        """The distinct labels and, for each stored vector, the index of its label."""
+        names, codes = np.unique(self.labels, return_inverse=True)
+        return [str(n) for n in names], codes
 
     @classmethod
     def from_glyphs(cls, glyphs: list[Image], labels: list[str]) -> GlyphSet:
