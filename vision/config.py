@@ -20,8 +20,12 @@ class VisionConfig:
     min_hull_fill: float = 0.9
     """The quad must cover this share of the region's convex hull."""
     support_reach: float = 0.04
-    min_edge_support: float = 0.8
+    min_edge_support: float = 0.7
     """Share of the quad's sides that must run along the region's outline (within reach x width)."""
+    min_rect_fill: float = 0.75
+    min_rect_support: float = 0.5
+    """For a region with a cut corner, fitted by its smallest rectangle: the share of the rectangle
+    the region must fill and the share of its sides it must run along."""
     min_aspect: float = 1.15
     max_aspect: float = 1.9
     approx_epsilon: float = 0.04

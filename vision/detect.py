@@ -114,19 +114,27 @@ def _approx_quad(hull: npt.NDArray[np.int32], config: VisionConfig) -> Quad | No
 
 def _quad_of(
     contour: npt.NDArray[np.int32], config: VisionConfig, seen: list[Quad]
-) -> Quad | None:
-    """The contour's card-shaped quad, or None when it is not card-like or already `seen`."""
+) -> tuple[Quad, float] | None:
+    """The contour's card-shaped quad and its edge support; None if not card-like or `seen`."""
     area = cv2.contourArea(contour)
     hull = cv2.convexHull(contour)
     hull_area = cv2.contourArea(hull)
     if hull_area <= 0 or area / hull_area < config.min_solidity:
         return None
     rough = _approx_quad(hull, config)
-    if rough is None:
+    if rough is not None and cv2.contourArea(rough) >= config.min_hull_fill * hull_area:
+        return _checked(order_corners(rough), contour, config.min_edge_support, config, seen)
+    rect = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+    if hull_area < config.min_rect_fill * cv2.contourArea(rect):
         return None
-    quad = order_corners(rough)
-    if cv2.contourArea(quad) < config.min_hull_fill * hull_area:
-        return None
+    return _checked(order_corners(rect), contour, config.min_rect_support, config, seen)
+
+
+def _checked(
+    quad: Quad, contour: npt.NDArray[np.int32], min_support: float, config: VisionConfig,
+    seen: list[Quad],
+) -> tuple[Quad, float] | None:
+    """The quad and its edge support if it has a card's aspect, is new and follows the contour."""
     _, (side_a, side_b), _ = cv2.minAreaRect(quad)
     aspect = max(side_a, side_b) / max(1.0, min(side_a, side_b))
     if not config.min_aspect < aspect < config.max_aspect:
@@ -134,9 +142,10 @@ def _quad_of(
     if any(np.abs(quad - other).max() < 0.03 * max(side_a, side_b) for other in seen):
         return None
     reach = config.support_reach * min(side_a, side_b)
-    if _edge_support(contour, quad, reach) < config.min_edge_support:
+    support = _edge_support(contour, quad, reach)
+    if support < min_support:
         return None
-    return quad
+    return quad, support
 
 
 def _box_iou(a: Quad, b: Quad) -> float:
@@ -162,6 +171,7 @@ def find_cards(frame: Image, config: VisionConfig | None = None) -> list[Quad]:
     small, scale, pad = _shrink(frame, config)
     frame_area = small.shape[0] * small.shape[1]
     candidates: list[tuple[float, Quad]] = []
+    """(ranking score, quad): edge support in steps of 0.1 first, then area."""
     seen_boxes: list[tuple[int, int, int, int]] = []
     opening = np.ones((3, 3), np.uint8)
     for mask in _masks(small, pad, config):
@@ -174,10 +184,11 @@ def find_cards(frame: Image, config: VisionConfig | None = None) -> list[Quad]:
             box = cv2.boundingRect(contour)
             if any(_same_box(box, other) for other in seen_boxes):
                 continue
-            quad = _quad_of(contour, config, [c for _, c in candidates])
-            if quad is not None:
+            found = _quad_of(contour, config, [c for _, c in candidates])
+            if found is not None:
                 seen_boxes.append(box)
-                candidates.append((area, quad))
+                quad, support = found
+                candidates.append((round(support, 1) + area / frame_area, quad))
     kept: list[Quad] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         if all(_box_iou(quad, other) <= config.nms_iou for other in kept):
