@@ -56,5 +56,7 @@ class VisionConfig:
     red_level: float = 0.15
     black_level: float = 0.08
     """Ink redness above which a suit is red, below which it is black."""
+    min_corner_confidence: float = 0.25
+    """When corners disagree, those read less surely than this are set aside."""
     single_corner_factor: float = 0.85
     agreement_bonus: float = 0.2

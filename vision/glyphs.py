@@ -23,6 +23,8 @@ class IndexGlyphs:
     redness: float
     rank_parts: int
     """How many separate pieces of ink the rank glyph has (two for '10')."""
+    ten_shaped: bool
+    """Two pieces side by side, a narrow one then a wider one, with a gap: '1' then '0'."""
     """Mean (R - max(G, B)) of the ink pixels, over 255; positive for red ink."""
 
 
@@ -123,7 +125,8 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     top_y, _, _, top_h, _ = starts[0]
     row = [
         b for b in boxes
-        if abs(b[0] - top_y) < 0.5 * top_h and b[1] + b[2] < width and b[1] < 0.7 * width
+        if abs(b[0] - top_y) < 0.25 * top_h and abs(b[3] - top_h) < 0.25 * top_h
+        and b[1] + b[2] < width and b[1] < 0.7 * width
     ]
     rest = [b for b in boxes if b not in row and b[0] >= top_y + 0.6 * top_h]
     if not rest:
@@ -149,4 +152,14 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         suit=normalise_glyph(suit_img, config.glyph_size),
         redness=redness,
         rank_parts=len(row),
+        ten_shaped=_ten_shaped(row),
     )
+
+
+def _ten_shaped(row: list[tuple[int, int, int, int, int]]) -> bool:
+    """True for a rank made of a narrow piece, a gap, then a wider piece (boxes are y, x, w, h)."""
+    if len(row) != 2:
+        return False
+    left, right = sorted(row, key=lambda b: b[1])
+    gap = right[1] - (left[1] + left[2])
+    return left[2] < 0.65 * right[2] and gap >= 1
