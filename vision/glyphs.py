@@ -152,14 +152,18 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         suit=normalise_glyph(suit_img, config.glyph_size),
         redness=redness,
         rank_parts=len(row),
-        ten_shaped=_ten_shaped(row),
+        ten_shaped=_ten_shaped(row, labels),
     )
 
 
-def _ten_shaped(row: list[tuple[int, int, int, int, int]]) -> bool:
-    """True for a rank made of a narrow piece, a gap, then a wider piece (boxes are y, x, w, h)."""
+def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: npt.NDArray[np.int32]) -> bool:
+    """True for a rank of two pieces: a narrower one, a gap, then one with a hole ('1', '0')."""
     if len(row) != 2:
         return False
     left, right = sorted(row, key=lambda b: b[1])
     gap = right[1] - (left[1] + left[2])
-    return left[2] < 0.65 * right[2] and gap >= 1
+    y, x, w, h, label = right
+    piece = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
+    _, hierarchy = cv2.findContours(piece, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    has_hole = hierarchy is not None and bool(np.any(hierarchy[0][:, 3] >= 0))
+    return left[2] <= right[2] and gap >= 1 and has_hole
