@@ -44,16 +44,14 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     not_edges = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
     otsu, _ = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks: list[Image] = []
-    for level in (otsu, otsu + 40, 160, 200):
+    for level in (otsu, otsu + 40, 200):
         if level < 255:
             masks.append((whiteness > level).astype(np.uint8) * 255)
     block = (min(small.shape[:2]) // 4) | 1
-    for offset in (-5, -15):
-        mask = cv2.adaptiveThreshold(
-            whiteness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, offset
-        )
-        masks.append(cv2.bitwise_and(mask, not_edges))
-    masks.append(not_edges)
+    mask = cv2.adaptiveThreshold(
+        whiteness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15
+    )
+    masks.append(cv2.bitwise_and(mask, not_edges))
     masks += _off_background_masks(small, pad, config)
     return masks
 
@@ -65,7 +63,7 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
     border = np.concatenate([
         inner[:strip].reshape(-1, 3), inner[-strip:].reshape(-1, 3),
         inner[:, :strip].reshape(-1, 3), inner[:, -strip:].reshape(-1, 3),
-    ])[::3]
+    ])[::7]
     table = np.median(border, axis=0)
     spread = np.median(np.abs(border - table), axis=0)
     if float(spread.max()) > config.max_table_spread:
