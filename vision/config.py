@@ -29,8 +29,8 @@ class VisionConfig:
     min_aspect: float = 1.15
     max_aspect: float = 1.9
     approx_epsilon: float = 0.04
-    canny_low: int = 25
-    canny_high: int = 75
+    edge_level: int = 24
+    """Local contrast (3x3 morphological gradient) at which a pixel counts as an edge."""
     nms_iou: float = 0.3
     max_table_spread: float = 12.0
     """The frame border counts as plain table when its colour spread is at most this."""

@@ -40,8 +40,8 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    edges = cv2.Canny(gray, config.canny_low, config.canny_high)
-    not_edges = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    gradient = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    _, not_edges = cv2.threshold(gradient, config.edge_level, 255, cv2.THRESH_BINARY_INV)
     otsu, _ = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks: list[Image] = []
     for level in (otsu, otsu + 40, 200):

@@ -157,7 +157,7 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
 
 
 def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: npt.NDArray[np.int32]) -> bool:
-    """True for a rank of two pieces: a narrower one, a gap, then one with a hole ('1', '0')."""
+    """True for two pieces, a narrower one, a gap, then one with a hole or much wider: '1', '0'."""
     if len(row) != 2:
         return False
     left, right = sorted(row, key=lambda b: b[1])
@@ -166,4 +166,5 @@ def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: npt.NDArray[n
     piece = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
     _, hierarchy = cv2.findContours(piece, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     has_hole = hierarchy is not None and bool(np.any(hierarchy[0][:, 3] >= 0))
-    return left[2] <= right[2] and gap >= 1 and has_hole
+    narrow = left[2] < 0.6 * right[2]
+    return left[2] <= right[2] and gap >= 1 and (has_hole or narrow)
