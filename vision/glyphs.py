@@ -105,6 +105,7 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     height, width = binary.shape
     boxes = []
+    right_edge = []
     for label in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[label])
         if area < 0.002 * width * height or h < 0.06 * height:
@@ -115,11 +116,13 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         if touches and (max(w, h) > 2.5 * min(w, h) or area < 0.4 * w * h):
             continue
         boxes.append((y, x, w, h, label))
+        right_edge.append(x + w >= width)
     if len(boxes) < 2:
         return None
+    touching = {b[4] for b, edge in zip(boxes, right_edge, strict=True) if edge}
     boxes.sort()
     # The rank is the top glyph, plus glyphs beside it on the same line (the '1' and '0' of 10).
-    starts = [b for b in boxes if b[1] < 0.4 * width]
+    starts = [b for b in boxes if b[1] < 0.6 * width and b[4] not in touching]
     if not starts:
         return None
     top_y, _, _, top_h, _ = starts[0]
@@ -128,17 +131,27 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         if abs(b[0] - top_y) < 0.25 * top_h and abs(b[3] - top_h) < 0.25 * top_h
         and b[1] + b[2] < width and b[1] < 0.7 * width
     ]
-    rest = [b for b in boxes if b not in row and b[0] >= top_y + 0.6 * top_h]
-    if not rest:
-        return None
     x0 = min(b[1] for b in row)
     x1 = max(b[1] + b[2] for b in row)
     y0 = min(b[0] for b in row)
     y1 = max(b[0] + b[3] for b in row)
-    below = [b for b in rest if b[1] < x1 and b[1] + b[2] > x0]
-    if not below:
+    below = [
+        b for b in boxes
+        if b not in row and b[0] >= top_y + 0.6 * top_h and b[1] < x1 and b[1] + b[2] > x0
+        and b[4] not in touching
+    ]
+    # Some decks print the suit beside the rank instead of below it.
+    beside = [
+        b for b in boxes
+        if b not in row and b[1] >= x1 - 1 and b[0] < y1 and b[0] + b[3] > y0
+        and b[3] >= 0.4 * top_h
+    ]
+    if below:
+        sy, sx, sw, sh, slabel = below[0]
+    elif beside:
+        sy, sx, sw, sh, slabel = min(beside, key=lambda b: b[1])
+    else:
         return None
-    sy, sx, sw, sh, slabel = below[0]
     rank_mask = np.isin(labels, [b[4] for b in row])
     suit_mask = labels == slabel
     rank_img = (rank_mask[y0:y1, x0:x1] * 255).astype(np.uint8)
