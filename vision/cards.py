@@ -80,6 +80,8 @@ class CardObservation:
     corners: Quad
     reading: Reading | None
     confidence: float
+    whole: bool = True
+    """True when `corners` outline the whole card; False when only a visible index corner."""
 
     @property
     def name(self) -> str | None:

@@ -44,6 +44,15 @@ class VisionConfig:
     """Share of the rectified card searched for the corner index."""
     index_margin: float = 0.04
     """Ink this close to the card's outer edges (share of the index width) is ignored."""
+    read_corners: bool = True
+    """Also read cards of which only a corner shows (trick piles), once some card was found."""
+    corner_masks: int = 2
+    corner_min_edge: float = 0.3
+    """Both edges at a corner must be this long, as a share of the typical card width."""
+    corner_max_skew: float = 25.0
+    """How far (degrees) a corner may be from a right angle."""
+    same_card_reach: float = 2.3
+    """Corner readings of one name closer than this many card widths are taken as one card."""
     glyph_size: int = 32
     min_confidence: float = 0.5
     """Below this a card is reported present but unreadable."""

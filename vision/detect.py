@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -163,17 +165,38 @@ def _same_box(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> boo
     return all(abs(p - q) <= tolerance for p, q in zip(a, b, strict=True))
 
 
-def find_cards(frame: Image, config: VisionConfig | None = None) -> list[Quad]:
-    """Return the outline of every card found in a BGR frame, largest first."""
-    config = config or VisionConfig()
+@dataclass(frozen=True)
+class MaskSet:
+    """Binary masks of card-like regions in the shrunk, padded frame, and how to map back."""
+
+    masks: list[Image]
+    scale: float
+    pad: int
+
+    def to_frame(self, points: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """Map points from mask pixels to frame pixels."""
+        return ((points - self.pad) / self.scale).astype(np.float32)
+
+
+def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
+    """Shrink and pad the frame and build the masks that cards are looked for in."""
     small, scale, pad = _shrink(frame, config)
-    frame_area = small.shape[0] * small.shape[1]
+    opening = np.ones((3, 3), np.uint8)
+    masks = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in _masks(small, pad, config)]
+    return MaskSet(masks, scale, pad)
+
+
+def find_cards(
+    frame: Image, config: VisionConfig | None = None, masks: MaskSet | None = None
+) -> list[Quad]:
+    """Return the outline of every card found in a BGR frame, best supported first."""
+    config = config or VisionConfig()
+    masks = masks or card_masks(frame, config)
+    frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
     candidates: list[tuple[float, Quad]] = []
     """(ranking score, quad): edge support in steps of 0.1 first, then area."""
     seen_boxes: list[tuple[int, int, int, int]] = []
-    opening = np.ones((3, 3), np.uint8)
-    for mask in _masks(small, pad, config):
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening)
+    for mask in masks.masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
             area = cv2.contourArea(contour)
@@ -193,4 +216,4 @@ def find_cards(frame: Image, config: VisionConfig | None = None) -> list[Quad]:
             kept.append(quad)
     height, width = frame.shape[:2]
     limit = np.array([width - 1, height - 1], dtype=np.float32)
-    return [np.clip((quad - pad) / scale, 0, limit).astype(np.float32) for quad in kept]
+    return [np.clip(masks.to_frame(quad), 0, limit).astype(np.float32) for quad in kept]

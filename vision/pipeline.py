@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from vision.cards import CardObservation
+import numpy as np
+
+from vision.cards import CardObservation, Quad
 from vision.config import VisionConfig
-from vision.detect import Image, find_cards
+from vision.corners import corner_views, find_corners
+from vision.detect import Image, MaskSet, card_masks, find_cards
 from vision.glyphs import index_views
 from vision.model import GlyphModel
 from vision.read import read_views
@@ -15,8 +18,59 @@ def recognise(
 ) -> list[CardObservation]:
     """Return an observation for every card found in a BGR frame."""
     config = config or VisionConfig()
+    masks = card_masks(frame, config)
     observations = []
-    for corners in find_cards(frame, config):
+    quads = find_cards(frame, config, masks)
+    for corners in quads:
         reading, confidence = read_views(index_views(frame, corners, config), model, config)
         observations.append(CardObservation(corners, reading, round(confidence, 3)))
+    if config.read_corners and quads:
+        observations += read_loose_corners(frame, masks, quads, observations, model, config)
     return observations
+
+
+def _short_side(quad: Quad) -> float:
+    """Length of the shorter side of a card outline."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+
+
+def read_loose_corners(
+    frame: Image, masks: MaskSet, quads: list[Quad], found: list[CardObservation],
+    model: GlyphModel, config: VisionConfig,
+) -> list[CardObservation]:
+    """Read cards of which only a corner is visible, away from the cards already outlined."""
+    read = [o.corners for o in found if o.reading is not None]
+    width = float(np.median([_short_side(q) for q in (read or quads)]))
+    taken = list(quads)
+    readings: list[tuple[CardObservation, np.ndarray]] = []
+    for corner in find_corners(masks, config, width):
+        if any(_near_or_inside(corner.tip, quad, 0.2 * width) for quad in taken):
+            continue
+        for view, outline in corner_views(frame, corner, width, config):
+            reading, confidence = read_views([view], model, config)
+            if reading is not None:
+                observation = CardObservation(outline, reading, round(confidence, 3), whole=False)
+                readings.append((observation, corner.tip))
+                break
+    kept: list[tuple[CardObservation, np.ndarray]] = []
+    named = [(o.name, o.corners.mean(axis=0)) for o in found if o.name]
+    for observation, tip in sorted(readings, key=lambda item: -item[0].confidence):
+        same_card = [t for o, t in kept if o.name == observation.name]
+        if any(np.linalg.norm(tip - t) < config.same_card_reach * width for t in same_card):
+            continue
+        if any(n == observation.name and np.linalg.norm(tip - c) < 1.2 * width
+               for n, c in named):
+            continue
+        kept.append((observation, tip))
+    return [o for o, _ in kept]
+
+
+def _near_or_inside(point: np.ndarray, quad: Quad, reach: float) -> bool:
+    """True when the point lies inside the quad or within `reach` of one of its corners."""
+    if np.min(np.linalg.norm(quad - point, axis=1)) < reach:
+        return True
+    import cv2
+
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(point[0]), float(point[1])),
+                                False) > 0

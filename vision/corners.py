@@ -1,0 +1,89 @@
+"""Read cards from a single visible corner, as in a trick pile where the rest is covered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import Quad
+from vision.config import VisionConfig
+from vision.detect import Image, MaskSet
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class CardCorner:
+    """A right-angled corner of a light region: its tip and the directions of its two edges.
+
+    (first, second) is ordered so that it is not mirrored: with first as the card's short side
+    it is a top-left corner; with first as the long side it is a top-right one.
+    """
+
+    tip: Vector
+    first: Vector
+    second: Vector
+
+
+def find_corners(masks: MaskSet, config: VisionConfig, card_width: float) -> list[CardCorner]:
+    """Right-angled corners with two straight edges of card scale, in frame pixels."""
+    min_edge = config.corner_min_edge * card_width * masks.scale
+    max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
+    corners: list[CardCorner] = []
+    for mask in masks.masks[: config.corner_masks]:
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            if cv2.contourArea(contour) < (min_edge * min_edge):
+                continue
+            perimeter = cv2.arcLength(contour, True)
+            poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2)
+            poly = poly.astype(np.float32)
+            if len(poly) < 4:
+                continue
+            orientation = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
+            limit = np.array(mask.shape[::-1], np.float32) - masks.pad - 2
+            for i, tip in enumerate(poly):
+                if np.any(tip <= masks.pad + 1) or np.any(tip >= limit):
+                    continue
+                before, after = poly[i - 1] - tip, poly[(i + 1) % len(poly)] - tip
+                len_b, len_a = float(np.linalg.norm(before)), float(np.linalg.norm(after))
+                if min(len_b, len_a) < min_edge:
+                    continue
+                u, v = before / len_b, after / len_a
+                if abs(float(u @ v)) > max_cosine:
+                    continue
+                turn = float(u[0] * v[1] - u[1] * v[0])
+                if turn * orientation > 0:
+                    continue
+                first, second = (u, v) if turn > 0 else (v, u)
+                corners.append(CardCorner(masks.to_frame(tip), first, second))
+    return corners
+
+
+def corner_views(frame: Image, corner: CardCorner, card_width: float,
+                 config: VisionConfig) -> list[tuple[Image, Quad]]:
+    """The index view at a corner for the top-left and top-right hypotheses, with its outline."""
+    unit = card_width / config.card_width
+    crop_w = round(config.index_width * config.card_width)
+    crop_h = round(config.index_height * config.card_height)
+    views = []
+    for first_is_short in (True, False):
+        if first_is_short:
+            across, down = corner.first, corner.second
+            origin = corner.tip
+        else:
+            across, down = -corner.second, corner.first
+            origin = corner.tip + corner.second * crop_w * unit
+        # Map view pixel (x, y) to origin + unit * (x * across + y * down).
+        source = np.array([origin, origin + across * crop_w * unit,
+                           origin + down * crop_h * unit], np.float32)
+        target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32)
+        matrix = cv2.getAffineTransform(source, target)
+        view = cv2.warpAffine(frame, matrix, (crop_w, crop_h), flags=cv2.INTER_LINEAR)
+        outline = np.array([origin, source[1], source[1] + down * crop_h * unit, source[2]],
+                           np.float32)
+        views.append((view, outline))
+    return views
