@@ -28,8 +28,13 @@ class CardCorner:
     second: Vector
 
 
-def find_corners(masks: MaskSet, config: VisionConfig, card_width: float) -> list[CardCorner]:
-    """Right-angled corners with two straight edges of card scale, in frame pixels."""
+def find_corners(
+    masks: MaskSet, config: VisionConfig, card_width: float, exclude: Image | None = None
+) -> list[CardCorner]:
+    """Right-angled corners with two straight edges of card scale, in frame pixels.
+
+    Corners whose tip falls on a non-zero pixel of `exclude` (mask pixels) are left out.
+    """
     min_edge = config.corner_min_edge * card_width * masks.scale
     max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
     corners: list[CardCorner] = []
@@ -43,23 +48,27 @@ def find_corners(masks: MaskSet, config: VisionConfig, card_width: float) -> lis
             poly = poly.astype(np.float32)
             if len(poly) < 4:
                 continue
-            orientation = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
             limit = np.array(mask.shape[::-1], np.float32) - masks.pad - 2
-            for i, tip in enumerate(poly):
-                if np.any(tip <= masks.pad + 1) or np.any(tip >= limit):
-                    continue
-                before, after = poly[i - 1] - tip, poly[(i + 1) % len(poly)] - tip
-                len_b, len_a = float(np.linalg.norm(before)), float(np.linalg.norm(after))
-                if min(len_b, len_a) < min_edge:
-                    continue
-                u, v = before / len_b, after / len_a
+            orientation = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
+            before = np.roll(poly, 1, axis=0) - poly
+            after = np.roll(poly, -1, axis=0) - poly
+            len_b = np.linalg.norm(before, axis=1)
+            len_a = np.linalg.norm(after, axis=1)
+            long_enough = np.minimum(len_b, len_a) >= min_edge
+            inside = np.all((poly > masks.pad + 1) & (poly < limit), axis=1)
+            if exclude is not None:
+                xs, ys = poly[:, 0].astype(np.intp), poly[:, 1].astype(np.intp)
+                inside &= exclude[ys.clip(0, exclude.shape[0] - 1),
+                                  xs.clip(0, exclude.shape[1] - 1)] == 0
+            for i in np.nonzero(long_enough & inside)[0]:
+                u, v = before[i] / len_b[i], after[i] / len_a[i]
                 if abs(float(u @ v)) > max_cosine:
                     continue
                 turn = float(u[0] * v[1] - u[1] * v[0])
                 if turn * orientation > 0:
                     continue
                 first, second = (u, v) if turn > 0 else (v, u)
-                corners.append(CardCorner(masks.to_frame(tip), first, second))
+                corners.append(CardCorner(masks.to_frame(poly[i]), first, second))
     return corners
 
 
