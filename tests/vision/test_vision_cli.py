@@ -33,6 +33,7 @@ def test_detect_json_prints_the_prediction_format(scene_file: Path,
     cards = sorted(line["cards"], key=lambda c: c["corners"][0][0])
     assert [c["card"] for c in cards] == ["KD", None]
     assert all(len(c["corners"]) == 4 and 0.0 <= c["confidence"] <= 1.0 for c in cards)
+    assert all(c["whole"] is True for c in cards)
 
 
 def test_detect_readable_list_and_annotation(scene_file: Path, tmp_path: Path,

@@ -77,3 +77,21 @@ def test_artwork_scene_reads_without_wrong_identities(shared_dir: Path, model: G
     # The artwork's court cards print the suit beside the rank, which the reader does not expect,
     # so only the number cards and aces must be read; one outline may come out too rough to read.
     assert len({"9D", "TS", "AC", "AH", "9C"} & set(read.values())) >= 4
+
+
+def test_card_under_another_is_read_from_its_visible_corner(model: GlyphModel) -> None:
+    scene = table_background(960, 540, seed=8)
+    under = paste_card(scene, plain_card("9", "D"), (400, 250), 300, -8)
+    paste_card(scene, plain_card("K", "S"), (520, 330), 300, 25)
+    observations = recognise(scene, model)
+    assert sorted((o.name, o.whole) for o in observations) == [("9D", False), ("KS", True)]
+    corner = next(o for o in observations if not o.whole)
+    assert np.linalg.norm(corner.corners.mean(axis=0) - under[0]) < 60
+
+
+def test_corner_reading_can_be_switched_off(model: GlyphModel) -> None:
+    scene = table_background(960, 540, seed=8)
+    paste_card(scene, plain_card("9", "D"), (400, 250), 300, -8)
+    paste_card(scene, plain_card("K", "S"), (520, 330), 300, 25)
+    observations = recognise(scene, model, VisionConfig(read_corners=False))
+    assert [o.name for o in observations] == ["KS"]
