@@ -49,6 +49,8 @@ class VisionConfig:
     corner_masks: int = 2
     corner_min_edge: float = 0.3
     """Both edges at a corner must be this long, as a share of the typical card width."""
+    corner_min_share: float = 0.08
+    """With no card outlined, corner edges must be this share of the frame's shorter side."""
     corner_max_skew: float = 25.0
     """How far (degrees) a corner may be from a right angle."""
     same_card_reach: float = 2.3

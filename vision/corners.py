@@ -26,16 +26,23 @@ class CardCorner:
     tip: Vector
     first: Vector
     second: Vector
+    shorter_edge: float
+    """Length of the shorter of the two visible edges, in frame pixels."""
 
 
 def find_corners(
-    masks: MaskSet, config: VisionConfig, card_width: float, exclude: Image | None = None
+    masks: MaskSet, config: VisionConfig, card_width: float | None,
+    exclude: Image | None = None,
 ) -> list[CardCorner]:
     """Right-angled corners with two straight edges of card scale, in frame pixels.
 
-    Corners whose tip falls on a non-zero pixel of `exclude` (mask pixels) are left out.
+    Corners whose tip falls on a non-zero pixel of `exclude` (mask pixels) are left out. Without a
+    card width, edges must be at least `corner_min_share` of the frame's shorter side.
     """
-    min_edge = config.corner_min_edge * card_width * masks.scale
+    if card_width is None:
+        min_edge = config.corner_min_share * (min(masks.masks[0].shape) - 2 * masks.pad)
+    else:
+        min_edge = config.corner_min_edge * card_width * masks.scale
     max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
     corners: list[CardCorner] = []
     for mask in masks.masks[: config.corner_masks]:
@@ -68,7 +75,8 @@ def find_corners(
                 if turn * orientation > 0:
                     continue
                 first, second = (u, v) if turn > 0 else (v, u)
-                corners.append(CardCorner(masks.to_frame(poly[i]), first, second))
+                shorter = float(min(len_a[i], len_b[i])) / masks.scale
+                corners.append(CardCorner(masks.to_frame(poly[i]), first, second, shorter))
     return corners
 
 

@@ -25,7 +25,7 @@ def recognise(
     for corners in quads:
         reading, confidence = read_views(index_views(frame, corners, config), model, config)
         observations.append(CardObservation(corners, reading, round(confidence, 3)))
-    if config.read_corners and quads:
+    if config.read_corners:
         observations += read_loose_corners(frame, masks, quads, observations, model, config)
     return observations
 
@@ -42,26 +42,29 @@ def read_loose_corners(
 ) -> list[CardObservation]:
     """Read cards of which only a corner is visible, away from the cards already outlined."""
     read = [o.corners for o in found if o.reading is not None]
-    width = float(np.median([_short_side(q) for q in (read or quads)]))
-    readings: list[tuple[CardObservation, np.ndarray]] = []
-    for corner in find_corners(masks, config, width, _cards_area(masks, quads, width)):
+    typical = float(np.median([_short_side(q) for q in (read or quads)])) if quads else None
+    exclude = _cards_area(masks, quads, typical) if typical else None
+    readings: list[tuple[CardObservation, np.ndarray, float]] = []
+    for corner in find_corners(masks, config, typical, exclude):
+        width = typical or corner.shorter_edge
         for view, outline in corner_views(frame, corner, width, config):
             reading, confidence = read_views([view], model, config)
             if reading is not None:
                 observation = CardObservation(outline, reading, round(confidence, 3), whole=False)
-                readings.append((observation, corner.tip))
+                readings.append((observation, corner.tip, width))
                 break
-    kept: list[tuple[CardObservation, np.ndarray]] = []
+    kept: list[tuple[CardObservation, np.ndarray, float]] = []
     named = [(o.name, o.corners.mean(axis=0)) for o in found if o.name]
-    for observation, tip in sorted(readings, key=lambda item: -item[0].confidence):
-        same_card = [t for o, t in kept if o.name == observation.name]
-        if any(np.linalg.norm(tip - t) < config.same_card_reach * width for t in same_card):
+    for observation, tip, width in sorted(readings, key=lambda item: -item[0].confidence):
+        reach = config.same_card_reach * width
+        same_card = [(t, w) for o, t, w in kept if o.name == observation.name]
+        if any(np.linalg.norm(tip - t) < config.same_card_reach * max(width, w)
+               for t, w in same_card):
             continue
-        if any(n == observation.name and np.linalg.norm(tip - c) < 1.2 * width
-               for n, c in named):
+        if any(n == observation.name and np.linalg.norm(tip - c) < reach for n, c in named):
             continue
-        kept.append((observation, tip))
-    return [o for o, _ in kept]
+        kept.append((observation, tip, width))
+    return [o for o, _, _ in kept]
 
 
 def _cards_area(masks: MaskSet, quads: list[Quad], width: float) -> Image:
