@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.config import VisionConfig
-from vision.detect import find_cards
+from vision.detect import card_masks, find_cards
 from vision.model import GlyphModel
-from vision.pipeline import recognise
+from vision.pipeline import read_loose_corners, recognise
 from vision.read import read_card
 from vision.scenes import paste_card, plain_card, table_background
 from vision.synthetic import artwork_cards
@@ -95,3 +96,15 @@ def test_corner_reading_can_be_switched_off(model: GlyphModel) -> None:
     paste_card(scene, plain_card("K", "S"), (520, 330), 300, 25)
     observations = recognise(scene, model, VisionConfig(read_corners=False))
     assert [o.name for o in observations] == ["KS"]
+
+
+def test_corner_reading_without_any_outlined_card(model: GlyphModel) -> None:
+    scene = table_background(960, 540, seed=10)
+    card = paste_card(scene, plain_card("Q", "H"), (420, 250), 320, -10)
+    cover = np.array([[420, 330], [700, 250], [760, 470], [470, 530]], np.int32)
+    cv2.fillPoly(scene, [cover], (60, 40, 30))
+    config = VisionConfig()
+    found = read_loose_corners(scene, card_masks(scene, config), [], [], model, config)
+    assert [o.name for o in found] == ["QH"]
+    assert not found[0].whole
+    assert np.linalg.norm(found[0].corners[0] - card[0]) < 25
