@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import Quad
+from vision.cards import Image, Quad
 from vision.config import VisionConfig
-from vision.detect import Image, MaskSet
+from vision.detect import MaskSet
 
 Vector = npt.NDArray[np.float32]
 

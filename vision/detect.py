@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import Quad
+from vision.cards import Image, Quad
 from vision.config import VisionConfig
-
-Image = npt.NDArray[np.uint8]
 
 
 def order_corners(points: npt.NDArray[np.floating]) -> Quad:
@@ -70,7 +69,8 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
     spread = np.median(np.abs(border - table), axis=0)
     if float(spread.max()) > config.max_table_spread:
         return []
-    difference = cv2.absdiff(small, (*(float(v) for v in table), 0.0))
+    scalar = (*(float(v) for v in table), 0.0)  # OpenCV takes a 4-tuple as a per-channel scalar
+    difference = cv2.absdiff(small, scalar)  # type: ignore[call-overload]
     channels = cv2.split(difference)
     distance = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
     distance[:pad] = 0
@@ -85,7 +85,7 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
     return masks
 
 
-def _edge_support(contour: npt.NDArray[np.int32], quad: Quad, reach: float) -> float:
+def _edge_support(contour: Image, quad: Quad, reach: float) -> float:
     """Share of points along the quad's sides that lie within `reach` pixels of the contour."""
     x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 2
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
@@ -100,7 +100,7 @@ def _edge_support(contour: npt.NDArray[np.int32], quad: Quad, reach: float) -> f
     return float(np.count_nonzero(band[ys, xs])) / len(samples)
 
 
-def _approx_quad(hull: npt.NDArray[np.int32], config: VisionConfig) -> Quad | None:
+def _approx_quad(hull: Image, config: VisionConfig) -> Quad | None:
     """A four-corner approximation of a convex hull, trying coarser tolerances in turn."""
     perimeter = cv2.arcLength(hull, True)
     for factor in (0.5, 0.75, 1.0, 1.5):
@@ -113,7 +113,7 @@ def _approx_quad(hull: npt.NDArray[np.int32], config: VisionConfig) -> Quad | No
 
 
 def _quad_of(
-    contour: npt.NDArray[np.int32], config: VisionConfig, seen: list[Quad]
+    contour: Image, config: VisionConfig, seen: list[Quad]
 ) -> tuple[Quad, float] | None:
     """The contour's card-shaped quad and its edge support; None if not card-like or `seen`."""
     area = cv2.contourArea(contour)
@@ -131,7 +131,7 @@ def _quad_of(
 
 
 def _checked(
-    quad: Quad, contour: npt.NDArray[np.int32], min_support: float, config: VisionConfig,
+    quad: Quad, contour: Image, min_support: float, config: VisionConfig,
     seen: list[Quad],
 ) -> tuple[Quad, float] | None:
     """The quad and its edge support if it has a card's aspect, is new and follows the contour."""
@@ -159,7 +159,7 @@ def _box_iou(a: Quad, b: Quad) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
-def _same_box(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+def _same_box(a: Sequence[int], b: Sequence[int]) -> bool:
     """True when two bounding rectangles (x, y, w, h) agree to within 2% of their size."""
     tolerance = 0.02 * max(a[2], a[3], b[2], b[3]) + 1
     return all(abs(p - q) <= tolerance for p, q in zip(a, b, strict=True))
@@ -195,7 +195,7 @@ def find_cards(
     frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
     candidates: list[tuple[float, Quad]] = []
     """(ranking score, quad): edge support in steps of 0.1 first, then area."""
-    seen_boxes: list[tuple[int, int, int, int]] = []
+    seen_boxes: list[Sequence[int]] = []
     for mask in masks.masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for contour in contours:

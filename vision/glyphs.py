@@ -6,12 +6,9 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
-from vision.cards import Quad
+from vision.cards import Image, Quad
 from vision.config import VisionConfig
-
-Image = npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True)
@@ -28,7 +25,7 @@ class IndexGlyphs:
     """Mean (R - max(G, B)) of the ink pixels, over 255; positive for red ink."""
 
 
-def _card_transform(corners: Quad, config: VisionConfig) -> npt.NDArray[np.float64]:
+def _card_transform(corners: Quad, config: VisionConfig) -> Image:
     """Perspective transform from the frame to the upright rectified card."""
     pts = np.asarray(corners, dtype=np.float32)
     first = float(np.linalg.norm(pts[1] - pts[0]))
@@ -89,7 +86,8 @@ def normalise_glyph(mask: Image, size: int) -> Image:
 def _ink(view: Image) -> Image:
     """Ink strength: high where the paper is dark or coloured (black or red print)."""
     blue, green, red = cv2.split(view)
-    return cv2.subtract(255, cv2.min(cv2.min(blue, green), red))
+    darkest = cv2.min(cv2.min(blue, green), red)
+    return cv2.subtract(np.full_like(darkest, 255), darkest)
 
 
 def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
@@ -169,7 +167,7 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     )
 
 
-def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: npt.NDArray[np.int32]) -> bool:
+def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: Image) -> bool:
     """True for two pieces, a narrower one, a gap, then one with a hole or much wider: '1', '0'."""
     if len(row) != 2:
         return False

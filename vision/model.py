@@ -9,10 +9,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from vision.cards import Image
 from vision.errors import ProfileError
 from vision.features import Vector, glyph_features
-
-Image = npt.NDArray[np.uint8]
 
 DEFAULT_MODEL = Path(__file__).with_name("data") / "glyph_model.npz"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards import CardObservation, Quad
+from vision.cards import CardObservation, Image, Quad
 from vision.config import VisionConfig
 from vision.corners import corner_views, find_corners
-from vision.detect import Image, MaskSet, card_masks, find_cards
+from vision.detect import MaskSet, card_masks, find_cards
 from vision.glyphs import index_views
 from vision.model import GlyphModel
 from vision.read import read_views

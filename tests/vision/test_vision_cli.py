@@ -44,7 +44,8 @@ def test_detect_readable_list_and_annotation(scene_file: Path, tmp_path: Path,
     assert "2 card(s)" in text and "KD" in text and "unreadable" in text
     drawn = cv2.imread(str(out_dir / "two cards.png"))
     original = cv2.imread(str(scene_file))
-    assert drawn is not None and drawn.shape == original.shape
+    assert drawn is not None and original is not None
+    assert drawn.shape == original.shape
     assert np.any(drawn != original)
 
 
