@@ -27,7 +27,8 @@ class CardCorner:
     first: Vector
     second: Vector
     shorter_edge: float
-    """Length of the shorter of the two visible edges, in frame pixels."""
+    longer_edge: float
+    """Lengths of the two visible edges, in frame pixels."""
 
 
 def find_corners(
@@ -76,7 +77,8 @@ def find_corners(
                     continue
                 first, second = (u, v) if turn > 0 else (v, u)
                 shorter = float(min(len_a[i], len_b[i])) / masks.scale
-                corners.append(CardCorner(masks.to_frame(poly[i]), first, second, shorter))
+                longer = float(max(len_a[i], len_b[i])) / masks.scale
+                corners.append(CardCorner(masks.to_frame(poly[i]), first, second, shorter, longer))
     return corners
 
 

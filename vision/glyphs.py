@@ -100,20 +100,22 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     edge = max(2, round(config.index_margin * view.shape[1]))
     binary[:edge] = 0
     binary[:, :edge] = 0
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     height, width = binary.shape
     boxes = []
     right_edge = []
-    for label in range(1, count):
+    sizes = stats[1:]
+    plausible = (sizes[:, cv2.CC_STAT_AREA] >= 0.002 * width * height) & (
+        sizes[:, cv2.CC_STAT_HEIGHT] >= 0.06 * height
+    )
+    for label in np.nonzero(plausible)[0] + 1:
         x, y, w, h, area = (int(v) for v in stats[label])
-        if area < 0.002 * width * height or h < 0.06 * height:
-            continue
         if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
             continue
         touches = x <= 0 or y <= 0 or x + w >= width or y + h >= height
         if touches and (max(w, h) > 2.5 * min(w, h) or area < 0.4 * w * h):
             continue
-        boxes.append((y, x, w, h, label))
+        boxes.append((y, x, w, h, int(label)))
         right_edge.append(x + w >= width)
     if len(boxes) < 2:
         return None

@@ -43,15 +43,17 @@ def read_loose_corners(
     """Read cards of which only a corner is visible, away from the cards already outlined."""
     read = [o.corners for o in found if o.reading is not None]
     typical = float(np.median([_short_side(q) for q in (read or quads)])) if quads else None
-    exclude = _cards_area(masks, quads, typical) if typical else None
+    exclude = _cards_area(masks, read, typical) if typical else None
     readings: list[tuple[CardObservation, np.ndarray, float]] = []
     for corner in find_corners(masks, config, typical, exclude):
         width = typical or corner.shorter_edge
+        # A card is at least as wide as two thirds of any straight edge seen on it.
+        extent = max(width, corner.longer_edge / 1.5)
         for view, outline in corner_views(frame, corner, width, config):
             reading, confidence = read_views([view], model, config)
             if reading is not None:
                 observation = CardObservation(outline, reading, round(confidence, 3), whole=False)
-                readings.append((observation, corner.tip, width))
+                readings.append((observation, corner.tip, extent))
                 break
     kept: list[tuple[CardObservation, np.ndarray, float]] = []
     named = [(o.name, o.corners.mean(axis=0)) for o in found if o.name]
