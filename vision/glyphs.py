@@ -152,13 +152,16 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         sy, sx, sw, sh, slabel = min(beside, key=lambda b: b[1])
     else:
         return None
-    rank_mask = np.isin(labels, [b[4] for b in row])
-    suit_mask = labels == slabel
-    rank_img = (rank_mask[y0:y1, x0:x1] * 255).astype(np.uint8)
-    suit_img = (suit_mask[sy : sy + sh, sx : sx + sw] * 255).astype(np.uint8)
-    ink_pixels = np.logical_or(rank_mask, suit_mask)
+    rank_labels = labels[y0:y1, x0:x1]
+    rank_mask = rank_labels == row[0][4]
+    for piece in row[1:]:
+        rank_mask |= rank_labels == piece[4]
+    suit_mask = labels[sy : sy + sh, sx : sx + sw] == slabel
+    rank_img = rank_mask.astype(np.uint8) * 255
+    suit_img = suit_mask.astype(np.uint8) * 255
     paper = np.array(cv2.mean(view, mask=paper_mask)[:3], np.float32)
-    colour = view[ink_pixels].astype(np.float32) * (200.0 / np.maximum(paper, 1.0))
+    inked = [view[y0:y1, x0:x1][rank_mask], view[sy : sy + sh, sx : sx + sw][suit_mask]]
+    colour = np.concatenate(inked).astype(np.float32) * (200.0 / np.maximum(paper, 1.0))
     redness = float(np.mean(colour[:, 2] - np.maximum(colour[:, 0], colour[:, 1])) / 255.0)
     return IndexGlyphs(
         rank=normalise_glyph(rank_img, config.glyph_size),
