@@ -40,7 +40,7 @@ def read_loose_corners(
     frame: Image, masks: MaskSet, quads: list[Quad], found: list[CardObservation],
     model: GlyphModel, config: VisionConfig,
 ) -> list[CardObservation]:
-    """Read cards of which only a corner is visible, away from the cards already outlined."""
+    """Read cards of which only a corner shows, away from the cards already read."""
     read = [o.corners for o in found if o.reading is not None]
     typical = float(np.median([_short_side(q) for q in (read or quads)])) if quads else None
     exclude = _cards_area(masks, read, typical) if typical else None
