@@ -1,0 +1,77 @@
+"""Tunables of the recognition pipeline, in one frozen dataclass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """Every tunable of detection and reading; the defaults are the shipped settings."""
+
+    detect_long_side: int = 640
+    """The frame is shrunk so its long side is at most this many pixels before finding cards."""
+    pad_fraction: float = 0.04
+    """A dark border of this share of the long side lets a card that fills the frame be found."""
+    min_card_area: float = 0.004
+    max_card_area: float = 0.95
+    """Card area limits as shares of the (padded) frame."""
+    min_solidity: float = 0.3
+    min_hull_fill: float = 0.9
+    """The quad must cover this share of the region's convex hull."""
+    support_reach: float = 0.04
+    min_edge_support: float = 0.7
+    """Share of the quad's sides that must run along the region's outline (within reach x width)."""
+    min_rect_fill: float = 0.75
+    min_rect_support: float = 0.5
+    """For a region with a cut corner, fitted by its smallest rectangle: the share of the rectangle
+    the region must fill and the share of its sides it must run along."""
+    min_aspect: float = 1.15
+    max_aspect: float = 1.9
+    approx_epsilon: float = 0.04
+    edge_level: int = 24
+    """Local contrast (3x3 morphological gradient) at which a pixel counts as an edge."""
+    nms_iou: float = 0.3
+    max_table_spread: float = 12.0
+    """The frame border counts as plain table when its colour spread is at most this."""
+    table_distances: tuple[float, ...] = (25.0, 50.0)
+    """Largest channel difference from the table colour at which a pixel counts as card."""
+    card_width: int = 200
+    card_height: int = 300
+    """Size of the rectified card the index is read from."""
+    index_width: float = 0.22
+    index_height: float = 0.34
+    """Share of the rectified card searched for the corner index."""
+    index_margin: float = 0.04
+    """Ink this close to the card's outer edges (share of the index width) is ignored."""
+    read_corners: bool = True
+    """Also read cards of which only a corner shows (trick piles), once some card was found."""
+    corner_masks: int = 2
+    corner_min_edge: float = 0.3
+    """Both edges at a corner must be this long, as a share of the typical card width."""
+    corner_min_share: float = 0.08
+    """With no card outlined, corner edges must be this share of the frame's shorter side."""
+    corner_max_skew: float = 25.0
+    """How far (degrees) a corner may be from a right angle."""
+    min_loose_confidence: float = 0.55
+    """A card read from a loose corner alone must reach this confidence."""
+    conflict_margin: float = 0.25
+    """Two readings of one corner that disagree: the surer is kept only if it leads by this."""
+    same_card_reach: float = 2.3
+    """Corner readings of one name closer than this many card widths are taken as one card."""
+    glyph_size: int = 32
+    min_confidence: float = 0.5
+    """Below this a card is reported present but unreadable."""
+    min_similarity: float = 0.7
+    similarity_span: float = 0.15
+    """Cosine similarity at which a glyph guess starts to earn confidence."""
+    rank_full_margin: float = 0.1
+    suit_full_margin: float = 0.06
+    """Similarity margins over the next label that earn full confidence."""
+    red_level: float = 0.15
+    black_level: float = 0.08
+    """Ink redness above which a suit is red, below which it is black."""
+    min_corner_confidence: float = 0.25
+    """When corners disagree, those read less surely than this are set aside."""
+    single_corner_factor: float = 0.85
+    agreement_bonus: float = 0.2

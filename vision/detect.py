@@ -1,0 +1,219 @@
+"""Find card outlines in a frame: bright low-saturation quads of card shape."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import Image, Quad
+from vision.config import VisionConfig
+
+
+def order_corners(points: npt.NDArray[np.floating]) -> Quad:
+    """Order four points clockwise (in image coordinates) starting from the top-left-most."""
+    pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]
+    start = int(np.argmin(pts.sum(axis=1)))
+    return np.roll(pts, -start, axis=0)
+
+
+def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
+    """Return the frame shrunk and padded for detection, its scale and the padding in pixels."""
+    height, width = frame.shape[:2]
+    scale = min(1.0, config.detect_long_side / max(height, width))
+    small = frame
+    if scale < 1.0:
+        size = (round(width * scale), round(height * scale))
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    pad = max(2, round(config.pad_fraction * max(small.shape[:2])))
+    padded = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(40, 40, 40))
+    return padded, scale, pad
+
+
+def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
+    """Binary masks in which a card face should appear as one region."""
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gradient = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    _, not_edges = cv2.threshold(gradient, config.edge_level, 255, cv2.THRESH_BINARY_INV)
+    otsu, _ = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks: list[Image] = []
+    for level in (otsu, otsu + 40, 200):
+        if level < 255:
+            masks.append((whiteness > level).astype(np.uint8) * 255)
+    block = (min(small.shape[:2]) // 4) | 1
+    mask = cv2.adaptiveThreshold(
+        whiteness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15
+    )
+    masks.append(cv2.bitwise_and(mask, not_edges))
+    masks += _off_background_masks(small, pad, config)
+    return masks
+
+
+def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
+    """Masks of what differs in colour from the table, taken as the frame's border colour."""
+    inner = small[pad:-pad, pad:-pad].astype(np.float32)
+    strip = max(2, pad // 2)
+    border = np.concatenate([
+        inner[:strip].reshape(-1, 3), inner[-strip:].reshape(-1, 3),
+        inner[:, :strip].reshape(-1, 3), inner[:, -strip:].reshape(-1, 3),
+    ])[::7]
+    table = np.median(border, axis=0)
+    spread = np.median(np.abs(border - table), axis=0)
+    if float(spread.max()) > config.max_table_spread:
+        return []
+    scalar = (*(float(v) for v in table), 0.0)  # OpenCV takes a 4-tuple as a per-channel scalar
+    difference = cv2.absdiff(small, scalar)  # type: ignore[call-overload]
+    channels = cv2.split(difference)
+    distance = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    distance[:pad] = 0
+    distance[-pad:] = 0
+    distance[:, :pad] = 0
+    distance[:, -pad:] = 0
+    closing = np.ones((5, 5), np.uint8)
+    masks = []
+    for level in config.table_distances:
+        mask = (distance > level).astype(np.uint8) * 255
+        masks.append(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, closing))
+    return masks
+
+
+def _edge_support(contour: Image, quad: Quad, reach: float) -> float:
+    """Share of points along the quad's sides that lie within `reach` pixels of the contour."""
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
+    band = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    thickness = max(1, round(2 * reach))
+    cv2.drawContours(band, [contour], -1, 255, thickness, offset=(-int(x0), -int(y0)))
+    ends = np.roll(quad, -1, axis=0)
+    steps = np.linspace(0.0, 1.0, 16, endpoint=False, dtype=np.float32)
+    samples = (quad[:, None, :] + (ends - quad)[:, None, :] * steps[None, :, None]).reshape(-1, 2)
+    xs = np.clip(np.round(samples[:, 0]).astype(int) - x0, 0, band.shape[1] - 1)
+    ys = np.clip(np.round(samples[:, 1]).astype(int) - y0, 0, band.shape[0] - 1)
+    return float(np.count_nonzero(band[ys, xs])) / len(samples)
+
+
+def _approx_quad(hull: Image, config: VisionConfig) -> Quad | None:
+    """A four-corner approximation of a convex hull, trying coarser tolerances in turn."""
+    perimeter = cv2.arcLength(hull, True)
+    for factor in (0.5, 0.75, 1.0, 1.5):
+        approx = cv2.approxPolyDP(hull, factor * config.approx_epsilon * perimeter, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+        if len(approx) < 4:
+            return None
+    return None
+
+
+def _quad_of(
+    contour: Image, config: VisionConfig, seen: list[Quad]
+) -> tuple[Quad, float] | None:
+    """The contour's card-shaped quad and its edge support; None if not card-like or `seen`."""
+    area = cv2.contourArea(contour)
+    hull = cv2.convexHull(contour)
+    hull_area = cv2.contourArea(hull)
+    if hull_area <= 0 or area / hull_area < config.min_solidity:
+        return None
+    rough = _approx_quad(hull, config)
+    if rough is not None and cv2.contourArea(rough) >= config.min_hull_fill * hull_area:
+        return _checked(order_corners(rough), contour, config.min_edge_support, config, seen)
+    rect = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+    if hull_area < config.min_rect_fill * cv2.contourArea(rect):
+        return None
+    return _checked(order_corners(rect), contour, config.min_rect_support, config, seen)
+
+
+def _checked(
+    quad: Quad, contour: Image, min_support: float, config: VisionConfig,
+    seen: list[Quad],
+) -> tuple[Quad, float] | None:
+    """The quad and its edge support if it has a card's aspect, is new and follows the contour."""
+    _, (side_a, side_b), _ = cv2.minAreaRect(quad)
+    aspect = max(side_a, side_b) / max(1.0, min(side_a, side_b))
+    if not config.min_aspect < aspect < config.max_aspect:
+        return None
+    if any(np.abs(quad - other).max() < 0.03 * max(side_a, side_b) for other in seen):
+        return None
+    reach = config.support_reach * min(side_a, side_b)
+    support = _edge_support(contour, quad, reach)
+    if support < min_support:
+        return None
+    return quad, support
+
+
+def _box_iou(a: Quad, b: Quad) -> float:
+    """IoU of the bounding boxes of two quads."""
+    ax0, ay0 = a.min(axis=0)
+    ax1, ay1 = a.max(axis=0)
+    bx0, by0 = b.min(axis=0)
+    bx1, by1 = b.max(axis=0)
+    inter = max(0.0, min(ax1, bx1) - max(ax0, bx0)) * max(0.0, min(ay1, by1) - max(ay0, by0))
+    union = (ax1 - ax0) * (ay1 - ay0) + (bx1 - bx0) * (by1 - by0) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def _same_box(a: Sequence[int], b: Sequence[int]) -> bool:
+    """True when two bounding rectangles (x, y, w, h) agree to within 2% of their size."""
+    tolerance = 0.02 * max(a[2], a[3], b[2], b[3]) + 1
+    return all(abs(p - q) <= tolerance for p, q in zip(a, b, strict=True))
+
+
+@dataclass(frozen=True)
+class MaskSet:
+    """Binary masks of card-like regions in the shrunk, padded frame, and how to map back."""
+
+    masks: list[Image]
+    scale: float
+    pad: int
+
+    def to_frame(self, points: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """Map points from mask pixels to frame pixels."""
+        return ((points - self.pad) / self.scale).astype(np.float32)
+
+
+def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
+    """Shrink and pad the frame and build the masks that cards are looked for in."""
+    small, scale, pad = _shrink(frame, config)
+    opening = np.ones((3, 3), np.uint8)
+    masks = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in _masks(small, pad, config)]
+    return MaskSet(masks, scale, pad)
+
+
+def find_cards(
+    frame: Image, config: VisionConfig | None = None, masks: MaskSet | None = None
+) -> list[Quad]:
+    """Return the outline of every card found in a BGR frame, best supported first."""
+    config = config or VisionConfig()
+    masks = masks or card_masks(frame, config)
+    frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
+    candidates: list[tuple[float, Quad]] = []
+    """(ranking score, quad): edge support in steps of 0.1 first, then area."""
+    seen_boxes: list[Sequence[int]] = []
+    for mask in masks.masks:
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for contour in contours:
+            area = cv2.contourArea(contour)
+            if not config.min_card_area * frame_area < area < config.max_card_area * frame_area:
+                continue
+            box = cv2.boundingRect(contour)
+            if any(_same_box(box, other) for other in seen_boxes):
+                continue
+            found = _quad_of(contour, config, [c for _, c in candidates])
+            if found is not None:
+                seen_boxes.append(box)
+                quad, support = found
+                candidates.append((round(support, 1) + area / frame_area, quad))
+    kept: list[Quad] = []
+    for _, quad in sorted(candidates, key=lambda item: -item[0]):
+        if all(_box_iou(quad, other) <= config.nms_iou for other in kept):
+            kept.append(quad)
+    height, width = frame.shape[:2]
+    limit = np.array([width - 1, height - 1], dtype=np.float32)
+    return [np.clip(masks.to_frame(quad), 0, limit).astype(np.float32) for quad in kept]

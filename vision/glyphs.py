@@ -1,0 +1,169 @@
+"""Warp a card's index corners upright and cut the rank and suit glyphs out of them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.cards import Image, Quad
+from vision.config import VisionConfig
+
+
+@dataclass(frozen=True)
+class IndexGlyphs:
+    """The rank and suit glyphs of one corner index, as normalised binary images."""
+
+    rank: Image
+    suit: Image
+    redness: float
+    """Mean (R - max(G, B)) of the ink pixels after white balance on the paper, over 255."""
+    rank_parts: int
+    """How many separate pieces of ink the rank glyph has (two for '10')."""
+    ten_shaped: bool
+    """Two pieces side by side, a narrower one, a gap, then one with a hole or much wider."""
+
+
+def _card_transform(corners: Quad, config: VisionConfig) -> Image:
+    """Perspective transform from the frame to the upright rectified card."""
+    pts = np.asarray(corners, dtype=np.float32)
+    first = float(np.linalg.norm(pts[1] - pts[0]))
+    second = float(np.linalg.norm(pts[2] - pts[1]))
+    if first > second:
+        pts = np.roll(pts, -1, axis=0)
+    right, bottom = config.card_width - 1, config.card_height - 1
+    target = np.array([[0, 0], [right, 0], [right, bottom], [0, bottom]], np.float32)
+    return cv2.getPerspectiveTransform(pts, target)
+
+
+def index_views(frame: Image, corners: Quad, config: VisionConfig) -> list[Image]:
+    """The two index corners of a card, warped straight from the frame, each upright."""
+    matrix = _card_transform(corners, config)
+    crop_w = round(config.index_width * config.card_width)
+    crop_h = round(config.index_height * config.card_height)
+    far_corner = np.array(
+        [[-1, 0, config.card_width - 1], [0, -1, config.card_height - 1], [0, 0, 1]], np.float64
+    )
+    views = []
+    for transform in (matrix, far_corner @ matrix):
+        views.append(cv2.warpPerspective(frame, transform, (crop_w, crop_h),
+                                         flags=cv2.INTER_LINEAR))
+    return views
+
+
+def normalise_glyph(mask: Image, size: int) -> Image:
+    """Fit a binary glyph into a square of `size` pixels, keeping its aspect, centred."""
+    height, width = mask.shape[:2]
+    scale = (size - 4) / max(height, width)
+    new_w = max(1, round(width * scale))
+    new_h = max(1, round(height * scale))
+    resized = cv2.resize(mask, (new_w, new_h), interpolation=cv2.INTER_AREA)
+    out = np.zeros((size, size), np.uint8)
+    x0 = (size - new_w) // 2
+    y0 = (size - new_h) // 2
+    out[y0 : y0 + new_h, x0 : x0 + new_w] = resized
+    return out
+
+
+def _ink(view: Image) -> Image:
+    """Ink strength: high where the paper is dark or coloured (black or red print)."""
+    blue, green, red = cv2.split(view)
+    darkest = cv2.min(cv2.min(blue, green), red)
+    return cv2.subtract(np.full_like(darkest, 255), darkest)
+
+
+def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
+    """Find the rank glyph and the suit glyph below it in an upright corner view."""
+    ink = _ink(view)
+    if int(ink.max()) - int(ink.min()) < 40:
+        return None
+    _, binary = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    paper_mask = cv2.bitwise_not(binary)
+    edge = max(2, round(config.index_margin * view.shape[1]))
+    binary[:edge] = 0
+    binary[:, :edge] = 0
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    height, width = binary.shape
+    boxes = []
+    right_edge = []
+    sizes = stats[1:]
+    plausible = (sizes[:, cv2.CC_STAT_AREA] >= 0.002 * width * height) & (
+        sizes[:, cv2.CC_STAT_HEIGHT] >= 0.06 * height
+    )
+    for label in np.nonzero(plausible)[0] + 1:
+        x, y, w, h, area = (int(v) for v in stats[label])
+        if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
+            continue
+        touches = x <= 0 or y <= 0 or x + w >= width or y + h >= height
+        if touches and (max(w, h) > 2.5 * min(w, h) or area < 0.4 * w * h):
+            continue
+        boxes.append((y, x, w, h, int(label)))
+        right_edge.append(x + w >= width)
+    if len(boxes) < 2:
+        return None
+    touching = {b[4] for b, edge in zip(boxes, right_edge, strict=True) if edge}
+    boxes.sort()
+    # The rank is the top glyph, plus glyphs beside it on the same line (the '1' and '0' of 10).
+    starts = [b for b in boxes if b[1] < 0.6 * width and b[4] not in touching]
+    if not starts:
+        return None
+    top_y, _, _, top_h, _ = starts[0]
+    row = [
+        b for b in boxes
+        if abs(b[0] - top_y) < 0.25 * top_h and abs(b[3] - top_h) < 0.25 * top_h
+        and b[1] + b[2] < width and b[1] < 0.7 * width
+    ]
+    x0 = min(b[1] for b in row)
+    x1 = max(b[1] + b[2] for b in row)
+    y0 = min(b[0] for b in row)
+    y1 = max(b[0] + b[3] for b in row)
+    below = [
+        b for b in boxes
+        if b not in row and b[0] >= top_y + 0.6 * top_h and b[1] < x1 and b[1] + b[2] > x0
+        and b[4] not in touching
+    ]
+    # Some decks print the suit beside the rank instead of below it.
+    beside = [
+        b for b in boxes
+        if b not in row and b[1] >= x1 - 1 and b[0] < y1 and b[0] + b[3] > y0
+        and b[3] >= 0.4 * top_h
+    ]
+    if below:
+        sy, sx, sw, sh, slabel = below[0]
+    elif beside:
+        sy, sx, sw, sh, slabel = min(beside, key=lambda b: b[1])
+    else:
+        return None
+    rank_labels = labels[y0:y1, x0:x1]
+    rank_mask = rank_labels == row[0][4]
+    for piece in row[1:]:
+        rank_mask |= rank_labels == piece[4]
+    suit_mask = labels[sy : sy + sh, sx : sx + sw] == slabel
+    rank_img = rank_mask.astype(np.uint8) * 255
+    suit_img = suit_mask.astype(np.uint8) * 255
+    paper = np.array(cv2.mean(view, mask=paper_mask)[:3], np.float32)
+    inked = [view[y0:y1, x0:x1][rank_mask], view[sy : sy + sh, sx : sx + sw][suit_mask]]
+    colour = np.concatenate(inked).astype(np.float32) * (200.0 / np.maximum(paper, 1.0))
+    redness = float(np.mean(colour[:, 2] - np.maximum(colour[:, 0], colour[:, 1])) / 255.0)
+    return IndexGlyphs(
+        rank=normalise_glyph(rank_img, config.glyph_size),
+        suit=normalise_glyph(suit_img, config.glyph_size),
+        redness=redness,
+        rank_parts=len(row),
+        ten_shaped=_ten_shaped(row, labels),
+    )
+
+
+def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: Image) -> bool:
+    """True for two pieces, a narrower one, a gap, then one with a hole or much wider: '1', '0'."""
+    if len(row) != 2:
+        return False
+    left, right = sorted(row, key=lambda b: b[1])
+    gap = right[1] - (left[1] + left[2])
+    y, x, w, h, label = right
+    piece = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
+    _, hierarchy = cv2.findContours(piece, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    has_hole = hierarchy is not None and bool(np.any(hierarchy[0][:, 3] >= 0))
+    narrow = left[2] < 0.6 * right[2]
+    return left[2] <= right[2] and gap >= 1 and (has_hole or narrow)
