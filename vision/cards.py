@@ -1,0 +1,100 @@
+"""Typed results of card recognition: ranks, suits, readings and observations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import CardNameError
+
+Quad = npt.NDArray[np.float32]
+"""Four card corners, shape (4, 2), in the frame's pixels, clockwise from the top-left."""
+
+
+class Rank(Enum):
+    """Card ranks as written in card notation (T is ten)."""
+
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "T"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+    ACE = "A"
+
+    @property
+    def is_euchre(self) -> bool:
+        """True for the ranks of a euchre deck, 9 to ace."""
+        return self.value in EUCHRE_RANKS
+
+
+class Suit(Enum):
+    """The four French suits."""
+
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def is_red(self) -> bool:
+        """True for hearts and diamonds."""
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+EUCHRE_RANKS = frozenset("9TJQKA")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a card index says, with the confidence of the reading (0 to 1)."""
+
+    rank: Rank
+    suit: Suit
+    confidence: float
+
+    @property
+    def name(self) -> str:
+        """Card notation such as 'TH'."""
+        return self.rank.value + self.suit.value
+
+    @property
+    def is_euchre(self) -> bool:
+        """True when the card belongs to a euchre deck."""
+        return self.rank.is_euchre
+
+
+@dataclass(frozen=True)
+class CardObservation:
+    """A card found in a frame: its outline and, when it could be read, its reading."""
+
+    corners: Quad
+    reading: Reading | None
+    confidence: float
+
+    @property
+    def name(self) -> str | None:
+        """Card notation, or None when the card is present but unreadable."""
+        return self.reading.name if self.reading else None
+
+
+def parse_card(text: str) -> tuple[Rank, Suit]:
+    """Parse card notation such as 'JH', 'TH' or '10H' into rank and suit."""
+    cleaned = text.strip().upper()
+    if cleaned.startswith("10"):
+        cleaned = "T" + cleaned[2:]
+    if len(cleaned) != 2:
+        raise CardNameError(f"not a card name: {text!r}")
+    try:
+        return Rank(cleaned[0]), Suit(cleaned[1])
+    except ValueError:
+        raise CardNameError(f"not a card name: {text!r}") from None

@@ -1,0 +1,164 @@
+"""`cardtable vision ...` and `cardtable deck ...` subcommands (heavy imports inside handlers)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared" / "vision"
+
+
+def register(subparsers: Any) -> None:
+    """Add the `vision` and `deck` command groups."""
+    vision = subparsers.add_parser("vision", help="recognise cards in photos")
+    vision_cmds = vision.add_subparsers(dest="vision_command", metavar="ACTION", required=True)
+
+    detect = vision_cmds.add_parser("detect", help="find and read the cards in images")
+    detect.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    detect.add_argument("--json", action="store_true", help="one JSON line per image")
+    detect.add_argument("--annotate", type=Path, metavar="OUTDIR",
+                        help="write each image with outlines and labels drawn")
+    detect.add_argument("--deck", type=Path, metavar="PROFILE", help="deck profile (.npz)")
+    detect.set_defaults(handler=run_detect)
+
+    evaluate = vision_cmds.add_parser("eval", help="score recognition on a labelled folder")
+    evaluate.add_argument("folder", nargs="?", type=Path, default=DEFAULT_SHARED, metavar="DIR",
+                          help="folder holding labels.json (default: ../shared/vision)")
+    evaluate.add_argument("--deck", type=Path, metavar="PROFILE", help="deck profile (.npz)")
+    evaluate.add_argument("--out", type=Path, metavar="PRED.jsonl",
+                          help="also keep the predictions in this file")
+    evaluate.set_defaults(handler=run_eval)
+
+    fit = vision_cmds.add_parser("fit-model", help="rebuild the shipped glyph model")
+    fit.add_argument("--shared", type=Path, default=DEFAULT_SHARED, metavar="DIR",
+                     help="folder with artwork/ and the edje_train photos")
+    fit.add_argument("--out", type=Path, default=None, metavar="MODEL.npz")
+    fit.set_defaults(handler=run_fit)
+
+    deck = subparsers.add_parser("deck", help="deck profiles")
+    deck_cmds = deck.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    enroll = deck_cmds.add_parser("enroll", help="learn a deck from single-card photos")
+    enroll.add_argument("folder", type=Path, metavar="FOLDER",
+                        help="photos named by card, such as JH.jpg")
+    enroll.add_argument("--out", type=Path, required=True, metavar="PROFILE.npz")
+    enroll.set_defaults(handler=run_enroll)
+
+
+def _load_model(deck: Path | None) -> Any:
+    """The shipped model, with a deck profile added when one is given."""
+    from vision.model import GlyphModel
+    from vision.profile import with_profile
+
+    model = GlyphModel.load()
+    if deck is not None:
+        model = with_profile(model, GlyphModel.load(deck))
+    return model
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    """Handle `vision detect`."""
+    import time
+
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.errors import VisionError
+    from vision.evaluate import image_record
+    from vision.imageio import read_image
+    from vision.pipeline import recognise
+
+    try:
+        model = _load_model(args.deck)
+    except VisionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.annotate:
+        args.annotate.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for path in args.images:
+        try:
+            frame = read_image(path)
+        except VisionError as error:
+            print(f"error: {error}", file=sys.stderr)
+            status = 1
+            continue
+        start = time.perf_counter()
+        observations = recognise(frame, model)
+        ms = (time.perf_counter() - start) * 1000.0
+        if args.json:
+            print(json.dumps(image_record(str(path), observations, ms)))
+        else:
+            print(f"{path}: {len(observations)} card(s), {ms:.1f} ms")
+            for o in observations:
+                x, y = o.corners.mean(axis=0)
+                label = o.name or "unreadable"
+                print(f"  {label:<11} confidence {o.confidence:.2f} at ({x:.0f}, {y:.0f})")
+        if args.annotate:
+            cv2.imwrite(str(args.annotate / (path.stem + ".png")), annotate(frame, observations))
+    return status
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """Handle `vision eval`."""
+    from vision.config import VisionConfig
+    from vision.errors import VisionError
+    from vision.evaluate import predict_folder, run_scorer
+
+    folder: Path = args.folder
+    scorer = folder / "score.py"
+    if not scorer.exists():
+        scorer = DEFAULT_SHARED / "score.py"
+    if not (folder / "labels.json").exists() or not scorer.exists():
+        print(f"error: {str(folder)!r} has no labels.json or no score.py is found", file=sys.stderr)
+        return 2
+    try:
+        model = _load_model(args.deck)
+        with tempfile.TemporaryDirectory() as tmp:
+            out = args.out or Path(tmp) / "predictions.jsonl"
+            with out.open("w") as handle:
+                for record in predict_folder(folder, model, VisionConfig()):
+                    handle.write(json.dumps(record) + "\n")
+            return run_scorer(scorer, out, folder / "labels.json")
+    except VisionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    """Handle `vision fit-model`."""
+    from vision.config import VisionConfig
+    from vision.fitting import fit_model
+    from vision.model import DEFAULT_MODEL
+
+    shared: Path = args.shared
+    if not (shared / "artwork").is_dir():
+        print(f"error: no artwork/ folder in {str(shared)!r}", file=sys.stderr)
+        return 2
+    model = fit_model(shared / "artwork", shared, VisionConfig())
+    out = args.out or DEFAULT_MODEL
+    model.save(out)
+    print(f"wrote {out}: {len(model.ranks.labels)} rank and {len(model.suits.labels)} suit glyphs")
+    return 0
+
+
+def run_enroll(args: argparse.Namespace) -> int:
+    """Handle `deck enroll`."""
+    from vision.config import VisionConfig
+    from vision.errors import VisionError
+    from vision.profile import enroll_images, folder_images
+
+    try:
+        profile, failed = enroll_images(folder_images(args.folder), VisionConfig())
+    except VisionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    profile.save(args.out)
+    print(f"wrote {args.out}: {len(profile.ranks.labels)} index glyphs")
+    if failed:
+        print(f"no index read on: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,56 @@
+"""Tunables of the recognition pipeline, in one frozen dataclass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """Every tunable of detection and reading; the defaults are the shipped settings."""
+
+    detect_long_side: int = 640
+    """The frame is shrunk so its long side is at most this many pixels before finding cards."""
+    pad_fraction: float = 0.04
+    """A dark border of this share of the long side lets a card that fills the frame be found."""
+    min_card_area: float = 0.004
+    max_card_area: float = 0.95
+    """Card area limits as shares of the (padded) frame."""
+    min_solidity: float = 0.3
+    min_hull_fill: float = 0.9
+    """The quad must cover this share of the region's convex hull."""
+    support_reach: float = 0.04
+    min_edge_support: float = 0.8
+    """Share of the quad's sides that must run along the region's outline (within reach x width)."""
+    min_aspect: float = 1.15
+    max_aspect: float = 1.9
+    approx_epsilon: float = 0.04
+    canny_low: int = 25
+    canny_high: int = 75
+    nms_iou: float = 0.3
+    max_table_spread: float = 12.0
+    """The frame border counts as plain table when its Lab spread is at most this."""
+    table_distances: tuple[float, ...] = (30.0, 60.0)
+    """Lab distances from the table colour at which a pixel counts as card."""
+    card_width: int = 200
+    card_height: int = 300
+    """Size of the rectified card the index is read from."""
+    index_width: float = 0.22
+    index_height: float = 0.34
+    """Share of the rectified card searched for the corner index."""
+    index_margin: float = 0.04
+    """Ink this close to the card's outer edges (share of the index width) is ignored."""
+    glyph_size: int = 32
+    min_confidence: float = 0.5
+    """Below this a card is reported present but unreadable."""
+    min_similarity: float = 0.7
+    similarity_span: float = 0.15
+    """Cosine similarity at which a glyph guess starts to earn confidence."""
+    rank_full_margin: float = 0.1
+    suit_full_margin: float = 0.06
+    """Similarity margins over the next label that earn full confidence."""
+    red_level: float = 0.15
+    black_level: float = 0.08
+    """Ink redness above which a suit is red, below which it is black."""
+    single_corner_factor: float = 0.85
+    agreement_bonus: float = 0.2

@@ -1,0 +1,130 @@
+"""Rectify a card and cut the rank and suit glyphs out of its corner index."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import Quad
+from vision.config import VisionConfig
+
+Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class IndexGlyphs:
+    """The rank and suit glyphs of one corner index, as normalised binary images."""
+
+    rank: Image
+    suit: Image
+    redness: float
+    rank_parts: int
+    """How many separate pieces of ink the rank glyph has (two for '10')."""
+    """Mean (R - max(G, B)) of the ink pixels, over 255; positive for red ink."""
+
+
+def rectify(frame: Image, corners: Quad, config: VisionConfig) -> Image:
+    """Warp the card to an upright portrait image of the configured size."""
+    pts = np.asarray(corners, dtype=np.float32)
+    first = float(np.linalg.norm(pts[1] - pts[0]))
+    second = float(np.linalg.norm(pts[2] - pts[1]))
+    if first > second:
+        pts = np.roll(pts, -1, axis=0)
+    width, height = config.card_width, config.card_height
+    right, bottom = width - 1, height - 1
+    target = np.array([[0, 0], [right, 0], [right, bottom], [0, bottom]], np.float32)
+    matrix = cv2.getPerspectiveTransform(pts, target)
+    return cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_AREA)
+
+
+def corner_views(card: Image, config: VisionConfig) -> list[Image]:
+    """The two index corners of a rectified card, each turned so that it reads upright."""
+    height, width = card.shape[:2]
+    crop_w = round(config.index_width * width)
+    crop_h = round(config.index_height * height)
+    top_left = card[:crop_h, :crop_w]
+    bottom_right = cv2.rotate(card[height - crop_h :, width - crop_w :], cv2.ROTATE_180)
+    return [top_left, bottom_right]
+
+
+def normalise_glyph(mask: Image, size: int) -> Image:
+    """Fit a binary glyph into a square of `size` pixels, keeping its aspect, centred."""
+    height, width = mask.shape[:2]
+    scale = (size - 4) / max(height, width)
+    new_w = max(1, round(width * scale))
+    new_h = max(1, round(height * scale))
+    resized = cv2.resize(mask, (new_w, new_h), interpolation=cv2.INTER_AREA)
+    out = np.zeros((size, size), np.uint8)
+    x0 = (size - new_w) // 2
+    y0 = (size - new_h) // 2
+    out[y0 : y0 + new_h, x0 : x0 + new_w] = resized
+    return out
+
+
+def _ink(view: Image) -> Image:
+    """Ink strength: high where the paper is dark or coloured (black or red print)."""
+    return cv2.subtract(np.full(view.shape[:2], 255, np.uint8), view.min(axis=2))
+
+
+def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
+    """Find the rank glyph and the suit glyph below it in an upright corner view."""
+    ink = _ink(view)
+    if int(ink.max()) - int(ink.min()) < 40:
+        return None
+    _, binary = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    edge = max(2, round(config.index_margin * view.shape[1]))
+    binary[:edge] = 0
+    binary[:, :edge] = 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    height, width = binary.shape
+    boxes = []
+    for label in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[label])
+        if area < 0.002 * width * height or h < 0.06 * height:
+            continue
+        if w > 0.6 * width or h > 0.5 * height:
+            continue
+        touches = x <= 0 or y <= 0 or x + w >= width or y + h >= height
+        if touches and (max(w, h) > 2.5 * min(w, h) or area < 0.4 * w * h):
+            continue
+        boxes.append((y, x, w, h, label))
+    if len(boxes) < 2:
+        return None
+    boxes.sort()
+    # The rank is the top glyph, plus glyphs beside it on the same line (the '1' and '0' of 10).
+    starts = [b for b in boxes if b[1] < 0.4 * width]
+    if not starts:
+        return None
+    top_y, _, _, top_h, _ = starts[0]
+    row = [
+        b for b in boxes
+        if abs(b[0] - top_y) < 0.5 * top_h and b[1] + b[2] < width and b[1] < 0.7 * width
+    ]
+    rest = [b for b in boxes if b not in row and b[0] >= top_y + 0.6 * top_h]
+    if not rest:
+        return None
+    x0 = min(b[1] for b in row)
+    x1 = max(b[1] + b[2] for b in row)
+    y0 = min(b[0] for b in row)
+    y1 = max(b[0] + b[3] for b in row)
+    below = [b for b in rest if b[1] < x1 and b[1] + b[2] > x0]
+    if not below:
+        return None
+    sy, sx, sw, sh, slabel = below[0]
+    rank_mask = np.isin(labels, [b[4] for b in row])
+    suit_mask = labels == slabel
+    rank_img = (rank_mask[y0:y1, x0:x1] * 255).astype(np.uint8)
+    suit_img = (suit_mask[sy : sy + sh, sx : sx + sw] * 255).astype(np.uint8)
+    ink_pixels = np.logical_or(rank_mask, suit_mask)
+    paper = np.median(view[binary == 0].reshape(-1, 3), axis=0).astype(np.float32)
+    colour = view[ink_pixels].astype(np.float32) * (200.0 / np.maximum(paper, 1.0))
+    redness = float(np.mean(colour[:, 2] - np.maximum(colour[:, 0], colour[:, 1])) / 255.0)
+    return IndexGlyphs(
+        rank=normalise_glyph(rank_img, config.glyph_size),
+        suit=normalise_glyph(suit_img, config.glyph_size),
+        redness=redness,
+        rank_parts=len(row),
+    )

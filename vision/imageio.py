@@ -1,0 +1,21 @@
+"""Reading images from files, upright after EXIF orientation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import ImageReadError
+
+Image = npt.NDArray[np.uint8]
+
+
+def read_image(path: Path) -> Image:
+    """Read a BGR image (OpenCV applies the EXIF orientation); raises ImageReadError."""
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ImageReadError(f"cannot read image {str(path)!r}")
+    return np.ascontiguousarray(image)

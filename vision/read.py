@@ -1,0 +1,95 @@
+"""Read rank and suit from a found card's corner indices, abstaining when unsure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.cards import Quad, Rank, Reading, Suit
+from vision.config import VisionConfig
+from vision.glyphs import Image, IndexGlyphs, corner_views, rectify, split_index
+from vision.model import GlyphModel, Guess
+
+RED_SUITS = frozenset("HD")
+BLACK_SUITS = frozenset("CS")
+
+
+@dataclass(frozen=True)
+class CornerReading:
+    """The reading of one corner index before the corners are combined."""
+
+    rank: Guess
+    suit: Guess
+    confidence: float
+
+
+def _guess_confidence(guess: Guess, full_margin: float, config: VisionConfig) -> float:
+    """Map a guess's similarity and margin to a confidence in [0, 1]."""
+    above = (guess.similarity - config.min_similarity) / config.similarity_span
+    from_similarity = np.clip(above, 0.0, 1.0)
+    from_margin = np.clip(guess.margin / full_margin, 0.0, 1.0)
+    return float(from_similarity * from_margin)
+
+
+def suits_for_colour(redness: float, config: VisionConfig) -> frozenset[str] | None:
+    """The suits the ink colour allows; None when the colour does not decide."""
+    if redness >= config.red_level:
+        return RED_SUITS
+    if redness <= config.black_level:
+        return BLACK_SUITS
+    return None
+
+
+def read_corner(
+    glyphs: IndexGlyphs, model: GlyphModel, config: VisionConfig
+) -> CornerReading | None:
+    """Classify the rank and suit glyphs of one corner."""
+    rank = model.ranks.classify(glyphs.rank)
+    suit = model.suits.classify(glyphs.suit, suits_for_colour(glyphs.redness, config))
+    if rank is None or suit is None:
+        return None
+    if (rank.label == "T") != (glyphs.rank_parts >= 2):
+        return None
+    confidence = min(
+        _guess_confidence(rank, config.rank_full_margin, config),
+        _guess_confidence(suit, config.suit_full_margin, config),
+    )
+    return CornerReading(rank=rank, suit=suit, confidence=confidence)
+
+
+def read_views(
+    views: list[Image], model: GlyphModel, config: VisionConfig
+) -> tuple[Reading | None, float]:
+    """Combine the corner readings of one card; returns the reading (or None) and a confidence."""
+    corners = []
+    for view in views:
+        glyphs = split_index(view, config)
+        if glyphs is not None:
+            corner = read_corner(glyphs, model, config)
+            if corner is not None:
+                corners.append(corner)
+    if not corners:
+        return None, 0.0
+    names = {(c.rank.label, c.suit.label) for c in corners}
+    if len(names) > 1:
+        return None, 0.0
+    confidence = max(c.confidence for c in corners)
+    if len(corners) == 1:
+        confidence *= config.single_corner_factor
+    else:
+        confidence = min(1.0, confidence + config.agreement_bonus)
+    if confidence < config.min_confidence:
+        return None, confidence
+    rank_label, suit_label = names.pop()
+    return Reading(Rank(rank_label), Suit(suit_label), round(confidence, 3)), confidence
+
+
+def read_card(
+    frame: Image, corners: Quad, model: GlyphModel, config: VisionConfig | None = None
+) -> Reading | None:
+    """Read the card outlined by `corners` in a BGR frame; None when it cannot be read surely."""
+    config = config or VisionConfig()
+    card = rectify(frame, corners, config)
+    reading, _ = read_views(corner_views(card, config), model, config)
+    return reading
