@@ -379,9 +379,7 @@ class TableScene:
             sigma = float(self.rng.uniform(0.3, config.blur))
             canvas = cv2.GaussianBlur(canvas, (0, 0), sigma)
         if config.noise > 0:
-            noise = np.empty(canvas.shape, np.float32)
-            cv2.randn(noise, 0.0, config.noise)
-            canvas += noise
+            canvas += self.rng.standard_normal(canvas.shape, dtype=np.float32) * config.noise
         return np.clip(canvas, 0, 255).astype(np.uint8)
 
 
@@ -418,6 +416,8 @@ class Comparison:
     removed: int
     removed_found: int
     phantoms: list[str]
+    delays: list[float] = field(default_factory=list)
+    """Seconds from each card landing to its report."""
 
     @property
     def is_faithful(self) -> bool:
@@ -441,6 +441,7 @@ def compare_events(truth: list[TruthEvent], reported: list[dict[str, Any]],
     used: set[int] = set()
     right = unreadable = removed_found = 0
     wrong, wrong_seat, missed = [], [], []
+    delays: list[float] = []
 
     def take(kind: set[str], event: TruthEvent) -> dict[str, Any] | None:
         fits = [index for index, candidate in enumerate(left)
@@ -460,6 +461,7 @@ def compare_events(truth: list[TruthEvent], reported: list[dict[str, Any]],
             if found is None:
                 missed.append(label)
                 continue
+            delays.append(float(found["t"]) - event.t)
             if found["seat"] != event.seat:
                 wrong_seat.append(f"{label}: reported in {found['seat']}")
             if found["card"] is None:
@@ -481,4 +483,4 @@ def compare_events(truth: list[TruthEvent], reported: list[dict[str, Any]],
         placed=sum(e.event == "placed" for e in truth), right=right, unreadable=unreadable,
         wrong=wrong, wrong_seat=wrong_seat, missed=missed,
         removed=sum(e.event == "removed" for e in truth), removed_found=removed_found,
-        phantoms=phantoms)
+        phantoms=phantoms, delays=delays)

@@ -68,9 +68,13 @@ class TrackerConfig:
     """A card not yet placed is forgotten after going unseen this long."""
     read_confidence: float = 0.7
     """Readings below this confidence give no vote for the card's identity."""
-    min_votes: int = 2
-    min_agreement: float = 0.8
-    """Share of the confident readings that must name the same card."""
+    min_votes: int = 3
+    """Confident readings of one card needed to name it."""
+    dissent_confidence: float = 0.5
+    min_agreement: float = 0.9
+    """Share of the readings above `dissent_confidence` that must name that same card."""
+    min_read_side: float = 100.0
+    """Cards whose long side is shorter (in pixels) are too small to trust their index."""
     unique_cards: bool = True
     """A card already lying on the table cannot be placed again (single deck)."""
 
@@ -260,11 +264,17 @@ class CardTracker:
 
     def _identity(self, track: Track) -> tuple[str | None, float]:
         """The card named by enough agreeing confident readings, else None; with a confidence."""
-        votes = [(name, conf) for name, conf in track.readings
-                 if name is not None and conf >= self.config.read_confidence]
-        if len(votes) >= self.config.min_votes:
-            counts = Counter(name for name, _ in votes)
-            name, count = counts.most_common(1)[0]
-            if count / len(votes) >= self.config.min_agreement:
-                return name, statistics.median(conf for n, conf in votes if n == name)
-        return None, statistics.median(conf for _, conf in track.readings)
+        overall = statistics.median(conf for _, conf in track.readings)
+        if track.sighting.size < self.config.min_read_side:
+            return None, overall
+        named = [(name, conf) for name, conf in track.readings
+                 if name is not None and conf >= self.config.dissent_confidence]
+        votes = Counter(name for name, conf in named if conf >= self.config.read_confidence)
+        if not votes:
+            return None, overall
+        name, count = votes.most_common(1)[0]
+        agreeing = [conf for n, conf in named if n == name]
+        if count >= self.config.min_votes and (
+                len(agreeing) / len(named) >= self.config.min_agreement):
+            return name, statistics.median(agreeing)
+        return None, overall
