@@ -20,8 +20,12 @@ class VisionConfig:
     min_hull_fill: float = 0.9
     """The quad must cover this share of the region's convex hull."""
     support_reach: float = 0.04
-    min_edge_support: float = 0.8
+    min_edge_support: float = 0.7
     """Share of the quad's sides that must run along the region's outline (within reach x width)."""
+    min_rect_fill: float = 0.75
+    min_rect_support: float = 0.5
+    """For a region with a cut corner, fitted by its smallest rectangle: the share of the rectangle
+    the region must fill and the share of its sides it must run along."""
     min_aspect: float = 1.15
     max_aspect: float = 1.9
     approx_epsilon: float = 0.04
@@ -29,9 +33,9 @@ class VisionConfig:
     canny_high: int = 75
     nms_iou: float = 0.3
     max_table_spread: float = 12.0
-    """The frame border counts as plain table when its Lab spread is at most this."""
-    table_distances: tuple[float, ...] = (30.0, 60.0)
-    """Lab distances from the table colour at which a pixel counts as card."""
+    """The frame border counts as plain table when its colour spread is at most this."""
+    table_distances: tuple[float, ...] = (25.0, 50.0)
+    """Largest channel difference from the table colour at which a pixel counts as card."""
     card_width: int = 200
     card_height: int = 300
     """Size of the rectified card the index is read from."""
@@ -52,5 +56,7 @@ class VisionConfig:
     red_level: float = 0.15
     black_level: float = 0.08
     """Ink redness above which a suit is red, below which it is black."""
+    min_corner_confidence: float = 0.25
+    """When corners disagree, those read less surely than this are set aside."""
     single_corner_factor: float = 0.85
     agreement_bonus: float = 0.2

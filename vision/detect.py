@@ -44,11 +44,9 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     not_edges = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
     otsu, _ = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks: list[Image] = []
-    for level in (otsu, otsu + 20, otsu + 40, 160, 200):
-        if level >= 255:
-            continue
-        mask = (whiteness > level).astype(np.uint8) * 255
-        masks += [mask, cv2.bitwise_and(mask, not_edges)]
+    for level in (otsu, otsu + 40, 160, 200):
+        if level < 255:
+            masks.append((whiteness > level).astype(np.uint8) * 255)
     block = (min(small.shape[:2]) // 4) | 1
     for offset in (-5, -15):
         mask = cv2.adaptiveThreshold(
@@ -62,18 +60,19 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
 
 def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     """Masks of what differs in colour from the table, taken as the frame's border colour."""
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    inner = lab[pad:-pad, pad:-pad]
+    inner = small[pad:-pad, pad:-pad].astype(np.float32)
     strip = max(2, pad // 2)
     border = np.concatenate([
         inner[:strip].reshape(-1, 3), inner[-strip:].reshape(-1, 3),
         inner[:, :strip].reshape(-1, 3), inner[:, -strip:].reshape(-1, 3),
-    ])
+    ])[::3]
     table = np.median(border, axis=0)
     spread = np.median(np.abs(border - table), axis=0)
     if float(spread.max()) > config.max_table_spread:
         return []
-    distance = np.linalg.norm(lab - table, axis=2)
+    difference = cv2.absdiff(small, (*(float(v) for v in table), 0.0))
+    channels = cv2.split(difference)
+    distance = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
     distance[:pad] = 0
     distance[-pad:] = 0
     distance[:, :pad] = 0
@@ -88,13 +87,17 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
 
 def _edge_support(contour: npt.NDArray[np.int32], quad: Quad, reach: float) -> float:
     """Share of points along the quad's sides that lie within `reach` pixels of the contour."""
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
+    band = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    thickness = max(1, round(2 * reach))
+    cv2.drawContours(band, [contour], -1, 255, thickness, offset=(-int(x0), -int(y0)))
     ends = np.roll(quad, -1, axis=0)
     steps = np.linspace(0.0, 1.0, 16, endpoint=False, dtype=np.float32)
     samples = (quad[:, None, :] + (ends - quad)[:, None, :] * steps[None, :, None]).reshape(-1, 2)
-    near = sum(
-        abs(cv2.pointPolygonTest(contour, (float(x), float(y)), True)) <= reach for x, y in samples
-    )
-    return near / len(samples)
+    xs = np.clip(np.round(samples[:, 0]).astype(int) - x0, 0, band.shape[1] - 1)
+    ys = np.clip(np.round(samples[:, 1]).astype(int) - y0, 0, band.shape[0] - 1)
+    return float(np.count_nonzero(band[ys, xs])) / len(samples)
 
 
 def _approx_quad(hull: npt.NDArray[np.int32], config: VisionConfig) -> Quad | None:
@@ -109,27 +112,40 @@ def _approx_quad(hull: npt.NDArray[np.int32], config: VisionConfig) -> Quad | No
     return None
 
 
-def _quad_of(contour: npt.NDArray[np.int32], config: VisionConfig) -> Quad | None:
-    """The contour's card-shaped quad, or None when it is not card-like."""
+def _quad_of(
+    contour: npt.NDArray[np.int32], config: VisionConfig, seen: list[Quad]
+) -> tuple[Quad, float] | None:
+    """The contour's card-shaped quad and its edge support; None if not card-like or `seen`."""
     area = cv2.contourArea(contour)
     hull = cv2.convexHull(contour)
     hull_area = cv2.contourArea(hull)
     if hull_area <= 0 or area / hull_area < config.min_solidity:
         return None
     rough = _approx_quad(hull, config)
-    if rough is None:
+    if rough is not None and cv2.contourArea(rough) >= config.min_hull_fill * hull_area:
+        return _checked(order_corners(rough), contour, config.min_edge_support, config, seen)
+    rect = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+    if hull_area < config.min_rect_fill * cv2.contourArea(rect):
         return None
-    quad = rough
-    if cv2.contourArea(quad) < config.min_hull_fill * hull_area:
-        return None
+    return _checked(order_corners(rect), contour, config.min_rect_support, config, seen)
+
+
+def _checked(
+    quad: Quad, contour: npt.NDArray[np.int32], min_support: float, config: VisionConfig,
+    seen: list[Quad],
+) -> tuple[Quad, float] | None:
+    """The quad and its edge support if it has a card's aspect, is new and follows the contour."""
     _, (side_a, side_b), _ = cv2.minAreaRect(quad)
     aspect = max(side_a, side_b) / max(1.0, min(side_a, side_b))
     if not config.min_aspect < aspect < config.max_aspect:
         return None
-    reach = config.support_reach * min(side_a, side_b)
-    if _edge_support(contour, quad, reach) < config.min_edge_support:
+    if any(np.abs(quad - other).max() < 0.03 * max(side_a, side_b) for other in seen):
         return None
-    return order_corners(quad)
+    reach = config.support_reach * min(side_a, side_b)
+    support = _edge_support(contour, quad, reach)
+    if support < min_support:
+        return None
+    return quad, support
 
 
 def _box_iou(a: Quad, b: Quad) -> float:
@@ -143,12 +159,20 @@ def _box_iou(a: Quad, b: Quad) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def _same_box(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """True when two bounding rectangles (x, y, w, h) agree to within 2% of their size."""
+    tolerance = 0.02 * max(a[2], a[3], b[2], b[3]) + 1
+    return all(abs(p - q) <= tolerance for p, q in zip(a, b, strict=True))
+
+
 def find_cards(frame: Image, config: VisionConfig | None = None) -> list[Quad]:
     """Return the outline of every card found in a BGR frame, largest first."""
     config = config or VisionConfig()
     small, scale, pad = _shrink(frame, config)
     frame_area = small.shape[0] * small.shape[1]
     candidates: list[tuple[float, Quad]] = []
+    """(ranking score, quad): edge support in steps of 0.1 first, then area."""
+    seen_boxes: list[tuple[int, int, int, int]] = []
     opening = np.ones((3, 3), np.uint8)
     for mask in _masks(small, pad, config):
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening)
@@ -157,9 +181,14 @@ def find_cards(frame: Image, config: VisionConfig | None = None) -> list[Quad]:
             area = cv2.contourArea(contour)
             if not config.min_card_area * frame_area < area < config.max_card_area * frame_area:
                 continue
-            quad = _quad_of(contour, config)
-            if quad is not None:
-                candidates.append((area, quad))
+            box = cv2.boundingRect(contour)
+            if any(_same_box(box, other) for other in seen_boxes):
+                continue
+            found = _quad_of(contour, config, [c for _, c in candidates])
+            if found is not None:
+                seen_boxes.append(box)
+                quad, support = found
+                candidates.append((round(support, 1) + area / frame_area, quad))
     kept: list[Quad] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         if all(_box_iou(quad, other) <= config.nms_iou for other in kept):

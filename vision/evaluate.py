@@ -62,4 +62,7 @@ def predict_folder(
 def run_scorer(scorer: Path, predictions: Path, labels: Path) -> int:
     """Print score.py's table for a prediction file; returns its exit status."""
     command = [sys.executable, str(scorer), str(predictions), "--labels", str(labels)]
-    return subprocess.run(command, check=False).returncode
+    done = subprocess.run(command, check=False, capture_output=True, text=True)
+    print(done.stdout, end="")
+    print(done.stderr, end="", file=sys.stderr)
+    return done.returncode

@@ -23,21 +23,43 @@ class IndexGlyphs:
     redness: float
     rank_parts: int
     """How many separate pieces of ink the rank glyph has (two for '10')."""
+    ten_shaped: bool
+    """Two pieces side by side, a narrow one then a wider one, with a gap: '1' then '0'."""
     """Mean (R - max(G, B)) of the ink pixels, over 255; positive for red ink."""
 
 
-def rectify(frame: Image, corners: Quad, config: VisionConfig) -> Image:
-    """Warp the card to an upright portrait image of the configured size."""
+def _card_transform(corners: Quad, config: VisionConfig) -> npt.NDArray[np.float64]:
+    """Perspective transform from the frame to the upright rectified card."""
     pts = np.asarray(corners, dtype=np.float32)
     first = float(np.linalg.norm(pts[1] - pts[0]))
     second = float(np.linalg.norm(pts[2] - pts[1]))
     if first > second:
         pts = np.roll(pts, -1, axis=0)
-    width, height = config.card_width, config.card_height
-    right, bottom = width - 1, height - 1
+    right, bottom = config.card_width - 1, config.card_height - 1
     target = np.array([[0, 0], [right, 0], [right, bottom], [0, bottom]], np.float32)
-    matrix = cv2.getPerspectiveTransform(pts, target)
-    return cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_AREA)
+    return cv2.getPerspectiveTransform(pts, target)
+
+
+def rectify(frame: Image, corners: Quad, config: VisionConfig) -> Image:
+    """Warp the card to an upright portrait image of the configured size."""
+    matrix = _card_transform(corners, config)
+    size = (config.card_width, config.card_height)
+    return cv2.warpPerspective(frame, matrix, size, flags=cv2.INTER_LINEAR)
+
+
+def index_views(frame: Image, corners: Quad, config: VisionConfig) -> list[Image]:
+    """The two index corners of a card, warped straight from the frame, each upright."""
+    matrix = _card_transform(corners, config)
+    crop_w = round(config.index_width * config.card_width)
+    crop_h = round(config.index_height * config.card_height)
+    far_corner = np.array(
+        [[-1, 0, config.card_width - 1], [0, -1, config.card_height - 1], [0, 0, 1]], np.float64
+    )
+    views = []
+    for transform in (matrix, far_corner @ matrix):
+        views.append(cv2.warpPerspective(frame, transform, (crop_w, crop_h),
+                                         flags=cv2.INTER_LINEAR))
+    return views
 
 
 def corner_views(card: Image, config: VisionConfig) -> list[Image]:
@@ -66,7 +88,8 @@ def normalise_glyph(mask: Image, size: int) -> Image:
 
 def _ink(view: Image) -> Image:
     """Ink strength: high where the paper is dark or coloured (black or red print)."""
-    return cv2.subtract(np.full(view.shape[:2], 255, np.uint8), view.min(axis=2))
+    blue, green, red = cv2.split(view)
+    return cv2.subtract(255, cv2.min(cv2.min(blue, green), red))
 
 
 def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
@@ -75,6 +98,7 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     if int(ink.max()) - int(ink.min()) < 40:
         return None
     _, binary = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    paper_mask = cv2.bitwise_not(binary)
     edge = max(2, round(config.index_margin * view.shape[1]))
     binary[:edge] = 0
     binary[:, :edge] = 0
@@ -85,7 +109,7 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         x, y, w, h, area = (int(v) for v in stats[label])
         if area < 0.002 * width * height or h < 0.06 * height:
             continue
-        if w > 0.6 * width or h > 0.5 * height:
+        if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
             continue
         touches = x <= 0 or y <= 0 or x + w >= width or y + h >= height
         if touches and (max(w, h) > 2.5 * min(w, h) or area < 0.4 * w * h):
@@ -101,7 +125,8 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     top_y, _, _, top_h, _ = starts[0]
     row = [
         b for b in boxes
-        if abs(b[0] - top_y) < 0.5 * top_h and b[1] + b[2] < width and b[1] < 0.7 * width
+        if abs(b[0] - top_y) < 0.25 * top_h and abs(b[3] - top_h) < 0.25 * top_h
+        and b[1] + b[2] < width and b[1] < 0.7 * width
     ]
     rest = [b for b in boxes if b not in row and b[0] >= top_y + 0.6 * top_h]
     if not rest:
@@ -119,7 +144,7 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     rank_img = (rank_mask[y0:y1, x0:x1] * 255).astype(np.uint8)
     suit_img = (suit_mask[sy : sy + sh, sx : sx + sw] * 255).astype(np.uint8)
     ink_pixels = np.logical_or(rank_mask, suit_mask)
-    paper = np.median(view[binary == 0].reshape(-1, 3), axis=0).astype(np.float32)
+    paper = np.array(cv2.mean(view, mask=paper_mask)[:3], np.float32)
     colour = view[ink_pixels].astype(np.float32) * (200.0 / np.maximum(paper, 1.0))
     redness = float(np.mean(colour[:, 2] - np.maximum(colour[:, 0], colour[:, 1])) / 255.0)
     return IndexGlyphs(
@@ -127,4 +152,18 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         suit=normalise_glyph(suit_img, config.glyph_size),
         redness=redness,
         rank_parts=len(row),
+        ten_shaped=_ten_shaped(row, labels),
     )
+
+
+def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: npt.NDArray[np.int32]) -> bool:
+    """True for a rank of two pieces: a narrower one, a gap, then one with a hole ('1', '0')."""
+    if len(row) != 2:
+        return False
+    left, right = sorted(row, key=lambda b: b[1])
+    gap = right[1] - (left[1] + left[2])
+    y, x, w, h, label = right
+    piece = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
+    _, hierarchy = cv2.findContours(piece, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    has_hole = hierarchy is not None and bool(np.any(hierarchy[0][:, 3] >= 0))
+    return left[2] <= right[2] and gap >= 1 and has_hole

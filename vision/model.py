@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -41,19 +42,26 @@ class GlyphSet:
         self, vector: Vector, allowed: frozenset[str] | None = None
     ) -> Guess | None:
         """Nearest label for a feature vector; None when no label is allowed."""
-        similarity = self.features @ vector
-        best: dict[str, float] = {}
-        for label, value in zip(self.labels.tolist(), similarity.tolist(), strict=True):
-            if allowed is not None and label not in allowed:
-                continue
-            if value > best.get(label, -1.0):
-                best[label] = value
-        if not best:
+        if self.features.shape[0] == 0:
             return None
-        ranked = sorted(best.items(), key=lambda item: -item[1])
-        label, top = ranked[0]
-        second = ranked[1][1] if len(ranked) > 1 else 0.0
-        return Guess(label=label, similarity=top, margin=top - second)
+        similarity = self.features @ vector
+        names, codes = self._label_codes
+        best = np.full(len(names), -np.inf, np.float32)
+        np.maximum.at(best, codes, similarity)
+        if allowed is not None:
+            best[[name not in allowed for name in names]] = -np.inf
+        order = np.argsort(-best)
+        top = float(best[order[0]])
+        if not np.isfinite(top):
+            return None
+        second = float(best[order[1]]) if len(order) > 1 and np.isfinite(best[order[1]]) else 0.0
+        return Guess(label=names[int(order[0])], similarity=top, margin=top - second)
+
+    @cached_property
+    def _label_codes(self) -> tuple[list[str], npt.NDArray[np.intp]]:
+        """The distinct labels and, for each stored vector, the index of its label."""
+        names, codes = np.unique(self.labels, return_inverse=True)
+        return [str(n) for n in names], codes
 
     @classmethod
     def from_glyphs(cls, glyphs: list[Image], labels: list[str]) -> GlyphSet:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from vision.cards import CardObservation
 from vision.config import VisionConfig
 from vision.detect import Image, find_cards
-from vision.glyphs import corner_views, rectify
+from vision.glyphs import index_views
 from vision.model import GlyphModel
 from vision.read import read_views
 
@@ -17,7 +17,6 @@ def recognise(
     config = config or VisionConfig()
     observations = []
     for corners in find_cards(frame, config):
-        card = rectify(frame, corners, config)
-        reading, confidence = read_views(corner_views(card, config), model, config)
+        reading, confidence = read_views(index_views(frame, corners, config), model, config)
         observations.append(CardObservation(corners, reading, round(confidence, 3)))
     return observations

@@ -8,7 +8,7 @@ import numpy as np
 
 from vision.cards import Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
-from vision.glyphs import Image, IndexGlyphs, corner_views, rectify, split_index
+from vision.glyphs import Image, IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, Guess
 
 RED_SUITS = frozenset("HD")
@@ -49,7 +49,9 @@ def read_corner(
     suit = model.suits.classify(glyphs.suit, suits_for_colour(glyphs.redness, config))
     if rank is None or suit is None:
         return None
-    if (rank.label == "T") != (glyphs.rank_parts >= 2):
+    if rank.label == "T" and not glyphs.ten_shaped:
+        return None
+    if rank.label != "T" and glyphs.rank_parts != 1:
         return None
     confidence = min(
         _guess_confidence(rank, config.rank_full_margin, config),
@@ -69,10 +71,11 @@ def read_views(
             corner = read_corner(glyphs, model, config)
             if corner is not None:
                 corners.append(corner)
-    if not corners:
-        return None, 0.0
     names = {(c.rank.label, c.suit.label) for c in corners}
     if len(names) > 1:
+        corners = [c for c in corners if c.confidence >= config.min_corner_confidence]
+        names = {(c.rank.label, c.suit.label) for c in corners}
+    if not corners or len(names) > 1:
         return None, 0.0
     confidence = max(c.confidence for c in corners)
     if len(corners) == 1:
@@ -90,6 +93,5 @@ def read_card(
 ) -> Reading | None:
     """Read the card outlined by `corners` in a BGR frame; None when it cannot be read surely."""
     config = config or VisionConfig()
-    card = rectify(frame, corners, config)
-    reading, _ = read_views(corner_views(card, config), model, config)
+    reading, _ = read_views(index_views(frame, corners, config), model, config)
     return reading

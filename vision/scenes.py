@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 from vision.cards import Quad
 from vision.detect import order_corners
+from vision.synthetic import suit_shape
 
 Image = npt.NDArray[np.uint8]
 
@@ -33,14 +34,22 @@ def table_background(width: int, height: int, seed: int = 0) -> Image:
     return np.clip(base * ramp, 0, 255).astype(np.uint8)
 
 
-def plain_card(text: str, suit_colour: tuple[int, int, int], width: int = 338) -> Image:
-    """A white card with an index (`text` over a filled circle) in two opposite corners."""
+def plain_card(rank_text: str, suit: str | None, width: int = 338) -> Image:
+    """A white card with a Hershey-font index (and a drawn suit, if any) in two opposite corners."""
     height = round(width * 1.45)
+    colour = (30, 30, 200) if suit in ("H", "D") else (25, 25, 25)
     card = np.full((height, width, 3), 250, np.uint8)
     index = np.full((150, 70, 3), 250, np.uint8)
-    cv2.putText(index, text, (6, 55), cv2.FONT_HERSHEY_DUPLEX, 1.8, suit_colour, 4, cv2.LINE_AA)
-    cv2.circle(index, (27, 90), 16, suit_colour, -1)
+    if rank_text:
+        x = 4 if len(rank_text) > 1 else 12
+        scale = 1.2 if len(rank_text) > 1 else 1.6
+        cv2.putText(index, rank_text, (x, 55), cv2.FONT_HERSHEY_DUPLEX, scale, colour, 4,
+                    cv2.LINE_AA)
+    if suit:
+        shape = cv2.resize(suit_shape(suit, 0.9), (36, 40), interpolation=cv2.INTER_AREA)
+        index[70:110, 14:50][shape > 127] = colour
     card[8:158, 6:76] = index
+    cv2.rectangle(card, (0, 0), (width - 1, height - 1), (150, 150, 150), 3)
     card[height - 158 : height - 8, width - 76 : width - 6] = cv2.rotate(index, cv2.ROTATE_180)
     return card
 

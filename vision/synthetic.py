@@ -55,7 +55,7 @@ def hershey_ranks(size: int, rng: np.random.Generator, per_style: int = 2) -> It
                     yield rank, normalise_glyph(variant, size)
 
 
-def _suit_shape(suit: str, width: float) -> Image:
+def suit_shape(suit: str, width: float) -> Image:
     """Draw one suit symbol, filled, on a 120x120 canvas; width scales it horizontally."""
     canvas = np.zeros((120, 120), np.uint8)
     cx = 60
@@ -89,7 +89,7 @@ def drawn_suits(size: int, rng: np.random.Generator, per_style: int = 4) -> Iter
     """Suit glyphs drawn from circles and polygons at several widths."""
     for suit in "CDHS":
         for width in (0.7, 0.8, 0.9, 1.0, 1.1):
-            mask = _suit_shape(suit, width)
+            mask = suit_shape(suit, width)
             for variant in _variants(mask, rng, per_style):
                 yield suit, normalise_glyph(variant, size)
 

@@ -1,0 +1,102 @@
+"""Benchmark: median time and peak memory of the whole recognition pipeline on one core.
+
+The frame is 1280x720 with eight cards on a textured table: svg-cards artwork when the shared
+folder is present (CARDTABLE_SHARED or ../shared), else plain drawn cards.
+Run: .venv/bin/python benchmarks/bench_vision.py [--runs N] [--photos]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from vision.config import VisionConfig  # noqa: E402
+from vision.imageio import read_image  # noqa: E402
+from vision.model import GlyphModel  # noqa: E402
+from vision.pipeline import recognise  # noqa: E402
+from vision.scenes import paste_card, plain_card, table_background  # noqa: E402
+from vision.synthetic import artwork_cards  # noqa: E402
+
+CARDS = ("JH", "TS", "9D", "AC", "KS", "QD", "AH", "9C")
+
+
+def shared_folder() -> Path | None:
+    """The shared data folder, when present."""
+    for candidate in (os.environ.get("CARDTABLE_SHARED"), str(REPO.parent / "shared")):
+        if candidate and Path(candidate).is_dir():
+            return Path(candidate)
+    return None
+
+
+def eight_card_frame() -> np.ndarray:
+    """A 1280x720 frame holding eight cards, two rows of four."""
+    frame = table_background(1280, 720, seed=3)
+    shared = shared_folder()
+    faces = dict(artwork_cards(shared / "vision" / "artwork")) if shared else {}
+    for i, name in enumerate(CARDS):
+        face = faces.get(name)
+        if face is None:
+            face = plain_card(name[0].replace("T", "10"), name[1])
+        centre = (170 + 310 * (i % 4), 190 + 340 * (i // 4))
+        paste_card(frame, face, centre, 250, angle=-20 + 11 * i, tilt=0.05)
+    return frame
+
+
+def time_frame(frame: np.ndarray, model: GlyphModel, runs: int) -> list[float]:
+    """Milliseconds per call of the whole pipeline."""
+    config = VisionConfig()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        recognise(frame, model, config)
+        times.append((time.perf_counter() - start) * 1000.0)
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--photos", action="store_true",
+                        help="also time every photo of the shared dev set")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    model = GlyphModel.load()
+    frame = eight_card_frame()
+    found = recognise(frame, model)
+    print(f"frame 1280x720, {len(CARDS)} cards placed, {len(found)} found, "
+          f"read: {sorted(o.name for o in found if o.name)}")
+    time_frame(frame, model, 3)
+    times = time_frame(frame, model, args.runs)
+    print(f"median {statistics.median(times):.1f} ms, p90 {np.percentile(times, 90):.1f} ms "
+          f"over {args.runs} runs on one OpenCV thread")
+    tracemalloc.start()
+    recognise(frame, model)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"peak Python allocations per frame {peak / 1e6:.1f} MB (tracemalloc); "
+          f"process peak RSS {rss_kib / 1024:.0f} MB (ru_maxrss)")
+    shared = shared_folder()
+    if args.photos and shared:
+        per_image = []
+        for path in sorted((shared / "vision" / "dev").rglob("*.jpg")):
+            image = read_image(path)
+            per_image.extend(time_frame(image, model, 1))
+        print(f"dev photos: median {statistics.median(per_image):.1f} ms over {len(per_image)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""The nearest-neighbour glyph model: classification, colour restriction, saving and loading."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.errors import ProfileError
+from vision.glyphs import normalise_glyph
+from vision.model import GlyphModel, GlyphSet
+from vision.synthetic import suit_shape
+
+
+def _suits() -> GlyphSet:
+    glyphs = [normalise_glyph(suit_shape(s, w), 32) for s in "CDHS" for w in (0.8, 1.0)]
+    return GlyphSet.from_glyphs(glyphs, [s for s in "CDHS" for _ in (0.8, 1.0)])
+
+
+@pytest.mark.parametrize("suit", list("CDHS"))
+def test_drawn_suits_are_told_apart(suit: str) -> None:
+    guess = _suits().classify(normalise_glyph(suit_shape(suit, 0.9), 32))
+    assert guess is not None
+    assert guess.label == suit
+    assert guess.margin > 0
+
+
+def test_allowed_labels_restrict_the_answer() -> None:
+    heart = normalise_glyph(suit_shape("H", 0.9), 32)
+    guess = _suits().classify(heart, frozenset("CS"))
+    assert guess is not None and guess.label in {"C", "S"}
+    assert _suits().classify(heart, frozenset("X")) is None
+
+
+def test_model_round_trips_through_npz(tmp_path: Path) -> None:
+    model = GlyphModel(ranks=_suits(), suits=_suits())
+    path = tmp_path / "model.npz"
+    model.save(path)
+    loaded = GlyphModel.load(path)
+    assert np.array_equal(loaded.suits.features, model.suits.features)
+    assert loaded.ranks.labels.tolist() == model.ranks.labels.tolist()
+
+
+def test_loading_a_missing_model_names_the_path(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.npz"
+    with pytest.raises(ProfileError, match=r"nope\.npz"):
+        GlyphModel.load(missing)
+
+
+def test_shipped_model_has_every_rank_and_suit() -> None:
+    model = GlyphModel.load()
+    assert set(model.ranks.labels.tolist()) == set("23456789TJQKA")
+    assert set(model.suits.labels.tolist()) == set("CDHS")

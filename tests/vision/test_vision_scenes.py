@@ -1,0 +1,77 @@
+"""Whole pipeline on rendered scenes: plain drawn cards and svg-cards artwork."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.config import VisionConfig
+from vision.detect import find_cards
+from vision.model import GlyphModel
+from vision.pipeline import recognise
+from vision.read import read_card
+from vision.scenes import paste_card, plain_card, table_background
+from vision.synthetic import artwork_cards
+
+PLAIN = [("4", "S"), ("10", "H"), ("Q", "C"), ("9", "D"), ("7", "H"), ("A", "S"), ("", None)]
+
+
+@pytest.fixture(scope="module")
+def model() -> GlyphModel:
+    return GlyphModel.load()
+
+
+def _nearest(corners: np.ndarray, truths: list[np.ndarray]) -> int:
+    centre = corners.mean(axis=0)
+    return int(np.argmin([np.linalg.norm(t.mean(axis=0) - centre) for t in truths]))
+
+
+def test_plain_cards_are_found_and_read_including_non_euchre_ranks(model: GlyphModel) -> None:
+    scene = table_background(1280, 720, seed=1)
+    truths = []
+    for i, (rank, suit) in enumerate(PLAIN):
+        face = plain_card(rank, suit)
+        truths.append(paste_card(scene, face, (110 + 175 * i, 360), 200, 8 * i - 24))
+    observations = recognise(scene, model)
+    assert len(observations) == len(PLAIN)
+    names = {}
+    for observation in observations:
+        index = _nearest(observation.corners, truths)
+        assert np.abs(observation.corners - truths[index]).max() < 12
+        names[index] = observation.name
+    assert names == {0: "4S", 1: "TH", 2: "QC", 3: "9D", 4: "7H", 5: "AS", 6: None}
+
+
+def test_blank_card_is_present_but_unreadable(model: GlyphModel) -> None:
+    scene = table_background(640, 480, seed=2)
+    truth = paste_card(scene, plain_card("", None), (320, 240), 260, 12)
+    quads = find_cards(scene)
+    assert len(quads) == 1
+    assert np.abs(quads[0] - truth).max() < 8
+    assert read_card(scene, quads[0], model) is None
+
+
+def test_empty_table_has_no_cards(model: GlyphModel) -> None:
+    assert recognise(table_background(1280, 720, seed=4), model) == []
+
+
+def test_artwork_scene_reads_without_wrong_identities(shared_dir: Path, model: GlyphModel) -> None:
+    faces = dict(artwork_cards(shared_dir / "vision" / "artwork"))
+    names = ["9D", "TS", "AC", "AH", "9C", "KS", "QD", "JH"]
+    scene = table_background(1280, 720, seed=3)
+    truths = [
+        paste_card(scene, faces[n], (170 + 310 * (i % 4), 190 + 340 * (i // 4)), 250,
+                   angle=-20 + 11 * i, tilt=0.05)
+        for i, n in enumerate(names)
+    ]
+    observations = recognise(scene, model, VisionConfig())
+    assert len(observations) == len(names)
+    read = {}
+    for observation in observations:
+        index = _nearest(observation.corners, truths)
+        if observation.name is not None:
+            assert observation.name == names[index]
+            read[index] = observation.name
+    assert {"9D", "TS", "AC", "AH", "9C"} <= set(read.values())
