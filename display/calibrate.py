@@ -88,7 +88,7 @@ def draw(surface: pygame.Surface, frame: Image, editor: CalibrationEditor,
     """Draw the frame, the zones, found cards and help; returns the frame-to-window scale."""
     width, height = surface.get_size()
     bar = font.get_linesize() * 2 + 8
-    scale = min(width / frame.shape[1], (height - bar) / frame.shape[0])
+    scale = float(min(width / frame.shape[1], (height - bar) / frame.shape[0]))
     shown = pygame.transform.smoothscale(
         frame_surface(frame), (round(frame.shape[1] * scale), round(frame.shape[0] * scale)))
     surface.fill((0, 0, 0))

@@ -120,11 +120,11 @@ def even_lighting(image: Image, config: LiveConfig) -> Image:
     span = max(3, round(config.light_kernel * size[1])) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span))
     light = cv2.morphologyEx(grey, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_REPLICATE)
-    light = cv2.GaussianBlur(light.astype(np.float32), (0, 0), span / 2)
-    gain = float(np.median(light)) / np.maximum(light, 1.0)
-    gain = cv2.resize(gain, (width, height), interpolation=cv2.INTER_LINEAR)
-    evened: Image = cv2.multiply(image, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
-    return evened
+    smooth = cv2.GaussianBlur(light.astype(np.float32), (0, 0), span / 2)
+    gain = cv2.resize(float(np.median(smooth)) / np.maximum(smooth, 1.0), (width, height),
+                      interpolation=cv2.INTER_LINEAR)
+    evened = cv2.multiply(image, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
+    return np.asarray(evened, np.uint8)
 
 
 class BareTable:
@@ -184,10 +184,10 @@ def draw_zones(frame: Image, zones: TableZones, observations: list[CardObservati
     for observation in observations:
         corners = np.round(observation.corners).astype(np.int32)
         centre = observation.corners.mean(axis=0)
-        seat = zones.seat_of((float(centre[0]), float(centre[1])))
-        colour = SEAT_COLOURS.get(seat or "", (0, 0, 255))
+        where = zones.seat_of((float(centre[0]), float(centre[1])))
+        colour = SEAT_COLOURS.get(where or "", (0, 0, 255))
         cv2.polylines(out, [corners], True, colour, thick + 1)
-        label = f"{observation.name or '?'} {observation.confidence:.2f} {seat or '-'}"
+        label = f"{observation.name or '?'} {observation.confidence:.2f} {where or '-'}"
         x, y = (int(v) for v in corners.min(axis=0))
         cv2.putText(out, label, (x, max(14, y - 6)), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale,
                     colour, thick, cv2.LINE_AA)

@@ -138,7 +138,7 @@ def load_faces(names: set[str], folder: Path = ARTWORK) -> dict[str, Image]:
         face = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
         if face is None or face.ndim != 3 or face.shape[2] != 4:
             raise SynthError(f"no card face for {name!r} at {str(path)!r}")
-        faces[name] = face
+        faces[name] = np.asarray(face, np.uint8)
     return faces
 
 
@@ -172,14 +172,15 @@ class TableScene:
         """Homography from the table plane to the frame: the far side appears narrower."""
         w, h = self.config.width, self.config.height
         p = self.config.perspective * w / 2
-        plane = np.float32([[-p, 0], [w + p, 0], [w, h], [0, h]])
-        frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        return cv2.getPerspectiveTransform(plane, frame)
+        plane = np.array([[-p, 0], [w + p, 0], [w, h], [0, h]], np.float32)
+        frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        return np.asarray(cv2.getPerspectiveTransform(plane, frame), np.float64)
 
     def to_frame(self, points: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """Map table-plane points to frame pixels."""
         pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.plane_to_frame).reshape(-1, 2)
+        return np.asarray(cv2.perspectiveTransform(pts, self.plane_to_frame),
+                          np.float32).reshape(-1, 2)
 
     def zones(self) -> TableZones:
         """The play area and seat zones as the camera sees them."""
@@ -317,7 +318,7 @@ class TableScene:
         if cx0 >= cx1 or cy0 >= cy1:
             return
         fh, fw = face.shape[:2]
-        source = np.float32([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]])
+        source = np.array([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]], np.float32)
         target = (corners - np.array([cx0, cy0], np.float32)).astype(np.float32)
         matrix = cv2.getPerspectiveTransform(source, target)
         warped = cv2.warpPerspective(face, matrix, (cx1 - cx0, cy1 - cy0),
@@ -377,7 +378,7 @@ class TableScene:
             canvas *= cv2.resize(small, (width, height))[:, :, None]
         if config.blur > 0:
             sigma = float(self.rng.uniform(0.3, config.blur))
-            canvas = cv2.GaussianBlur(canvas, (0, 0), sigma)
+            canvas = np.asarray(cv2.GaussianBlur(canvas, (0, 0), sigma), np.float32)
         if config.noise > 0:
             canvas += self.rng.standard_normal(canvas.shape, dtype=np.float32) * config.noise
         return np.clip(canvas, 0, 255).astype(np.uint8)

@@ -62,6 +62,8 @@ class TrackerConfig:
     """The centre may wander this far while the card counts as lying still."""
     match_distance: float = 0.6
     """An observation this close to a known card is that card (also when nudged)."""
+    size_change: float = 1.25
+    """A placed card is only continued by outlines at most this much larger or smaller."""
     min_presence: float = 0.6
     """Share of the frames since a new card appeared in which it must have been seen."""
     max_gap: float = 0.25
@@ -171,21 +173,31 @@ class CardTracker:
                                          readings=[(sighting.name, sighting.confidence)]))
             else:
                 self._continue(track, sighting, t)
-        seen = {id(track) for track in matched.values()}
-        for track in list(self.tracks):
-            if id(track) not in seen and track.last_seen < t:
-                events += self._missing(track, t, is_clear)
         for track in list(self.tracks):
             if not track.placed and track.last_seen == t:
                 events += self._settle(track, t)
+        for track in list(self.tracks):
+            if track.last_seen < t:
+                events += self._missing(track, t, is_clear)
         return events
 
     def _associate(self, sightings: list[Sighting]) -> dict[int, Track]:
-        """Pair sightings with known cards, nearest first, one to one."""
+        """Pair sightings with known cards, nearest first, one to one.
+
+        A placed card is only continued by an outline of about its own size, so a hand
+        merged with it into a bigger shape cannot drag it away.
+        """
         pairs = []
         for index, sighting in enumerate(sightings):
             for track in self.tracks:
-                reach = self.config.match_distance * max(sighting.size, track.sighting.size)
+                known = track.sighting.size
+                if track.placed:
+                    ratio = sighting.size / known
+                    if not 1 / self.config.size_change <= ratio <= self.config.size_change:
+                        continue
+                    reach = self.config.match_distance * known
+                else:
+                    reach = self.config.match_distance * max(sighting.size, known)
                 distance = _distance(sighting.centre, track.centre)
                 if distance <= reach:
                     pairs.append((distance, not track.placed, index, track))

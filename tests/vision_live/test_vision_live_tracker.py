@@ -172,3 +172,29 @@ def test_bad_settings_are_refused() -> None:
 def test_readings_are_typed() -> None:
     observation = card(SPOT["N"], "TH")
     assert observation.reading == Reading(Rank.TEN, Suit.HEARTS, 0.95)
+
+
+def test_a_hand_merged_with_a_card_cannot_drag_it_away() -> None:
+    tracker = CardTracker(ZONES)
+    x, y = SPOT["S"]
+    frames = [[card((x, y), "9D")]] * 5
+    frames += [[card((x + 20 * i, y + 25 * i), None, 0.0, long_side=220.0)] for i in range(1, 5)]
+    frames += [[]] * 3 + [[card((x, y), "9D")]] * 6
+    events = run(tracker, frames, is_clear=False)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "9D")]
+    (track,) = tracker.on_table
+    assert track.centre == pytest.approx((x, y))
+
+
+def test_a_card_too_small_to_read_is_unreadable() -> None:
+    tracker = CardTracker(ZONES, TrackerConfig(min_read_side=100.0))
+    events = run(tracker, [[card(SPOT["N"], "AC", 1.0, long_side=80.0)]] * 6)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
+
+
+def test_unsure_readings_of_another_card_spoil_the_vote() -> None:
+    tracker = CardTracker(ZONES)
+    sure, unsure = [card(SPOT["E"], "9C", 0.95)], [card(SPOT["E"], "9S", 0.6)]
+    assert [e.kind for e in run(tracker, [sure, unsure, sure, sure])] == [EventKind.UNREADABLE]
+    tracker = CardTracker(ZONES)
+    assert [e.card for e in run(tracker, [sure, sure, sure, sure])] == ["9C"]
