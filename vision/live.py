@@ -52,7 +52,11 @@ def crop_box(zones: TableZones, width: int, height: int, margin: float = 0.03) -
 
 
 class TableWatcher:
-    """Recognises the cards of each frame and feeds them to a CardTracker."""
+    """Recognises the cards of each frame and feeds them to a CardTracker.
+
+    While nothing in the view changes and no new card is settling, the last recognition is
+    reused, which keeps the frame rate up without repeating a reading as if it were new.
+    """
 
     def __init__(self, model: GlyphModel, zones: TableZones,
                  vision_config: VisionConfig | None = None,
@@ -81,7 +85,9 @@ class TableWatcher:
         x0, y0, x1, y1 = self._box
         crop = frame[y0:y1, x0:x1]
         thumb = self._thumbnail(crop)
-        if self._thumb is None or self._changed(thumb, self._thumb):
+        fresh = (self._thumb is None or self.tracker.is_settling
+                 or self._changed(thumb, self._thumb))
+        if fresh:
             offset = np.array([x0, y0], np.float32)
             view = even_lighting(crop, self.config) if self.config.even_light else crop
             self.observations = [
@@ -92,7 +98,7 @@ class TableWatcher:
             self.recognised += 1
         self.frames += 1
         bare = BareTable(crop, (x0, y0), self.config)
-        return self.tracker.update(t, self.observations, bare.is_bare)
+        return self.tracker.update(t, self.observations, bare.is_bare, fresh)
 
     def _thumbnail(self, crop: Image) -> npt.NDArray[np.float32]:
         cell = self.config.thumb_cell

@@ -151,9 +151,18 @@ class CardTracker:
         """The cards placed and not yet removed."""
         return [track for track in self.tracks if track.placed]
 
+    @property
+    def is_settling(self) -> bool:
+        """True while some new card waits to be placed (its readings are being gathered)."""
+        return any(not track.placed for track in self.tracks)
+
     def update(self, t: float, observations: Sequence[CardObservation],
-               is_clear: ClearTest | None = None) -> list[CardEvent]:
-        """Take one frame's observations at time `t`; return the events it completes."""
+               is_clear: ClearTest | None = None, fresh: bool = True) -> list[CardEvent]:
+        """Take one frame's observations at time `t`; return the events it completes.
+
+        `fresh` is False when the observations are the previous frame's, reused because the
+        view did not change: they then count for presence but not again as readings.
+        """
         if not math.isfinite(t) or t < self.time:
             raise TrackerError(f"frame time {t!r} is not after the previous one ({self.time!r})")
         self.time = t
@@ -169,10 +178,11 @@ class CardTracker:
             track = matched.get(index)
             if track is None:
                 seat = self.zones.seat_of(sighting.centre) or ""
+                readings = [(sighting.name, sighting.confidence)] if fresh else []
                 self.tracks.append(Track(seat, sighting, sighting.centre, t, self.frame, t,
-                                         readings=[(sighting.name, sighting.confidence)]))
+                                         readings=readings))
             else:
-                self._continue(track, sighting, t)
+                self._continue(track, sighting, t, fresh)
         for track in list(self.tracks):
             if not track.placed and track.last_seen == t:
                 events += self._settle(track, t)
@@ -210,7 +220,7 @@ class CardTracker:
             used.add(id(track))
         return matched
 
-    def _continue(self, track: Track, sighting: Sighting, t: float) -> None:
+    def _continue(self, track: Track, sighting: Sighting, t: float, fresh: bool) -> None:
         """A known card seen again: follow it; a candidate that moved starts its wait again."""
         track.sighting = sighting
         track.last_seen = t
@@ -223,10 +233,11 @@ class CardTracker:
             track.since = t
             track.since_frame = self.frame
             track.seen = 1
-            track.readings = [(sighting.name, sighting.confidence)]
+            track.readings = [(sighting.name, sighting.confidence)] if fresh else []
             return
         track.seen += 1
-        track.readings.append((sighting.name, sighting.confidence))
+        if fresh:
+            track.readings.append((sighting.name, sighting.confidence))
 
     def _missing(self, track: Track, t: float, is_clear: ClearTest | None) -> list[CardEvent]:
         """A known card not seen in this frame: forget, wait, or report it removed."""
@@ -276,6 +287,8 @@ class CardTracker:
 
     def _identity(self, track: Track) -> tuple[str | None, float]:
         """The card named by enough agreeing confident readings, else None; with a confidence."""
+        if not track.readings:
+            return None, 0.0
         overall = statistics.median(conf for _, conf in track.readings)
         if track.sighting.size < self.config.min_read_side:
             return None, overall

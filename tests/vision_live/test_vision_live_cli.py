@@ -103,3 +103,26 @@ def test_calibrate_still_needs_zones(scene_dir: Path,
     assert "--zones" in capsys.readouterr().err
     assert run("calibrate", "--still", str(frame), "--zones", '{"frame_size": [1]}') == 2
     assert "frame_size" in capsys.readouterr().err
+
+
+def test_track_reads_a_video_file(scene_dir: Path, tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (640, 360))
+    for path in sorted(scene_dir.glob("frame_*.jpg")):
+        writer.write(cv2.imread(str(path)))
+    writer.release()
+    assert run("vision", "track", str(video), "--zones", str(scene_dir / "calibration.json"),
+               "--json") == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [e["event"] for e in events].count("removed") == 4
+    assert len(events) == 8
+    assert all(0 < e["t"] < 30 for e in events)
+
+
+def test_track_prints_readable_lines_without_json(scene_dir: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("vision", "track", str(scene_dir)) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 8
+    assert all(" seat " in line for line in lines)

@@ -198,3 +198,17 @@ def test_unsure_readings_of_another_card_spoil_the_vote() -> None:
     assert [e.kind for e in run(tracker, [sure, unsure, sure, sure])] == [EventKind.UNREADABLE]
     tracker = CardTracker(ZONES)
     assert [e.card for e in run(tracker, [sure, sure, sure, sure])] == ["9C"]
+
+
+def test_reused_observations_count_for_presence_but_not_as_new_readings() -> None:
+    tracker = CardTracker(ZONES)
+    seen = [card(SPOT["N"], "KH", 0.9)]
+    events: list[CardEvent] = []
+    for index in range(6):
+        events += tracker.update(index * STEP, seen, fresh=index == 0)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
+    tracker = CardTracker(ZONES)
+    assert tracker.update(0.0, seen) == [] and tracker.is_settling
+    events = [e for i in range(1, 6) for e in tracker.update(i * STEP, seen, fresh=i < 3)]
+    assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "KH")]
+    assert not tracker.is_settling
