@@ -1,5 +1,6 @@
-"""The proof: on synthetic hands with every effect on, each card is reported once, in its
-zone, as itself or as unreadable, never as another card, and nothing is invented."""
+"""The proof: on short synthetic hands (two tricks, 960x540, every effect on), each card is
+reported once, in its zone, as itself or as unreadable, never as another card, and nothing is
+invented."""
 
 from __future__ import annotations
 
@@ -13,13 +14,13 @@ from vision.live import TableWatcher
 from vision.model import GlyphModel
 from vision.table_synth import Comparison, SynthConfig, TableScene, compare_events, tricks_from_log
 
-SEEDS = (21, 22, 23)
+SEEDS = (11, 12, 13)
 
 
 def track_scene(seed: int, tmp_path: Path) -> Comparison:
     log = tmp_path / f"game{seed}.jsonl"
     log.write_text(dump_events(simulate_game(seed=seed, max_hands=1).events))
-    config = SynthConfig(width=960, height=540, seed=seed, max_tricks=1)
+    config = SynthConfig(width=960, height=540, seed=seed, max_tricks=2)
     assert config.lighting and config.shadow and config.blur and config.noise
     assert config.hand_passes and config.nudges
     scene = TableScene(tricks_from_log(log), config)
@@ -42,13 +43,13 @@ def test_every_card_is_reported_once_in_its_zone_and_never_wrong(
     assert result.wrong_seat == []
     assert result.missed == []
     assert result.phantoms == []
-    assert result.right + result.unreadable == result.placed == 4
-    assert result.removed_found == result.removed == 4
+    assert result.right + result.unreadable == result.placed == 8
+    assert result.removed_found == result.removed == 8
     assert result.is_faithful
 
 
 def test_some_cards_are_named(results: dict[int, Comparison]) -> None:
-    assert sum(result.right for result in results.values()) >= 2
+    assert sum(result.right for result in results.values()) >= 3
 
 
 def test_the_comparison_catches_mistakes() -> None:
