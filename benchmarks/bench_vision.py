@@ -54,9 +54,10 @@ def eight_card_frame() -> np.ndarray:
     return frame
 
 
-def time_frame(frame: np.ndarray, model: GlyphModel, runs: int) -> list[float]:
+def time_frame(frame: np.ndarray, model: GlyphModel, runs: int,
+               config: VisionConfig | None = None) -> list[float]:
     """Milliseconds per call of the whole pipeline."""
-    config = VisionConfig()
+    config = config or VisionConfig()
     times = []
     for _ in range(runs):
         start = time.perf_counter()
@@ -81,6 +82,9 @@ def main() -> int:
     times = time_frame(frame, model, args.runs)
     print(f"median {statistics.median(times):.1f} ms, p90 {np.percentile(times, 90):.1f} ms "
           f"over {args.runs} runs on one OpenCV thread")
+    outlines_only = time_frame(frame, model, args.runs, VisionConfig(read_corners=False))
+    print(f"without corner reading (read_corners=False): median "
+          f"{statistics.median(outlines_only):.1f} ms")
     tracemalloc.start()
     recognise(frame, model)
     _, peak = tracemalloc.get_traced_memory()

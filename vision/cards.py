@@ -7,8 +7,12 @@ from enum import Enum
 
 import numpy as np
 import numpy.typing as npt
+from cv2.typing import MatLike
 
 from vision.errors import CardNameError
+
+Image = MatLike
+"""A BGR or single-channel image as OpenCV returns it."""
 
 Quad = npt.NDArray[np.float32]
 """Four card corners, shape (4, 2), in the frame's pixels, clockwise from the top-left."""
@@ -80,6 +84,8 @@ class CardObservation:
     corners: Quad
     reading: Reading | None
     confidence: float
+    whole: bool = True
+    """True when `corners` outline the whole card; False when only a visible index corner."""
 
     @property
     def name(self) -> str | None:

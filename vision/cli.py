@@ -96,7 +96,8 @@ def run_detect(args: argparse.Namespace) -> int:
             for o in observations:
                 x, y = o.corners.mean(axis=0)
                 label = o.name or "unreadable"
-                print(f"  {label:<11} confidence {o.confidence:.2f} at ({x:.0f}, {y:.0f})")
+                where = "" if o.whole else " (corner only)"
+                print(f"  {label:<11} confidence {o.confidence:.2f} at ({x:.0f}, {y:.0f}){where}")
         if args.annotate:
             cv2.imwrite(str(args.annotate / (path.stem + ".png")), annotate(frame, observations))
     return status

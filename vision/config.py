@@ -29,8 +29,8 @@ class VisionConfig:
     min_aspect: float = 1.15
     max_aspect: float = 1.9
     approx_epsilon: float = 0.04
-    canny_low: int = 25
-    canny_high: int = 75
+    edge_level: int = 24
+    """Local contrast (3x3 morphological gradient) at which a pixel counts as an edge."""
     nms_iou: float = 0.3
     max_table_spread: float = 12.0
     """The frame border counts as plain table when its colour spread is at most this."""
@@ -44,6 +44,17 @@ class VisionConfig:
     """Share of the rectified card searched for the corner index."""
     index_margin: float = 0.04
     """Ink this close to the card's outer edges (share of the index width) is ignored."""
+    read_corners: bool = True
+    """Also read cards of which only a corner shows (trick piles), once some card was found."""
+    corner_masks: int = 2
+    corner_min_edge: float = 0.3
+    """Both edges at a corner must be this long, as a share of the typical card width."""
+    corner_min_share: float = 0.08
+    """With no card outlined, corner edges must be this share of the frame's shorter side."""
+    corner_max_skew: float = 25.0
+    """How far (degrees) a corner may be from a right angle."""
+    same_card_reach: float = 2.3
+    """Corner readings of one name closer than this many card widths are taken as one card."""
     glyph_size: int = 32
     min_confidence: float = 0.5
     """Below this a card is reported present but unreadable."""

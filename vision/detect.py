@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import Quad
+from vision.cards import Image, Quad
 from vision.config import VisionConfig
-
-Image = npt.NDArray[np.uint8]
 
 
 def order_corners(points: npt.NDArray[np.floating]) -> Quad:
@@ -40,20 +41,18 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    edges = cv2.Canny(gray, config.canny_low, config.canny_high)
-    not_edges = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    gradient = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    _, not_edges = cv2.threshold(gradient, config.edge_level, 255, cv2.THRESH_BINARY_INV)
     otsu, _ = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks: list[Image] = []
-    for level in (otsu, otsu + 40, 160, 200):
+    for level in (otsu, otsu + 40, 200):
         if level < 255:
             masks.append((whiteness > level).astype(np.uint8) * 255)
     block = (min(small.shape[:2]) // 4) | 1
-    for offset in (-5, -15):
-        mask = cv2.adaptiveThreshold(
-            whiteness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, offset
-        )
-        masks.append(cv2.bitwise_and(mask, not_edges))
-    masks.append(not_edges)
+    mask = cv2.adaptiveThreshold(
+        whiteness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15
+    )
+    masks.append(cv2.bitwise_and(mask, not_edges))
     masks += _off_background_masks(small, pad, config)
     return masks
 
@@ -65,12 +64,13 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
     border = np.concatenate([
         inner[:strip].reshape(-1, 3), inner[-strip:].reshape(-1, 3),
         inner[:, :strip].reshape(-1, 3), inner[:, -strip:].reshape(-1, 3),
-    ])[::3]
+    ])[::7]
     table = np.median(border, axis=0)
     spread = np.median(np.abs(border - table), axis=0)
     if float(spread.max()) > config.max_table_spread:
         return []
-    difference = cv2.absdiff(small, (*(float(v) for v in table), 0.0))
+    scalar = (*(float(v) for v in table), 0.0)  # OpenCV takes a 4-tuple as a per-channel scalar
+    difference = cv2.absdiff(small, scalar)  # type: ignore[call-overload]
     channels = cv2.split(difference)
     distance = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
     distance[:pad] = 0
@@ -85,7 +85,7 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
     return masks
 
 
-def _edge_support(contour: npt.NDArray[np.int32], quad: Quad, reach: float) -> float:
+def _edge_support(contour: Image, quad: Quad, reach: float) -> float:
     """Share of points along the quad's sides that lie within `reach` pixels of the contour."""
     x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 2
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
@@ -100,7 +100,7 @@ def _edge_support(contour: npt.NDArray[np.int32], quad: Quad, reach: float) -> f
     return float(np.count_nonzero(band[ys, xs])) / len(samples)
 
 
-def _approx_quad(hull: npt.NDArray[np.int32], config: VisionConfig) -> Quad | None:
+def _approx_quad(hull: Image, config: VisionConfig) -> Quad | None:
     """A four-corner approximation of a convex hull, trying coarser tolerances in turn."""
     perimeter = cv2.arcLength(hull, True)
     for factor in (0.5, 0.75, 1.0, 1.5):
@@ -113,7 +113,7 @@ def _approx_quad(hull: npt.NDArray[np.int32], config: VisionConfig) -> Quad | No
 
 
 def _quad_of(
-    contour: npt.NDArray[np.int32], config: VisionConfig, seen: list[Quad]
+    contour: Image, config: VisionConfig, seen: list[Quad]
 ) -> tuple[Quad, float] | None:
     """The contour's card-shaped quad and its edge support; None if not card-like or `seen`."""
     area = cv2.contourArea(contour)
@@ -131,7 +131,7 @@ def _quad_of(
 
 
 def _checked(
-    quad: Quad, contour: npt.NDArray[np.int32], min_support: float, config: VisionConfig,
+    quad: Quad, contour: Image, min_support: float, config: VisionConfig,
     seen: list[Quad],
 ) -> tuple[Quad, float] | None:
     """The quad and its edge support if it has a card's aspect, is new and follows the contour."""
@@ -159,23 +159,44 @@ def _box_iou(a: Quad, b: Quad) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
-def _same_box(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+def _same_box(a: Sequence[int], b: Sequence[int]) -> bool:
     """True when two bounding rectangles (x, y, w, h) agree to within 2% of their size."""
     tolerance = 0.02 * max(a[2], a[3], b[2], b[3]) + 1
     return all(abs(p - q) <= tolerance for p, q in zip(a, b, strict=True))
 
 
-def find_cards(frame: Image, config: VisionConfig | None = None) -> list[Quad]:
-    """Return the outline of every card found in a BGR frame, largest first."""
-    config = config or VisionConfig()
+@dataclass(frozen=True)
+class MaskSet:
+    """Binary masks of card-like regions in the shrunk, padded frame, and how to map back."""
+
+    masks: list[Image]
+    scale: float
+    pad: int
+
+    def to_frame(self, points: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """Map points from mask pixels to frame pixels."""
+        return ((points - self.pad) / self.scale).astype(np.float32)
+
+
+def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
+    """Shrink and pad the frame and build the masks that cards are looked for in."""
     small, scale, pad = _shrink(frame, config)
-    frame_area = small.shape[0] * small.shape[1]
+    opening = np.ones((3, 3), np.uint8)
+    masks = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in _masks(small, pad, config)]
+    return MaskSet(masks, scale, pad)
+
+
+def find_cards(
+    frame: Image, config: VisionConfig | None = None, masks: MaskSet | None = None
+) -> list[Quad]:
+    """Return the outline of every card found in a BGR frame, best supported first."""
+    config = config or VisionConfig()
+    masks = masks or card_masks(frame, config)
+    frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
     candidates: list[tuple[float, Quad]] = []
     """(ranking score, quad): edge support in steps of 0.1 first, then area."""
-    seen_boxes: list[tuple[int, int, int, int]] = []
-    opening = np.ones((3, 3), np.uint8)
-    for mask in _masks(small, pad, config):
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening)
+    seen_boxes: list[Sequence[int]] = []
+    for mask in masks.masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
             area = cv2.contourArea(contour)
@@ -195,4 +216,4 @@ def find_cards(frame: Image, config: VisionConfig | None = None) -> list[Quad]:
             kept.append(quad)
     height, width = frame.shape[:2]
     limit = np.array([width - 1, height - 1], dtype=np.float32)
-    return [np.clip((quad - pad) / scale, 0, limit).astype(np.float32) for quad in kept]
+    return [np.clip(masks.to_frame(quad), 0, limit).astype(np.float32) for quad in kept]

@@ -24,6 +24,7 @@ def observation_record(observation: CardObservation) -> dict[str, Any]:
         "card": observation.name,
         "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in observation.corners],
         "confidence": observation.confidence,
+        "whole": observation.whole,
     }
 
 

@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-Image = npt.NDArray[np.uint8]
+from vision.cards import Image
+
 Vector = npt.NDArray[np.float32]
 
 CELLS = 4
@@ -25,9 +26,10 @@ def gradient_histograms(glyph: Image) -> Vector:
     rows = (np.arange(size) // cell).clip(0, CELLS - 1)
     index = (rows[:, None] * CELLS + rows[None, :]) * BINS + bins
     hist = np.bincount(index.ravel(), weights=magnitude.ravel(), minlength=CELLS * CELLS * BINS)
-    hist = hist.reshape(CELLS * CELLS, BINS)
-    hist /= np.linalg.norm(hist, axis=1, keepdims=True) + 1e-3 * (hist.max() + 1.0)
-    return hist.reshape(-1).astype(np.float32)
+    hist = hist.reshape(CELLS * CELLS, BINS).astype(np.float64)
+    hist = hist / (np.linalg.norm(hist, axis=1, keepdims=True) + 1e-3 * (hist.max() + 1.0))
+    flat: Vector = hist.reshape(-1).astype(np.float32)
+    return flat
 
 
 def glyph_features(glyph: Image) -> Vector:

@@ -10,10 +10,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.cards import Image
 from vision.config import VisionConfig
 from vision.detect import find_cards
 from vision.features import glyph_features
-from vision.glyphs import Image, IndexGlyphs, corner_views, rectify, split_index
+from vision.glyphs import IndexGlyphs, corner_views, rectify, split_index
 from vision.model import GlyphModel, GlyphSet
 from vision.synthetic import artwork_cards, drawn_suits, hershey_ranks
 

@@ -6,12 +6,9 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
-from vision.cards import Quad
+from vision.cards import Image, Quad
 from vision.config import VisionConfig
-
-Image = npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True)
@@ -28,7 +25,7 @@ class IndexGlyphs:
     """Mean (R - max(G, B)) of the ink pixels, over 255; positive for red ink."""
 
 
-def _card_transform(corners: Quad, config: VisionConfig) -> npt.NDArray[np.float64]:
+def _card_transform(corners: Quad, config: VisionConfig) -> Image:
     """Perspective transform from the frame to the upright rectified card."""
     pts = np.asarray(corners, dtype=np.float32)
     first = float(np.linalg.norm(pts[1] - pts[0]))
@@ -89,7 +86,8 @@ def normalise_glyph(mask: Image, size: int) -> Image:
 def _ink(view: Image) -> Image:
     """Ink strength: high where the paper is dark or coloured (black or red print)."""
     blue, green, red = cv2.split(view)
-    return cv2.subtract(255, cv2.min(cv2.min(blue, green), red))
+    darkest = cv2.min(cv2.min(blue, green), red)
+    return cv2.subtract(np.full_like(darkest, 255), darkest)
 
 
 def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
@@ -102,24 +100,29 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     edge = max(2, round(config.index_margin * view.shape[1]))
     binary[:edge] = 0
     binary[:, :edge] = 0
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     height, width = binary.shape
     boxes = []
-    for label in range(1, count):
+    right_edge = []
+    sizes = stats[1:]
+    plausible = (sizes[:, cv2.CC_STAT_AREA] >= 0.002 * width * height) & (
+        sizes[:, cv2.CC_STAT_HEIGHT] >= 0.06 * height
+    )
+    for label in np.nonzero(plausible)[0] + 1:
         x, y, w, h, area = (int(v) for v in stats[label])
-        if area < 0.002 * width * height or h < 0.06 * height:
-            continue
         if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
             continue
         touches = x <= 0 or y <= 0 or x + w >= width or y + h >= height
         if touches and (max(w, h) > 2.5 * min(w, h) or area < 0.4 * w * h):
             continue
-        boxes.append((y, x, w, h, label))
+        boxes.append((y, x, w, h, int(label)))
+        right_edge.append(x + w >= width)
     if len(boxes) < 2:
         return None
+    touching = {b[4] for b, edge in zip(boxes, right_edge, strict=True) if edge}
     boxes.sort()
     # The rank is the top glyph, plus glyphs beside it on the same line (the '1' and '0' of 10).
-    starts = [b for b in boxes if b[1] < 0.4 * width]
+    starts = [b for b in boxes if b[1] < 0.6 * width and b[4] not in touching]
     if not starts:
         return None
     top_y, _, _, top_h, _ = starts[0]
@@ -128,17 +131,27 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         if abs(b[0] - top_y) < 0.25 * top_h and abs(b[3] - top_h) < 0.25 * top_h
         and b[1] + b[2] < width and b[1] < 0.7 * width
     ]
-    rest = [b for b in boxes if b not in row and b[0] >= top_y + 0.6 * top_h]
-    if not rest:
-        return None
     x0 = min(b[1] for b in row)
     x1 = max(b[1] + b[2] for b in row)
     y0 = min(b[0] for b in row)
     y1 = max(b[0] + b[3] for b in row)
-    below = [b for b in rest if b[1] < x1 and b[1] + b[2] > x0]
-    if not below:
+    below = [
+        b for b in boxes
+        if b not in row and b[0] >= top_y + 0.6 * top_h and b[1] < x1 and b[1] + b[2] > x0
+        and b[4] not in touching
+    ]
+    # Some decks print the suit beside the rank instead of below it.
+    beside = [
+        b for b in boxes
+        if b not in row and b[1] >= x1 - 1 and b[0] < y1 and b[0] + b[3] > y0
+        and b[3] >= 0.4 * top_h
+    ]
+    if below:
+        sy, sx, sw, sh, slabel = below[0]
+    elif beside:
+        sy, sx, sw, sh, slabel = min(beside, key=lambda b: b[1])
+    else:
         return None
-    sy, sx, sw, sh, slabel = below[0]
     rank_mask = np.isin(labels, [b[4] for b in row])
     suit_mask = labels == slabel
     rank_img = (rank_mask[y0:y1, x0:x1] * 255).astype(np.uint8)
@@ -156,8 +169,8 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     )
 
 
-def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: npt.NDArray[np.int32]) -> bool:
-    """True for a rank of two pieces: a narrower one, a gap, then one with a hole ('1', '0')."""
+def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: Image) -> bool:
+    """True for two pieces, a narrower one, a gap, then one with a hole or much wider: '1', '0'."""
     if len(row) != 2:
         return False
     left, right = sorted(row, key=lambda b: b[1])
@@ -166,4 +179,5 @@ def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: npt.NDArray[n
     piece = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
     _, hierarchy = cv2.findContours(piece, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     has_hole = hierarchy is not None and bool(np.any(hierarchy[0][:, 3] >= 0))
-    return left[2] <= right[2] and gap >= 1 and has_hole
+    narrow = left[2] < 0.6 * right[2]
+    return left[2] <= right[2] and gap >= 1 and (has_hole or narrow)

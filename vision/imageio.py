@@ -6,11 +6,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
+from vision.cards import Image
 from vision.errors import ImageReadError
-
-Image = npt.NDArray[np.uint8]
 
 
 def read_image(path: Path) -> Image:

@@ -9,10 +9,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from vision.cards import Image
 from vision.errors import ProfileError
 from vision.features import Vector, glyph_features
-
-Image = npt.NDArray[np.uint8]
 
 DEFAULT_MODEL = Path(__file__).with_name("data") / "glyph_model.npz"
 
@@ -45,9 +44,8 @@ class GlyphSet:
         if self.features.shape[0] == 0:
             return None
         similarity = self.features @ vector
-        names, codes = self._label_codes
-        best = np.full(len(names), -np.inf, np.float32)
-        np.maximum.at(best, codes, similarity)
+        names, order, starts = self._label_groups
+        best = np.maximum.reduceat(similarity[order], starts)
         if allowed is not None:
             best[[name not in allowed for name in names]] = -np.inf
         order = np.argsort(-best)
@@ -58,10 +56,12 @@ class GlyphSet:
         return Guess(label=names[int(order[0])], similarity=top, margin=top - second)
 
     @cached_property
-    def _label_codes(self) -> tuple[list[str], npt.NDArray[np.intp]]:
-        """The distinct labels and, for each stored vector, the index of its label."""
+    def _label_groups(self) -> tuple[list[str], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """The distinct labels, an order that groups vectors by label, and where groups start."""
         names, codes = np.unique(self.labels, return_inverse=True)
-        return [str(n) for n in names], codes
+        order = np.argsort(codes, kind="stable")
+        starts = np.searchsorted(codes[order], np.arange(len(names)))
+        return [str(n) for n in names], order, starts
 
     @classmethod
     def from_glyphs(cls, glyphs: list[Image], labels: list[str]) -> GlyphSet:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from vision.cards import CardObservation
+import cv2
+import numpy as np
+
+from vision.cards import CardObservation, Image, Quad
 from vision.config import VisionConfig
-from vision.detect import Image, find_cards
+from vision.corners import corner_views, find_corners
+from vision.detect import MaskSet, card_masks, find_cards
 from vision.glyphs import index_views
 from vision.model import GlyphModel
 from vision.read import read_views
@@ -15,8 +19,61 @@ def recognise(
 ) -> list[CardObservation]:
     """Return an observation for every card found in a BGR frame."""
     config = config or VisionConfig()
+    masks = card_masks(frame, config)
     observations = []
-    for corners in find_cards(frame, config):
+    quads = find_cards(frame, config, masks)
+    for corners in quads:
         reading, confidence = read_views(index_views(frame, corners, config), model, config)
         observations.append(CardObservation(corners, reading, round(confidence, 3)))
+    if config.read_corners:
+        observations += read_loose_corners(frame, masks, quads, observations, model, config)
     return observations
+
+
+def _short_side(quad: Quad) -> float:
+    """Length of the shorter side of a card outline."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+
+
+def read_loose_corners(
+    frame: Image, masks: MaskSet, quads: list[Quad], found: list[CardObservation],
+    model: GlyphModel, config: VisionConfig,
+) -> list[CardObservation]:
+    """Read cards of which only a corner is visible, away from the cards already outlined."""
+    read = [o.corners for o in found if o.reading is not None]
+    typical = float(np.median([_short_side(q) for q in (read or quads)])) if quads else None
+    exclude = _cards_area(masks, read, typical) if typical else None
+    readings: list[tuple[CardObservation, np.ndarray, float]] = []
+    for corner in find_corners(masks, config, typical, exclude):
+        width = typical or corner.shorter_edge
+        # A card is at least as wide as two thirds of any straight edge seen on it.
+        extent = max(width, corner.longer_edge / 1.5)
+        for view, outline in corner_views(frame, corner, width, config):
+            reading, confidence = read_views([view], model, config)
+            if reading is not None:
+                observation = CardObservation(outline, reading, round(confidence, 3), whole=False)
+                readings.append((observation, corner.tip, extent))
+                break
+    kept: list[tuple[CardObservation, np.ndarray, float]] = []
+    named = [(o.name, o.corners.mean(axis=0)) for o in found if o.name]
+    for observation, tip, width in sorted(readings, key=lambda item: -item[0].confidence):
+        reach = config.same_card_reach * width
+        same_card = [(t, w) for o, t, w in kept if o.name == observation.name]
+        if any(np.linalg.norm(tip - t) < config.same_card_reach * max(width, w)
+               for t, w in same_card):
+            continue
+        if any(n == observation.name and np.linalg.norm(tip - c) < reach for n, c in named):
+            continue
+        kept.append((observation, tip, width))
+    return [o for o, _, _ in kept]
+
+
+def _cards_area(masks: MaskSet, quads: list[Quad], width: float) -> Image:
+    """Mask of the outlined cards, grown by a tenth of a card width, in mask pixels."""
+    area = np.zeros_like(masks.masks[0])
+    for quad in quads:
+        points = np.round(quad * masks.scale + masks.pad).astype(np.int32)
+        cv2.fillPoly(area, [points], 255)
+    grow = max(3, round(0.2 * width * masks.scale) | 1)
+    return cv2.dilate(area, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.cards import Quad, Rank, Reading, Suit
+from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
-from vision.glyphs import Image, IndexGlyphs, index_views, split_index
+from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, Guess
 
 RED_SUITS = frozenset("HD")

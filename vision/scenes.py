@@ -6,13 +6,10 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
-from vision.cards import Quad
+from vision.cards import Image, Quad
 from vision.detect import order_corners
 from vision.synthetic import suit_shape
-
-Image = npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True)
@@ -31,7 +28,8 @@ def table_background(width: int, height: int, seed: int = 0) -> Image:
     noise = rng.normal(0.0, 8.0, (height // 4 + 1, width // 4 + 1, 1)).astype(np.float32)
     base += cv2.resize(noise, (width, height))[:, :, None]
     ramp = np.linspace(0.8, 1.15, width, dtype=np.float32)[None, :, None]
-    return np.clip(base * ramp, 0, 255).astype(np.uint8)
+    table: Image = np.clip(base * ramp, 0, 255).astype(np.uint8)
+    return table
 
 
 def plain_card(rank_text: str, suit: str | None, width: int = 338) -> Image:

@@ -7,11 +7,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
+from vision.cards import Image
 from vision.glyphs import normalise_glyph
-
-Image = npt.NDArray[np.uint8]
 
 RANK_TEXT = {"2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9",
              "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
@@ -57,7 +55,7 @@ def hershey_ranks(size: int, rng: np.random.Generator, per_style: int = 2) -> It
 
 def suit_shape(suit: str, width: float) -> Image:
     """Draw one suit symbol, filled, on a 120x120 canvas; width scales it horizontally."""
-    canvas = np.zeros((120, 120), np.uint8)
+    canvas: Image = np.zeros((120, 120), np.uint8)
     cx = 60
     w = 50 * width
     if suit == "D":

@@ -33,6 +33,7 @@ def test_detect_json_prints_the_prediction_format(scene_file: Path,
     cards = sorted(line["cards"], key=lambda c: c["corners"][0][0])
     assert [c["card"] for c in cards] == ["KD", None]
     assert all(len(c["corners"]) == 4 and 0.0 <= c["confidence"] <= 1.0 for c in cards)
+    assert all(c["whole"] is True for c in cards)
 
 
 def test_detect_readable_list_and_annotation(scene_file: Path, tmp_path: Path,
@@ -43,7 +44,8 @@ def test_detect_readable_list_and_annotation(scene_file: Path, tmp_path: Path,
     assert "2 card(s)" in text and "KD" in text and "unreadable" in text
     drawn = cv2.imread(str(out_dir / "two cards.png"))
     original = cv2.imread(str(scene_file))
-    assert drawn is not None and drawn.shape == original.shape
+    assert drawn is not None and original is not None
+    assert drawn.shape == original.shape
     assert np.any(drawn != original)
 
 

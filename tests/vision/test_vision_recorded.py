@@ -20,14 +20,18 @@ def model() -> GlyphModel:
 
 
 def _labels(shared_dir: Path) -> dict[str, Any]:
-    return json.loads((shared_dir / "vision" / "labels.json").read_text())["images"]
+    images: dict[str, Any] = json.loads((shared_dir / "vision" / "labels.json").read_text())[
+        "images"
+    ]
+    return images
 
 
 def _truth_at(record: dict[str, Any], point: np.ndarray) -> str | None:
     for card in record["cards"]:
         x0, y0, x1, y1 = card["box"]
         if x0 <= point[0] <= x1 and y0 <= point[1] <= y1:
-            return card["card"] or card["rank"]
+            name: str = card["card"] or card["rank"]
+            return name
     return None
 
 
@@ -53,7 +57,7 @@ def test_photos_give_no_wrong_identity(shared_dir: Path, model: GlyphModel, key:
     assert read, "expected at least one card read"
     for observation in read:
         truth = _truth_at(record, observation.corners.mean(axis=0))
-        assert truth is not None
+        assert truth is not None and observation.name is not None
         expected = truth if len(truth) == 2 else truth[0]
         got = observation.name if len(truth) == 2 else observation.name[0]
         assert got == expected

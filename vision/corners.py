@@ -1,0 +1,108 @@
+"""Read cards from a single visible corner, as in a trick pile where the rest is covered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import Image, Quad
+from vision.config import VisionConfig
+from vision.detect import MaskSet
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class CardCorner:
+    """A right-angled corner of a light region: its tip and the directions of its two edges.
+
+    (first, second) is ordered so that it is not mirrored: with first as the card's short side
+    it is a top-left corner; with first as the long side it is a top-right one.
+    """
+
+    tip: Vector
+    first: Vector
+    second: Vector
+    shorter_edge: float
+    longer_edge: float
+    """Lengths of the two visible edges, in frame pixels."""
+
+
+def find_corners(
+    masks: MaskSet, config: VisionConfig, card_width: float | None,
+    exclude: Image | None = None,
+) -> list[CardCorner]:
+    """Right-angled corners with two straight edges of card scale, in frame pixels.
+
+    Corners whose tip falls on a non-zero pixel of `exclude` (mask pixels) are left out. Without a
+    card width, edges must be at least `corner_min_share` of the frame's shorter side.
+    """
+    if card_width is None:
+        min_edge = config.corner_min_share * (min(masks.masks[0].shape) - 2 * masks.pad)
+    else:
+        min_edge = config.corner_min_edge * card_width * masks.scale
+    max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
+    corners: list[CardCorner] = []
+    for mask in masks.masks[: config.corner_masks]:
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            if cv2.contourArea(contour) < (min_edge * min_edge):
+                continue
+            perimeter = cv2.arcLength(contour, True)
+            poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2)
+            poly = poly.astype(np.float32)
+            if len(poly) < 4:
+                continue
+            limit = np.array(mask.shape[::-1], np.float32) - masks.pad - 2
+            orientation = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
+            before = np.roll(poly, 1, axis=0) - poly
+            after = np.roll(poly, -1, axis=0) - poly
+            len_b = np.linalg.norm(before, axis=1)
+            len_a = np.linalg.norm(after, axis=1)
+            long_enough = np.minimum(len_b, len_a) >= min_edge
+            inside = np.all((poly > masks.pad + 1) & (poly < limit), axis=1)
+            if exclude is not None:
+                xs, ys = poly[:, 0].astype(np.intp), poly[:, 1].astype(np.intp)
+                inside &= exclude[ys.clip(0, exclude.shape[0] - 1),
+                                  xs.clip(0, exclude.shape[1] - 1)] == 0
+            for i in np.nonzero(long_enough & inside)[0]:
+                u, v = before[i] / len_b[i], after[i] / len_a[i]
+                if abs(float(u @ v)) > max_cosine:
+                    continue
+                turn = float(u[0] * v[1] - u[1] * v[0])
+                if turn * orientation > 0:
+                    continue
+                first, second = (u, v) if turn > 0 else (v, u)
+                shorter = float(min(len_a[i], len_b[i])) / masks.scale
+                longer = float(max(len_a[i], len_b[i])) / masks.scale
+                corners.append(CardCorner(masks.to_frame(poly[i]), first, second, shorter, longer))
+    return corners
+
+
+def corner_views(frame: Image, corner: CardCorner, card_width: float,
+                 config: VisionConfig) -> list[tuple[Image, Quad]]:
+    """The index view at a corner for the top-left and top-right hypotheses, with its outline."""
+    unit = card_width / config.card_width
+    crop_w = round(config.index_width * config.card_width)
+    crop_h = round(config.index_height * config.card_height)
+    views = []
+    for first_is_short in (True, False):
+        if first_is_short:
+            across, down = corner.first, corner.second
+            origin = corner.tip
+        else:
+            across, down = -corner.second, corner.first
+            origin = corner.tip + corner.second * crop_w * unit
+        # Map view pixel (x, y) to origin + unit * (x * across + y * down).
+        source = np.array([origin, origin + across * crop_w * unit,
+                           origin + down * crop_h * unit], np.float32)
+        target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32)
+        matrix = cv2.getAffineTransform(source, target)
+        view = cv2.warpAffine(frame, matrix, (crop_w, crop_h), flags=cv2.INTER_LINEAR)
+        outline = np.array([origin, source[1], source[1] + down * crop_h * unit, source[2]],
+                           np.float32)
+        views.append((view, outline))
+    return views
