@@ -1,7 +1,8 @@
 """Card events from recognised frames: placed, removed and unreadable cards per seat zone.
 
 Pure: the caller passes each frame's time and observations (and, optionally, a test of
-whether the table is visibly bare where a card lay); nothing here reads a clock.
+whether the table is visibly bare where a card lay); nothing here reads a clock. Only whole
+card outlines are followed; an index corner read on its own does not make a card.
 """
 
 from __future__ import annotations
@@ -169,6 +170,8 @@ class CardTracker:
         self.frame += 1
         sightings = []
         for observation in observations:
+            if not observation.whole:
+                continue  # an index corner alone (a pile, a covered card) is not a card laid
             sighting = sighting_of(observation)
             if self.zones.seat_of(sighting.centre) is not None:
                 sightings.append(sighting)

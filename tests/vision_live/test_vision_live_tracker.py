@@ -212,3 +212,11 @@ def test_reused_observations_count_for_presence_but_not_as_new_readings() -> Non
     events = [e for i in range(1, 6) for e in tracker.update(i * STEP, seen, fresh=i < 3)]
     assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "KH")]
     assert not tracker.is_settling
+
+
+def test_an_index_corner_alone_does_not_make_a_card() -> None:
+    tracker = CardTracker(ZONES)
+    whole = card(SPOT["E"], "AH", 0.95)
+    corner = CardObservation(whole.corners * 0.3 + np.float32(SPOT["E"]) * 0.7, whole.reading,
+                             0.95, whole=False)
+    assert run(tracker, [[corner]] * 10) == []
