@@ -22,6 +22,7 @@ from table.log import dump_events
 from table.simulate import simulate_game
 from vision.live import LiveConfig, TableWatcher
 from vision.model import GlyphModel
+from vision.profile import with_profile
 from vision.table_synth import SynthConfig, TableScene, compare_events, tricks_from_log
 
 
@@ -61,14 +62,18 @@ def main() -> None:
     parser.add_argument("--seeds", default="1,2,3")
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--tricks", type=int, default=None, help="tricks per hand (all)")
+    parser.add_argument("--deck", type=Path, default=None, help="deck profile (.npz) to add")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     width, height = (int(v) for v in args.size.split("x"))
     model = GlyphModel.load()
+    if args.deck is not None:
+        model = with_profile(model, GlyphModel.load(args.deck))
     modes = (("as shipped", LiveConfig()), ("recognise every frame", LiveConfig(change_level=-1)))
     totals: dict[str, dict[str, int]] = {name: {} for name, _ in modes}
+    by_rank: dict[str, list[int]] = {rank: [0, 0] for rank in "9TJQKA"}
     all_times: dict[str, list[float]] = {name: [] for name, _ in modes}
     print(f"tracking at {width}x{height}, one core (OpenCV threads 1)")
     for seed in (int(s) for s in args.seeds.split(",")):
@@ -83,6 +88,13 @@ def main() -> None:
             for key, value in comparison.summary().items():
                 totals[name][key] = totals[name].get(key, 0) + value
             delays = comparison.delays
+            if name == modes[0][0]:
+                for event in scene.truth:
+                    if event.event == "placed" and event.card[0] in by_rank:
+                        by_rank[event.card[0]][1] += 1
+                for card in comparison.named:
+                    if card[0] in by_rank:
+                        by_rank[card[0]][0] += 1
             print(f"  {name:<22} {len(times) / sum(times):6.1f} fps  median "
                   f"{statistics.median(times) * 1000:5.1f} ms  p95 "
                   f"{np.percentile(times, 95) * 1000:5.1f} ms  max {max(times) * 1000:5.1f} ms"
@@ -94,6 +106,8 @@ def main() -> None:
             for problem in (*comparison.wrong, *comparison.wrong_seat, *comparison.missed,
                             *comparison.phantoms):
                 print(f"  {'':<22} PROBLEM {problem}")
+    print("named right by rank (as shipped): " + ", ".join(
+        f"{rank} {right}/{placed}" for rank, (right, placed) in by_rank.items()))
     for name, _ in modes:
         times = all_times[name]
         print(f"all seeds, {name}: {len(times) / sum(times):.1f} fps over {len(times)} frames; "

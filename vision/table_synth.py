@@ -419,6 +419,8 @@ class Comparison:
     phantoms: list[str]
     delays: list[float] = field(default_factory=list)
     """Seconds from each card landing to its report."""
+    named: list[str] = field(default_factory=list)
+    """The cards reported by their right name."""
 
     @property
     def is_faithful(self) -> bool:
@@ -443,6 +445,7 @@ def compare_events(truth: list[TruthEvent], reported: list[dict[str, Any]],
     right = unreadable = removed_found = 0
     wrong, wrong_seat, missed = [], [], []
     delays: list[float] = []
+    named: list[str] = []
 
     def take(kind: set[str], event: TruthEvent) -> dict[str, Any] | None:
         fits = [index for index, candidate in enumerate(left)
@@ -469,6 +472,7 @@ def compare_events(truth: list[TruthEvent], reported: list[dict[str, Any]],
                 unreadable += 1
             elif found["card"] == event.card:
                 right += 1
+                named.append(event.card)
             else:
                 wrong.append(f"{label}: reported as {found['card']}")
         else:
@@ -484,4 +488,4 @@ def compare_events(truth: list[TruthEvent], reported: list[dict[str, Any]],
         placed=sum(e.event == "placed" for e in truth), right=right, unreadable=unreadable,
         wrong=wrong, wrong_seat=wrong_seat, missed=missed,
         removed=sum(e.event == "removed" for e in truth), removed_found=removed_found,
-        phantoms=phantoms, delays=delays)
+        phantoms=phantoms, delays=delays, named=named)
