@@ -1,0 +1,222 @@
+"""The card tracker on scripted observation streams (10 frames per second)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from vision.cards import CardObservation, Rank, Reading, Suit, parse_card
+from vision.tracker import CardEvent, CardTracker, EventKind, TrackerConfig, TrackerError
+from vision.zones import default_zones
+
+ZONES = default_zones(1000, 800)
+SPOT = {"N": (500.0, 200.0), "E": (750.0, 400.0), "S": (500.0, 600.0), "W": (250.0, 400.0)}
+STEP = 0.1
+
+
+def card(centre: tuple[float, float], name: str | None = "TH", confidence: float = 0.95,
+         long_side: float = 140.0, angle: float = 0.0) -> CardObservation:
+    """An observation of a card outline centred at `centre`."""
+    half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32) * [
+        long_side / 1.45 / 2, long_side / 2]
+    theta = math.radians(angle)
+    rotation = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
+    corners = (half @ rotation.T + np.array(centre)).astype(np.float32)
+    reading = None
+    if name is not None:
+        rank, suit = parse_card(name)
+        reading = Reading(rank, suit, confidence)
+    return CardObservation(corners, reading, confidence)
+
+
+def run(tracker: CardTracker, frames: list[list[CardObservation]], start: float = 0.0,
+        is_clear: bool | None = None) -> list[CardEvent]:
+    """Feed frames at 10 fps; returns every event."""
+    events = []
+    clear = None if is_clear is None else (lambda corners: is_clear)
+    for index, observations in enumerate(frames):
+        events += tracker.update(start + index * STEP, observations, clear)
+    return events
+
+
+def test_a_still_card_is_placed_once_after_the_stable_time() -> None:
+    tracker = CardTracker(ZONES)
+    events = run(tracker, [[card(SPOT["E"])]] * 3)
+    assert events == []
+    events = run(tracker, [[card(SPOT["E"])]] * 20, start=0.3)
+    assert events == [CardEvent(EventKind.PLACED, 0.3, "E", "TH", 0.95)]
+    assert events[0].to_json() == {"event": "placed", "t": 0.3, "seat": "E", "card": "TH",
+                                   "confidence": 0.95}
+
+
+def test_the_stable_time_is_configurable() -> None:
+    tracker = CardTracker(ZONES, TrackerConfig(stable_time=1.0))
+    events = run(tracker, [[card(SPOT["N"])]] * 15)
+    assert [(e.kind, e.t) for e in events] == [(EventKind.PLACED, pytest.approx(1.0))]
+
+
+def test_a_card_gone_for_the_stable_time_is_removed_with_its_identity() -> None:
+    tracker = CardTracker(ZONES)
+    run(tracker, [[card(SPOT["S"], "JD")]] * 6)
+    events = run(tracker, [[]] * 6, start=0.6)
+    assert events == [CardEvent(EventKind.REMOVED, pytest.approx(0.9), "S", "JD", 0.95)]
+    assert tracker.on_table == []
+
+
+def test_a_card_covered_for_a_moment_creates_and_removes_nothing() -> None:
+    tracker = CardTracker(ZONES)
+    here = [card(SPOT["W"], "AS")]
+    frames = [here] * 5 + [[]] * 2 + [here] * 5 + [[]] * 2 + [here] * 5
+    events = run(tracker, frames)
+    assert [e.kind for e in events] == [EventKind.PLACED]
+
+
+def test_a_hand_resting_on_a_card_does_not_remove_it() -> None:
+    tracker = CardTracker(ZONES)
+    run(tracker, [[card(SPOT["W"], "AS")]] * 5)
+    assert run(tracker, [[]] * 20, start=0.5, is_clear=False) == []
+    assert run(tracker, [[card(SPOT["W"], "AS")]] * 5, start=2.5) == []
+    removed = run(tracker, [[]] * 5, start=3.0, is_clear=True)
+    assert [(e.kind, e.card) for e in removed] == [(EventKind.REMOVED, "AS")]
+
+
+def test_a_moving_hand_or_a_flickering_shape_creates_nothing() -> None:
+    tracker = CardTracker(ZONES)
+    sweep = [[card((200.0 + 45 * i, 380.0), None, 0.0)] for i in range(14)]
+    flicker = [[card(SPOT["N"], None, 0.1)] if i % 3 == 0 else [] for i in range(30)]
+    assert run(tracker, sweep + flicker) == []
+
+
+def test_a_card_that_settles_is_placed_only_once_it_lies_still() -> None:
+    tracker = CardTracker(ZONES)
+    sliding = [[card((700.0 + 20 * i, 400.0))] for i in range(5)]
+    still = [[card((780.0, 400.0))]] * 6
+    events = run(tracker, sliding + still)
+    assert [(e.kind, round(e.t, 1)) for e in events] == [(EventKind.PLACED, 0.7)]
+
+
+def test_a_nudged_card_stays_the_same_card() -> None:
+    tracker = CardTracker(ZONES)
+    x, y = SPOT["N"]
+    frames = [[card((x, y), "KC")]] * 5
+    frames += [[card((x + 6 * i, y + 3 * i), "KC", angle=i)] for i in range(1, 6)]
+    frames += [[]] * 2 + [[card((x + 60, y + 40), "KC", angle=8)]] * 8
+    events = run(tracker, frames)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "KC")]
+    (track,) = tracker.on_table
+    assert track.centre == pytest.approx((x + 60, y + 40))
+
+
+def test_low_confidence_makes_an_unreadable_card_in_its_zone() -> None:
+    tracker = CardTracker(ZONES)
+    events = run(tracker, [[card(SPOT["E"], "QS", 0.55)]] * 6)
+    assert events == [CardEvent(EventKind.UNREADABLE, pytest.approx(0.3), "E", None, 0.55)]
+    assert events[0].to_json()["card"] is None
+
+
+def test_disagreeing_readings_make_an_unreadable_card() -> None:
+    tracker = CardTracker(ZONES)
+    frames = [[card(SPOT["S"], "TH" if i % 2 else "TD", 0.9)] for i in range(6)]
+    events = run(tracker, frames)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
+
+
+def test_a_single_confident_reading_among_misses_is_not_enough() -> None:
+    tracker = CardTracker(ZONES)
+    frames = [[card(SPOT["S"], "TH", 0.9)]] + [[card(SPOT["S"], None, 0.2)]] * 5
+    assert [e.kind for e in run(tracker, frames)] == [EventKind.UNREADABLE]
+
+
+def test_a_card_already_on_the_table_cannot_appear_again() -> None:
+    tracker = CardTracker(ZONES)
+    frames = [[card(SPOT["N"], "JH"), card(SPOT["S"], "JH")]] * 6
+    events = run(tracker, frames)
+    assert sorted((e.seat, e.kind, e.card) for e in events) == [
+        ("N", EventKind.PLACED, "JH"), ("S", EventKind.UNREADABLE, None)]
+    assert sum(e.kind is EventKind.PLACED for e in events) == 1
+
+
+def test_four_cards_of_a_trick_each_land_in_their_own_seat() -> None:
+    tracker = CardTracker(ZONES)
+    names = {"N": "9C", "E": "AC", "S": "KC", "W": "QC"}
+    frames: list[list[CardObservation]] = []
+    for index in range(4):
+        frames += [[card(SPOT[s], names[s]) for s in "NESW"[: index + 1]]] * 6
+    events = run(tracker, frames)
+    assert [(e.seat, e.card) for e in events] == [(s, names[s]) for s in "NESW"]
+
+
+def test_cards_outside_every_seat_zone_are_ignored() -> None:
+    tracker = CardTracker(ZONES)
+    assert run(tracker, [[card((20.0, 20.0))]] * 10) == []
+
+
+def test_time_must_not_run_backwards() -> None:
+    tracker = CardTracker(ZONES)
+    tracker.update(1.0, [])
+    with pytest.raises(TrackerError, match=r"0\.5"):
+        tracker.update(0.5, [])
+    with pytest.raises(TrackerError, match="nan"):
+        tracker.update(float("nan"), [])
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(TrackerError, match="stable_time"):
+        TrackerConfig(stable_time=0.0)
+    with pytest.raises(TrackerError, match="min_votes"):
+        TrackerConfig(min_votes=0)
+
+
+def test_readings_are_typed() -> None:
+    observation = card(SPOT["N"], "TH")
+    assert observation.reading == Reading(Rank.TEN, Suit.HEARTS, 0.95)
+
+
+def test_a_hand_merged_with_a_card_cannot_drag_it_away() -> None:
+    tracker = CardTracker(ZONES)
+    x, y = SPOT["S"]
+    frames = [[card((x, y), "9D")]] * 5
+    frames += [[card((x + 20 * i, y + 25 * i), None, 0.0, long_side=220.0)] for i in range(1, 5)]
+    frames += [[]] * 3 + [[card((x, y), "9D")]] * 6
+    events = run(tracker, frames, is_clear=False)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "9D")]
+    (track,) = tracker.on_table
+    assert track.centre == pytest.approx((x, y))
+
+
+def test_a_card_too_small_to_read_is_unreadable() -> None:
+    tracker = CardTracker(ZONES, TrackerConfig(min_read_side=100.0))
+    events = run(tracker, [[card(SPOT["N"], "AC", 1.0, long_side=80.0)]] * 6)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
+
+
+def test_unsure_readings_of_another_card_spoil_the_vote() -> None:
+    tracker = CardTracker(ZONES)
+    sure, unsure = [card(SPOT["E"], "9C", 0.95)], [card(SPOT["E"], "9S", 0.6)]
+    assert [e.kind for e in run(tracker, [sure, unsure, sure, sure])] == [EventKind.UNREADABLE]
+    tracker = CardTracker(ZONES)
+    assert [e.card for e in run(tracker, [sure, sure, sure, sure])] == ["9C"]
+
+
+def test_reused_observations_count_for_presence_but_not_as_new_readings() -> None:
+    tracker = CardTracker(ZONES)
+    seen = [card(SPOT["N"], "KH", 0.9)]
+    events: list[CardEvent] = []
+    for index in range(6):
+        events += tracker.update(index * STEP, seen, fresh=index == 0)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
+    tracker = CardTracker(ZONES)
+    assert tracker.update(0.0, seen) == [] and tracker.is_settling
+    events = [e for i in range(1, 6) for e in tracker.update(i * STEP, seen, fresh=i < 3)]
+    assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "KH")]
+    assert not tracker.is_settling
+
+
+def test_an_index_corner_alone_does_not_make_a_card() -> None:
+    tracker = CardTracker(ZONES)
+    whole = card(SPOT["E"], "AH", 0.95)
+    corner = CardObservation(whole.corners * 0.3 + np.float32(SPOT["E"]) * 0.7, whole.reading,
+                             0.95, whole=False)
+    assert run(tracker, [[corner]] * 10) == []

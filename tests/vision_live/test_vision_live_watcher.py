@@ -1,0 +1,75 @@
+"""The frame loop's helpers: even lighting, the bare-table test, the play-area crop, reuse."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.live import BareTable, LiveConfig, TableWatcher, crop_box, draw_zones, even_lighting
+from vision.model import GlyphModel
+from vision.scenes import paste_card, plain_card, table_background
+from vision.zones import default_zones
+
+WIDTH, HEIGHT = 640, 360
+
+
+def shaded_scene() -> np.ndarray:
+    """A table with a card, darkened to 45% on its left side."""
+    scene = table_background(WIDTH, HEIGHT, seed=4)
+    paste_card(scene, plain_card("A", (20, 20, 200)), (160, 180), 120, 5)
+    shade = np.ones((HEIGHT, WIDTH), np.float32)
+    shade[:, : WIDTH // 2] = 0.45
+    shade = cv2.GaussianBlur(shade, (0, 0), 25)
+    return (scene * shade[:, :, None]).astype(np.uint8)
+
+
+def test_even_lighting_removes_a_shadow_but_keeps_the_card() -> None:
+    shaded = shaded_scene()
+    evened = even_lighting(shaded, LiveConfig())
+    grey = cv2.cvtColor(evened, cv2.COLOR_BGR2GRAY).astype(float)
+    before = cv2.cvtColor(shaded, cv2.COLOR_BGR2GRAY).astype(float)
+    table_left, table_right = grey[20:60, 20:100].mean(), grey[20:60, 540:620].mean()
+    assert abs(table_left - table_right) < 0.3 * abs(before[20:60, 20:100].mean()
+                                                     - before[20:60, 540:620].mean())
+    assert grey[170:190, 150:170].mean() > 2 * table_left
+
+
+def test_bare_table_tells_a_card_or_a_hand_from_bare_felt() -> None:
+    scene = table_background(WIDTH, HEIGHT, seed=4)
+    paste_card(scene, plain_card("K", (20, 20, 20)), (160, 180), 120, 0)
+    cv2.circle(scene, (480, 180), 60, (120, 150, 205), -1)
+    bare = BareTable(scene, (0, 0), LiveConfig())
+
+    def square(x: float, y: float) -> np.ndarray:
+        return np.array([[x - 30, y - 40], [x + 30, y - 40], [x + 30, y + 40], [x - 30, y + 40]],
+                        np.float32)
+
+    assert bare.is_bare(square(320, 180))
+    assert not bare.is_bare(square(160, 180))
+    assert not bare.is_bare(square(480, 180))
+
+
+def test_crop_box_grows_the_play_area_and_stays_in_the_frame() -> None:
+    zones = default_zones(WIDTH, HEIGHT, margin=0.01)
+    assert crop_box(zones, WIDTH, HEIGHT) == (0, 0, WIDTH, HEIGHT)
+    x0, y0, x1, y1 = crop_box(default_zones(WIDTH, HEIGHT, margin=0.2), WIDTH, HEIGHT)
+    assert 0 < x0 < 128 and 0 < y0 < 72 and 512 < x1 < WIDTH and 288 < y1 < HEIGHT
+
+
+def test_a_still_view_is_recognised_again_only_while_a_card_settles() -> None:
+    scene = table_background(WIDTH, HEIGHT, seed=4)
+    paste_card(scene, plain_card("Q", (20, 20, 20)), (320, 100), 110, 0)
+    watcher = TableWatcher(GlyphModel.load(), default_zones(WIDTH, HEIGHT))
+    events = [e for i in range(12) for e in watcher.process(i * 0.1, scene)]
+    assert [(e.seat, round(e.t, 1)) for e in events] == [("N", 0.3)]
+    assert events[0].card in (None, "QS", "QC")
+    assert watcher.frames == 12
+    assert watcher.recognised == 4
+
+
+def test_draw_zones_marks_the_seats_and_the_cards() -> None:
+    scene = table_background(WIDTH, HEIGHT, seed=4)
+    zones = default_zones(WIDTH, HEIGHT)
+    drawn = draw_zones(scene, zones, [])
+    assert drawn.shape == scene.shape
+    assert (cv2.absdiff(drawn, scene).max(axis=2) > 30).mean() > 0.01

@@ -1,0 +1,200 @@
+"""Frames to card events: recognition inside the play area, reused while nothing changes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import CardObservation, Quad
+from vision.config import VisionConfig
+from vision.model import GlyphModel
+from vision.pipeline import recognise
+from vision.tracker import CardEvent, CardTracker, TrackerConfig
+from vision.zones import TableZones
+
+Image = npt.NDArray[np.uint8]
+
+SEAT_COLOURS = {"N": (255, 160, 40), "E": (40, 200, 255), "S": (200, 80, 255),
+                "W": (80, 255, 120)}
+AREA_COLOUR = (255, 255, 255)
+
+
+@dataclass(frozen=True)
+class LiveConfig:
+    """Tunables of the frame loop around recognition and tracking."""
+
+    thumb_cell: int = 16
+    """Frames are compared on a thumbnail with one pixel per cell of this many pixels."""
+    change_level: float = 10.0
+    """Recognition is rerun once a thumbnail pixel changes by more than this (0-255 grey)."""
+    table_chroma: float = 14.0
+    """A pixel whose Lab a, b lie this close to the table's counts as bare table."""
+    bare_share: float = 0.8
+    """A card's place counts as bare table when this share of its inner part is table."""
+    even_light: bool = True
+    """Divide out slow changes of brightness across the view (shadows, lamps) before reading."""
+    light_kernel: float = 0.3
+    """Bright things smaller than this share of the view's height (cards, hands) are not light."""
+
+
+def crop_box(zones: TableZones, width: int, height: int, margin: float = 0.03) -> tuple[
+        int, int, int, int]:
+    """The play area's bounding box, grown a little, clipped to the frame: x0, y0, x1, y1."""
+    xs = [x for x, _ in zones.play_area]
+    ys = [y for _, y in zones.play_area]
+    grow = margin * max(width, height)
+    x0, y0 = max(0, int(min(xs) - grow)), max(0, int(min(ys) - grow))
+    x1, y1 = min(width, int(max(xs) + grow) + 1), min(height, int(max(ys) + grow) + 1)
+    return x0, y0, x1, y1
+
+
+class TableWatcher:
+    """Recognises the cards of each frame and feeds them to a CardTracker.
+
+    While nothing in the view changes and no new card is settling, the last recognition is
+    reused, which keeps the frame rate up without repeating a reading as if it were new.
+    """
+
+    def __init__(self, model: GlyphModel, zones: TableZones,
+                 vision_config: VisionConfig | None = None,
+                 tracker_config: TrackerConfig | None = None,
+                 live_config: LiveConfig | None = None) -> None:
+        self.model = model
+        self.zones = zones
+        self.vision_config = vision_config or VisionConfig()
+        self.tracker_config = tracker_config
+        self.config = live_config or LiveConfig()
+        self.tracker: CardTracker | None = None
+        self.observations: list[CardObservation] = []
+        self.recognised = 0
+        self.frames = 0
+        self._thumb: npt.NDArray[np.float32] | None = None
+        self._box = (0, 0, 0, 0)
+
+    def process(self, t: float, frame: Image) -> list[CardEvent]:
+        """Recognise (or reuse) the cards of one frame taken at time `t`; return new events."""
+        height, width = frame.shape[:2]
+        if self.tracker is None or self.tracker.zones.frame_size != (width, height):
+            zones = self.zones.scaled_to(width, height)
+            self.tracker = CardTracker(zones, self.tracker_config)
+            self._box = crop_box(zones, width, height)
+            self._thumb = None
+        x0, y0, x1, y1 = self._box
+        crop = frame[y0:y1, x0:x1]
+        thumb = self._thumbnail(crop)
+        fresh = (self._thumb is None or self.tracker.is_settling
+                 or self._changed(thumb, self._thumb))
+        if fresh:
+            offset = np.array([x0, y0], np.float32)
+            view = even_lighting(crop, self.config) if self.config.even_light else crop
+            self.observations = [
+                CardObservation(o.corners + offset, o.reading, o.confidence)
+                for o in recognise(view, self.model, self.vision_config)
+            ]
+            self._thumb = thumb
+            self.recognised += 1
+        self.frames += 1
+        bare = BareTable(crop, (x0, y0), self.config)
+        return self.tracker.update(t, self.observations, bare.is_bare, fresh)
+
+    def _thumbnail(self, crop: Image) -> npt.NDArray[np.float32]:
+        cell = self.config.thumb_cell
+        size = (max(1, crop.shape[1] // cell), max(1, crop.shape[0] // cell))
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        return cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+    def _changed(self, thumb: npt.NDArray[np.float32], last: npt.NDArray[np.float32]) -> bool:
+        """True when some part of the view changed by more than an overall lighting shift."""
+        difference = thumb - last
+        difference -= float(np.median(difference))
+        return float(np.abs(difference).max()) > self.config.change_level
+
+
+def even_lighting(image: Image, config: LiveConfig) -> Image:
+    """The image with the table's large-scale brightness made even (cards keep their contrast).
+
+    The light is estimated on a thumbnail by a grey opening that removes anything bright and
+    smaller than a card, then smoothed; each pixel is scaled by the median light over its own.
+    """
+    cell = config.thumb_cell
+    height, width = image.shape[:2]
+    size = (max(1, width // cell), max(1, height // cell))
+    grey = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), size, interpolation=cv2.INTER_AREA)
+    span = max(3, round(config.light_kernel * size[1])) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span))
+    light = cv2.morphologyEx(grey, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_REPLICATE)
+    smooth = cv2.GaussianBlur(light.astype(np.float32), (0, 0), span / 2)
+    gain = cv2.resize(float(np.median(smooth)) / np.maximum(smooth, 1.0), (width, height),
+                      interpolation=cv2.INTER_LINEAR)
+    evened = cv2.multiply(image, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
+    return np.asarray(evened, np.uint8)
+
+
+class BareTable:
+    """Tells whether the table shows bare inside a card outline (computed only when asked)."""
+
+    def __init__(self, crop: Image, origin: tuple[int, int], config: LiveConfig) -> None:
+        self.crop = crop
+        self.origin = np.array(origin, np.float32)
+        self.config = config
+        self._chroma: npt.NDArray[np.float32] | None = None
+        self._table = np.zeros(2, np.float32)
+
+    def _lab(self) -> npt.NDArray[np.float32]:
+        if self._chroma is None:
+            small = cv2.resize(self.crop, (max(1, self.crop.shape[1] // 4),
+                                           max(1, self.crop.shape[0] // 4)),
+                               interpolation=cv2.INTER_AREA)
+            lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[:, :, 1:].astype(np.float32)
+            self._table = np.median(lab.reshape(-1, 2), axis=0)
+            self._chroma = np.linalg.norm(lab - self._table, axis=2)
+        return self._chroma
+
+    def is_bare(self, corners: Quad) -> bool:
+        """True when the inner part of the outline shows (almost) only table colour."""
+        chroma = self._lab()
+        quad = (np.asarray(corners, np.float32) - self.origin) / 4.0
+        centre = quad.mean(axis=0)
+        inner = centre + (quad - centre) * 0.8
+        mask = np.zeros(chroma.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(inner).astype(np.int32), 1)
+        inside = chroma[mask > 0]
+        if inside.size == 0:
+            return True
+        share = float((inside < self.config.table_chroma).mean())
+        return share >= self.config.bare_share
+
+
+def draw_zones(frame: Image, zones: TableZones, observations: list[CardObservation]) -> Image:
+    """A copy of the frame with the play area, seat zones and found cards (with seats) drawn."""
+    out = frame.copy()
+    zones = zones.scaled_to(frame.shape[1], frame.shape[0])
+    scale = max(0.5, max(frame.shape[:2]) / 1000.0)
+    thick = max(1, round(2 * scale))
+    overlay = out.copy()
+    for seat, zone in zones.seats:
+        points = np.round(np.array(zone)).astype(np.int32)
+        cv2.fillPoly(overlay, [points], SEAT_COLOURS[seat])
+    cv2.addWeighted(overlay, 0.18, out, 0.82, 0, dst=out)
+    for seat, zone in zones.seats:
+        points = np.round(np.array(zone)).astype(np.int32)
+        cv2.polylines(out, [points], True, SEAT_COLOURS[seat], thick)
+        cx, cy = points.mean(axis=0)
+        cv2.putText(out, seat, (int(cx) - 10, int(cy) + 10), cv2.FONT_HERSHEY_SIMPLEX,
+                    1.2 * scale, SEAT_COLOURS[seat], thick + 1, cv2.LINE_AA)
+    area = np.round(np.array(zones.play_area)).astype(np.int32)
+    cv2.polylines(out, [area], True, AREA_COLOUR, thick)
+    for observation in observations:
+        corners = np.round(observation.corners).astype(np.int32)
+        centre = observation.corners.mean(axis=0)
+        where = zones.seat_of((float(centre[0]), float(centre[1])))
+        colour = SEAT_COLOURS.get(where or "", (0, 0, 255))
+        cv2.polylines(out, [corners], True, colour, thick + 1)
+        label = f"{observation.name or '?'} {observation.confidence:.2f} {where or '-'}"
+        x, y = (int(v) for v in corners.min(axis=0))
+        cv2.putText(out, label, (x, max(14, y - 6)), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale,
+                    colour, thick, cv2.LINE_AA)
+    return out
