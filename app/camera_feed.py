@@ -31,8 +31,9 @@ def open_watcher(calibration: Path, deck: Path | None, stable_s: float) -> Any:
     from vision.zones import load_zones
 
     model = GlyphModel.load(deck) if deck else GlyphModel.load()
-    return TableWatcher(model, load_zones(calibration), tracker_config=TrackerConfig(
-        stable_time=stable_s))
+    return TableWatcher(
+        model, load_zones(calibration), tracker_config=TrackerConfig(stable_time=stable_s)
+    )
 
 
 def watch(

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = (
     "table.cli",
     "vision.cli",
+    "vision.live_cli",
     "drivers.cli",
     "display.cli",
     "app.commands",

@@ -14,8 +14,16 @@ def register(subparsers: Any) -> None:
     """Add `demo`, `run`, `games`, `export` and `new-game` to the `cardtable` command."""
     from app.runner import add_run_arguments, run_table
 
-    demo = subparsers.add_parser("demo", help="play a recorded game through the engine")
-    demo.add_argument("--log", type=Path, default=DEMO_LOG, help="a table log to play")
+    demo = subparsers.add_parser(
+        "demo", help="a recorded table through camera recognition, referee and screen"
+    )
+    demo.add_argument("--headless", type=Path, metavar="OUTDIR", default=Path("demo-out"),
+                      help="where the screens (PNG) and the table log go (default demo-out)")
+    demo.add_argument("--window", action="store_true", help="show the screen in a window too")
+    demo.add_argument("--tricks", type=int, help="stop after this many tricks")
+    demo.add_argument("--narrate", action="store_true",
+                      help="only tell a table log event by event through the engine")
+    demo.add_argument("--log", type=Path, default=DEMO_LOG, help="the log for --narrate")
     demo.set_defaults(handler=run_demo)
 
     run = subparsers.add_parser("run", help="run the table")
@@ -116,6 +124,21 @@ def run_new_game(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    """The camera demo, or with --narrate the engine-only account of a log."""
+    if args.narrate:
+        return run_narration(args)
+    from app.camera_demo import run_demo as camera_demo
+
+    if args.tricks is not None and args.tricks < 1:
+        print(f"--tricks must be at least 1, not {args.tricks}", file=sys.stderr)
+        return 2
+    result = camera_demo(args.headless, headless=not args.window, max_tricks=args.tricks)
+    print(result.figures())
+    print(f"screens: {args.headless / 'screens'} ({result.screens} PNG files)")
+    return 0
+
+
+def run_narration(args: argparse.Namespace) -> int:
     """Feed a recorded game to the engine event by event and announce what happens."""
     from app.narrate import announce
     from table import GameStarted, GameState, InvalidEvent

@@ -94,7 +94,7 @@ def script_from_events(events: Iterable[Event]) -> list[dict[str, object]]:
     """The presses and sightings that make a table log happen (the game event itself excluded).
 
     Passes after a moon are left out: the table records them by itself. Each completed
-    trick is gathered: its cards are seen leaving their zones.
+    trick is gathered: its cards are seen leaving their zones. Each line names its `hand`.
     """
     lines: list[dict[str, object]] = []
     moon_bid = False
@@ -103,6 +103,8 @@ def script_from_events(events: Iterable[Event]) -> list[dict[str, object]]:
         if isinstance(event, GameStarted):
             state = GameState(event)
             continue
+        hand = state.hand.number if state is not None else 0
+        start = len(lines)
         if state is not None:
             state.apply(event)
         match event:
@@ -127,6 +129,8 @@ def script_from_events(events: Iterable[Event]) -> list[dict[str, object]]:
                 lines.extend(_gathered(state))
             case Undone():
                 lines.append({"press": "undo"})
+        for line in lines[start:]:
+            line["hand"] = hand
     return lines
 
 

@@ -48,6 +48,10 @@ def register(subparsers: Any) -> None:
     fit.add_argument("--out", type=Path, default=None, metavar="MODEL.npz")
     fit.set_defaults(handler=run_fit)
 
+    from vision.live_cli import add_vision_commands
+
+    add_vision_commands(vision_cmds)
+
     deck = subparsers.add_parser("deck", help="deck profiles")
     deck_cmds = deck.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
     enroll = deck_cmds.add_parser("enroll", help="learn a deck from single-card photos")

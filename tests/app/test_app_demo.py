@@ -12,7 +12,7 @@ from app.commands import DEMO_LOG
 
 
 def test_demo_plays_the_recorded_game_to_its_end(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo"]) == 0
+    assert main(["demo", "--narrate"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("New game, dealer")
     assert "!!! RENEGE by" in out
@@ -26,7 +26,7 @@ def test_demo_plays_the_recorded_game_to_its_end(capsys: pytest.CaptureFixture[s
 def test_demo_refuses_an_invalid_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "bad.jsonl"
     log.write_text('{"type": "game", "dealer": "N"}\n{"type": "bid", "seat": "S", "bid": 3}\n')
-    assert main(["demo", "--log", str(log)]) == 2
+    assert main(["demo", "--narrate", "--log", str(log)]) == 2
     assert capsys.readouterr().err.startswith("line 2: S bid 3 out of turn")
 
 

@@ -56,7 +56,7 @@ def test_fit_respects_the_largest_size_asked(fonts: Fonts) -> None:
 
 
 def test_long_text_wraps_at_words_within_the_width(fonts: Fonts) -> None:
-    text = "Place it flat in your zone, or press OK to enter it"
+    text = "Place it flat in your zone so the camera can read it; OK hides this"
     fit = fonts.fit(text, 220, 200, 60)
     assert len(fit.lines) > 1
     assert " ".join(fit.lines) == text

@@ -1,0 +1,191 @@
+"""The demo: a recorded table (rendered camera frames) through vision, referee and screen."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from app.camera_feed import sighting_of
+from app.config import AppConfig, DisplayConfig
+from app.controller import NoticeKind, TableController
+from app.journal import Journal
+from app.run import TableApp, current_view
+from app.runner import PngScreen, WindowScreen
+from app.script import ScriptItem, parse_script_line, script_from_events
+from table import GameStarted, Team
+from table.log import parse_lines
+
+DATA = Path(__file__).with_name("data")
+DEMO_GAME = DATA / "demo_camera_game.jsonl"
+ARTWORK = Path(__file__).resolve().parents[1] / "vision" / "data" / "artwork"
+INDEX_SHARE = (0.24, 0.34)
+"""The corner index area of a demo card face, as shares of its width and height."""
+
+
+@dataclass
+class DemoResult:
+    """What the demo did and measured."""
+
+    log: Path
+    screens: int = 0
+    frames: int = 0
+    scene_seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    frame_ms: list[float] = field(default_factory=list)
+    latency_s: list[float] = field(default_factory=list)
+    cards_read: int = 0
+    cards_unreadable: int = 0
+    reneges: int = 0
+    shown_scores: dict[str, int] = field(default_factory=dict)
+
+    def figures(self) -> str:
+        """The measured figures, one per line."""
+        cpu = self.cpu_seconds / self.scene_seconds if self.scene_seconds else 0.0
+        lines = [
+            f"frames: {self.frames} ({self.scene_seconds:.0f} s of table at 10 fps)",
+            f"cards read by the camera: {self.cards_read}, unreadable: {self.cards_unreadable}",
+            f"reneges proven: {self.reneges}",
+            f"per-frame time (vision, referee, screen): median "
+            f"{statistics.median(self.frame_ms):.1f} ms, worst {max(self.frame_ms):.1f} ms",
+            f"CPU while keeping up with 10 fps: {100 * cpu:.0f}% of one core",
+        ]
+        if self.latency_s:
+            lines.append(
+                f"card lying still to card on screen: median "
+                f"{statistics.median(self.latency_s) * 1000:.0f} ms, worst "
+                f"{max(self.latency_s) * 1000:.0f} ms (0.3 s stability window included)"
+            )
+        return "\n".join(lines)
+
+
+def demo_faces(folder: Path = ARTWORK) -> dict[str, Any]:
+    """The demo deck: svg-cards faces with a standard corner index (rank over suit), BGRA."""
+    from vision.scenes import plain_card
+
+    faces = {}
+    for suit in "CDHS":
+        for rank in "9TJQKA":
+            art = cv2.imread(str(folder / f"{rank}{suit}.png"), cv2.IMREAD_UNCHANGED)
+            if art is None:
+                raise FileNotFoundError(f"card face {rank}{suit}.png is missing from {folder}")
+            alpha = art[:, :, 3:4].astype(np.float32) / 255
+            face = (art[:, :, :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+            height, width = face.shape[:2]
+            index = cv2.resize(
+                plain_card("10" if rank == "T" else rank, suit, width), (width, height)
+            )
+            w, h = int(width * INDEX_SHARE[0]), int(height * INDEX_SHARE[1])
+            face[:h, :w] = index[:h, :w]
+            face[height - h :, width - w :] = index[height - h :, width - w :]
+            faces[rank + suit] = np.dstack([face, art[:, :, 3]])
+    return faces
+
+
+def enroll_deck(faces: dict[str, Any], folder: Path) -> Any:
+    """Learn the demo deck the way `cardtable deck enroll` does: one photo per card."""
+    from vision.config import VisionConfig
+    from vision.model import GlyphModel
+    from vision.profile import enroll_images, with_profile
+
+    folder.mkdir(parents=True, exist_ok=True)
+    photos = []
+    for name, face in faces.items():
+        path = folder / f"{name}.png"
+        cv2.imwrite(str(path), face[:, :, :3])
+        photos.append((name, path))
+    profile, _ = enroll_images(photos, VisionConfig())
+    return with_profile(GlyphModel.load(), profile)
+
+
+def presses_by_hand(log: Path) -> dict[int, list[ScriptItem]]:
+    """The button presses of each hand of a table log (its cards come from the camera)."""
+    with log.open(encoding="utf-8") as handle:
+        events = [event for _, event in parse_lines(handle)]
+    by_hand: dict[int, list[ScriptItem]] = {}
+    for line in script_from_events(events):
+        if "press" in line:
+            item = parse_script_line(0, json.dumps(line))
+            by_hand.setdefault(int(str(line["hand"])), []).append(item)
+    return by_hand
+
+
+def run_demo(
+    outdir: Path,
+    *,
+    headless: bool = True,
+    max_tricks: int | None = None,
+    size: tuple[int, int] = (1280, 720),
+    seed: int = 1,
+    say: Callable[[str], None] = print,
+) -> DemoResult:
+    """Play the demo game from rendered frames; screens and the table log go to `outdir`."""
+    from vision.live import TableWatcher
+    from vision.table_synth import SynthConfig, TableScene, tricks_from_log
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    faces = demo_faces()
+    with tempfile.TemporaryDirectory() as folder:
+        model = enroll_deck(faces, Path(folder))
+    say(f"learnt the demo deck ({len(faces)} cards); rendering the table")
+    scene = TableScene(
+        tricks_from_log(DEMO_GAME),
+        SynthConfig(
+            width=size[0], height=size[1], seed=seed, max_tricks=max_tricks, card_size=0.3, blur=0.5
+        ),
+        faces=faces,
+    )
+    watcher = TableWatcher(model, scene.zones())
+    presses = presses_by_hand(DEMO_GAME)
+    landed = sorted(e.t for e in scene.truth if e.event == "placed")
+    result = DemoResult(log=outdir / "game.jsonl", scene_seconds=scene.duration)
+    with Journal(outdir / "journal.sqlite") as journal:
+        start = next(iter(parse_lines(DEMO_GAME.open(encoding="utf-8"))))[1]
+        assert isinstance(start, GameStarted)
+        config = AppConfig(
+            rules=start.rules, dealer=start.dealer, display=DisplayConfig(width=800, height=480)
+        )
+        app = TableApp(config, TableController(journal, start.rules, start.dealer))
+        screen = PngScreen(app, outdir / "screens") if headless else WindowScreen(app)
+        cpu_start = time.process_time()
+        for t, frame in scene.frames():
+            began = time.perf_counter()
+            notices = []
+            hand = app.controller.state.hand.number
+            if presses.get(hand) and app.controller.state.phase.value != "play":
+                notices += app.handle(presses[hand].pop(0))
+            for event in watcher.process(t, frame):
+                got = app.handle(sighting_of(event))
+                notices += got
+                if event.kind.value == "placed" and event.card:
+                    result.cards_read += 1
+                if event.kind.value == "unreadable":
+                    result.cards_unreadable += 1
+            for notice in notices:
+                say(f"{t:6.1f}s  {notice.kind}: {notice.message}")
+                if notice.kind is NoticeKind.ACCEPTED and notice.card is not None:
+                    previous = [x for x in landed if x <= t]
+                    if previous:
+                        result.latency_s.append(t - previous[-1])
+                result.reneges += notice.kind is NoticeKind.RENEGE
+            if notices:
+                screen.show(f"{t:06.1f}_{notices[-1].message}")
+                result.screens += 1
+            screen.poll()
+            result.frames += 1
+            result.frame_ms.append((time.perf_counter() - began) * 1000)
+        result.cpu_seconds = time.process_time() - cpu_start
+        view = current_view(app)
+        result.shown_scores = {"NS": view.scores.ns, "EW": view.scores.ew}
+        result.log.write_text(journal.export(app.controller.game_id), encoding="utf-8")
+    scores = app.controller.state.scores
+    say(f"final score: NS {scores[Team.NS]}, EW {scores[Team.EW]}; table log: {result.log}")
+    return result
