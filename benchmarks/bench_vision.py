@@ -40,11 +40,11 @@ def shared_folder() -> Path | None:
     return None
 
 
-def eight_card_frame() -> np.ndarray:
-    """A 1280x720 frame holding eight cards, two rows of four."""
+def eight_card_frame(artwork: bool = True) -> np.ndarray:
+    """A 1280x720 frame holding eight cards, two rows of four (artwork faces when available)."""
     frame = table_background(1280, 720, seed=3)
     shared = shared_folder()
-    faces = dict(artwork_cards(shared / "vision" / "artwork")) if shared else {}
+    faces = dict(artwork_cards(shared / "vision" / "artwork")) if shared and artwork else {}
     for i, name in enumerate(CARDS):
         face = faces.get(name)
         if face is None:
@@ -85,6 +85,11 @@ def main() -> int:
     outlines_only = time_frame(frame, model, args.runs, VisionConfig(read_corners=False))
     print(f"without corner reading (read_corners=False): median "
           f"{statistics.median(outlines_only):.1f} ms")
+    plain = eight_card_frame(artwork=False)
+    plain_read = sum(1 for o in recognise(plain, model) if o.name)
+    plain_times = time_frame(plain, model, args.runs)
+    print(f"same layout with plain drawn cards ({plain_read} of 8 read): "
+          f"median {statistics.median(plain_times):.1f} ms")
     tracemalloc.start()
     recognise(frame, model)
     _, peak = tracemalloc.get_traced_memory()

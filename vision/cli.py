@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared" / "vision"
+
+def _default_shared() -> Path:
+    """The shared photo folder: $CARDTABLE_SHARED/vision, else ../shared/vision by the checkout."""
+    root = os.environ.get("CARDTABLE_SHARED")
+    base = Path(root) if root else Path(__file__).resolve().parents[2] / "shared"
+    return base / "vision"
+
+
+DEFAULT_SHARED = _default_shared()
 
 
 def register(subparsers: Any) -> None:
@@ -150,15 +159,19 @@ def run_enroll(args: argparse.Namespace) -> int:
     """Handle `deck enroll`."""
     from vision.config import VisionConfig
     from vision.errors import VisionError
-    from vision.profile import enroll_images, folder_images
+    from vision.profile import enroll_images, folder_images, is_joker_photo
 
     try:
-        profile, failed = enroll_images(folder_images(args.folder), VisionConfig())
+        photos = folder_images(args.folder)
+        profile, failed = enroll_images(photos, VisionConfig())
     except VisionError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     profile.save(args.out)
     print(f"wrote {args.out}: {len(profile.ranks.labels)} index glyphs")
+    jokers = [p.name for p in sorted(args.folder.iterdir()) if is_joker_photo(p)]
+    if jokers:
+        print(f"skipped (the joker is not learnt yet): {', '.join(jokers)}", file=sys.stderr)
     if failed:
         print(f"no index read on: {', '.join(failed)}", file=sys.stderr)
         return 1

@@ -53,6 +53,10 @@ class VisionConfig:
     """With no card outlined, corner edges must be this share of the frame's shorter side."""
     corner_max_skew: float = 25.0
     """How far (degrees) a corner may be from a right angle."""
+    min_loose_confidence: float = 0.55
+    """A card read from a loose corner alone must reach this confidence."""
+    conflict_margin: float = 0.25
+    """Two readings of one corner that disagree: the surer is kept only if it leads by this."""
     same_card_reach: float = 2.3
     """Corner readings of one name closer than this many card widths are taken as one card."""
     glyph_size: int = 32

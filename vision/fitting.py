@@ -14,7 +14,7 @@ from vision.cards import Image
 from vision.config import VisionConfig
 from vision.detect import find_cards
 from vision.features import glyph_features
-from vision.glyphs import IndexGlyphs, corner_views, rectify, split_index
+from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, GlyphSet
 from vision.synthetic import artwork_cards, drawn_suits, hershey_ranks
 
@@ -39,8 +39,7 @@ def card_glyphs(image: Image, config: VisionConfig) -> list[IndexGlyphs]:
     quads = find_cards(image, config)
     if not quads:
         return []
-    card = rectify(image, quads[0], config)
-    found = [split_index(view, config) for view in corner_views(card, config)]
+    found = [split_index(view, config) for view in index_views(image, quads[0], config)]
     return [g for g in found if g is not None]
 
 
@@ -50,6 +49,11 @@ def _agreeing(pair: list[IndexGlyphs], level: float = 0.8) -> bool:
         return False
     a, b = (glyph_features(g.rank) for g in pair)
     return float(a @ b) >= level
+
+
+def _shaped_like(rank: str, glyphs: IndexGlyphs) -> bool:
+    """True when the glyph's pieces fit the labelled rank: a ten's two, or one for the others."""
+    return glyphs.ten_shaped if rank == "T" else glyphs.rank_parts == 1
 
 
 def labelled_photo_ranks(shared_vision: Path, config: VisionConfig) -> Iterator[tuple[str, Image]]:
@@ -68,11 +72,12 @@ def labelled_photo_ranks(shared_vision: Path, config: VisionConfig) -> Iterator[
                       if t["box"][0] <= cx <= t["box"][2] and t["box"][1] <= cy <= t["box"][3]]
             if len(inside) != 1:
                 continue
-            card = rectify(image, quad, config)
-            pair = [g for g in (split_index(v, config) for v in corner_views(card, config)) if g]
-            if _agreeing(pair):
+            views = index_views(image, quad, config)
+            pair = [g for g in (split_index(v, config) for v in views) if g]
+            rank = inside[0]["rank"]
+            if _agreeing(pair) and all(_shaped_like(rank, glyphs) for glyphs in pair):
                 for glyphs in pair:
-                    yield inside[0]["rank"], glyphs.rank
+                    yield rank, glyphs.rank
 
 
 def fit_model(

@@ -1,4 +1,4 @@
-"""Rectify a card and cut the rank and suit glyphs out of its corner index."""
+"""Warp a card's index corners upright and cut the rank and suit glyphs out of them."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ class IndexGlyphs:
     rank: Image
     suit: Image
     redness: float
+    """Mean (R - max(G, B)) of the ink pixels after white balance on the paper, over 255."""
     rank_parts: int
     """How many separate pieces of ink the rank glyph has (two for '10')."""
     ten_shaped: bool
-    """Two pieces side by side, a narrow one then a wider one, with a gap: '1' then '0'."""
-    """Mean (R - max(G, B)) of the ink pixels, over 255; positive for red ink."""
+    """Two pieces side by side, a narrower one, a gap, then one with a hole or much wider."""
 
 
 def _card_transform(corners: Quad, config: VisionConfig) -> Image:
@@ -35,13 +35,6 @@ def _card_transform(corners: Quad, config: VisionConfig) -> Image:
     right, bottom = config.card_width - 1, config.card_height - 1
     target = np.array([[0, 0], [right, 0], [right, bottom], [0, bottom]], np.float32)
     return cv2.getPerspectiveTransform(pts, target)
-
-
-def rectify(frame: Image, corners: Quad, config: VisionConfig) -> Image:
-    """Warp the card to an upright portrait image of the configured size."""
-    matrix = _card_transform(corners, config)
-    size = (config.card_width, config.card_height)
-    return cv2.warpPerspective(frame, matrix, size, flags=cv2.INTER_LINEAR)
 
 
 def index_views(frame: Image, corners: Quad, config: VisionConfig) -> list[Image]:
@@ -57,16 +50,6 @@ def index_views(frame: Image, corners: Quad, config: VisionConfig) -> list[Image
         views.append(cv2.warpPerspective(frame, transform, (crop_w, crop_h),
                                          flags=cv2.INTER_LINEAR))
     return views
-
-
-def corner_views(card: Image, config: VisionConfig) -> list[Image]:
-    """The two index corners of a rectified card, each turned so that it reads upright."""
-    height, width = card.shape[:2]
-    crop_w = round(config.index_width * width)
-    crop_h = round(config.index_height * height)
-    top_left = card[:crop_h, :crop_w]
-    bottom_right = cv2.rotate(card[height - crop_h :, width - crop_w :], cv2.ROTATE_180)
-    return [top_left, bottom_right]
 
 
 def normalise_glyph(mask: Image, size: int) -> Image:
@@ -152,13 +135,16 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         sy, sx, sw, sh, slabel = min(beside, key=lambda b: b[1])
     else:
         return None
-    rank_mask = np.isin(labels, [b[4] for b in row])
-    suit_mask = labels == slabel
-    rank_img = (rank_mask[y0:y1, x0:x1] * 255).astype(np.uint8)
-    suit_img = (suit_mask[sy : sy + sh, sx : sx + sw] * 255).astype(np.uint8)
-    ink_pixels = np.logical_or(rank_mask, suit_mask)
+    rank_labels = labels[y0:y1, x0:x1]
+    rank_mask = rank_labels == row[0][4]
+    for piece in row[1:]:
+        rank_mask |= rank_labels == piece[4]
+    suit_mask = labels[sy : sy + sh, sx : sx + sw] == slabel
+    rank_img = rank_mask.astype(np.uint8) * 255
+    suit_img = suit_mask.astype(np.uint8) * 255
     paper = np.array(cv2.mean(view, mask=paper_mask)[:3], np.float32)
-    colour = view[ink_pixels].astype(np.float32) * (200.0 / np.maximum(paper, 1.0))
+    inked = [view[y0:y1, x0:x1][rank_mask], view[sy : sy + sh, sx : sx + sw][suit_mask]]
+    colour = np.concatenate(inked).astype(np.float32) * (200.0 / np.maximum(paper, 1.0))
     redness = float(np.mean(colour[:, 2] - np.maximum(colour[:, 0], colour[:, 1])) / 255.0)
     return IndexGlyphs(
         rank=normalise_glyph(rank_img, config.glyph_size),

@@ -40,7 +40,7 @@ def read_loose_corners(
     frame: Image, masks: MaskSet, quads: list[Quad], found: list[CardObservation],
     model: GlyphModel, config: VisionConfig,
 ) -> list[CardObservation]:
-    """Read cards of which only a corner is visible, away from the cards already outlined."""
+    """Read cards of which only a corner shows, away from the cards already read."""
     read = [o.corners for o in found if o.reading is not None]
     typical = float(np.median([_short_side(q) for q in (read or quads)])) if quads else None
     exclude = _cards_area(masks, read, typical) if typical else None
@@ -51,12 +51,13 @@ def read_loose_corners(
         extent = max(width, corner.longer_edge / 1.5)
         for view, outline in corner_views(frame, corner, width, config):
             reading, confidence = read_views([view], model, config)
-            if reading is not None:
+            if reading is not None and confidence >= config.min_loose_confidence:
                 observation = CardObservation(outline, reading, round(confidence, 3), whole=False)
                 readings.append((observation, corner.tip, extent))
                 break
     kept: list[tuple[CardObservation, np.ndarray, float]] = []
     named = [(o.name, o.corners.mean(axis=0)) for o in found if o.name]
+    readings = _without_conflicts(readings, config)
     for observation, tip, width in sorted(readings, key=lambda item: -item[0].confidence):
         reach = config.same_card_reach * width
         same_card = [(t, w) for o, t, w in kept if o.name == observation.name]
@@ -67,6 +68,21 @@ def read_loose_corners(
             continue
         kept.append((observation, tip, width))
     return [o for o, _, _ in kept]
+
+
+def _without_conflicts(
+    readings: list[tuple[CardObservation, np.ndarray, float]], config: VisionConfig
+) -> list[tuple[CardObservation, np.ndarray, float]]:
+    """Drop readings contradicted at the same corner by a reading that is not much surer."""
+    kept = []
+    for observation, tip, width in readings:
+        rivals = [
+            other for other, other_tip, _ in readings
+            if other.name != observation.name and np.linalg.norm(tip - other_tip) < 0.3 * width
+        ]
+        if all(observation.confidence - r.confidence >= config.conflict_margin for r in rivals):
+            kept.append((observation, tip, width))
+    return kept
 
 
 def _cards_area(masks: MaskSet, quads: list[Quad], width: float) -> Image:

@@ -43,13 +43,24 @@ def enroll_images(
     return profile, failed
 
 
+JOKER_NAMES = ("JK", "JOKER")
+
+
+def is_joker_photo(path: Path) -> bool:
+    """True for a photo named as a joker (JK.jpg, JK_red.png, joker.jpg)."""
+    return path.stem.split("_")[0].upper() in JOKER_NAMES
+
+
 def folder_images(folder: Path) -> list[tuple[str, Path]]:
-    """(card name, path) for each photo in a folder named by card, such as JH.jpg or 10H.png."""
+    """(card name, path) for each photo in a folder named by card, such as JH.jpg or 10H.png.
+
+    Joker photos are left out: the joker is not learnt yet.
+    """
     if not folder.is_dir():
         raise ProfileError(f"not a folder of card photos: {str(folder)!r}")
     pairs = []
     for path in sorted(folder.iterdir()):
-        if path.suffix.lower() not in IMAGE_SUFFIXES:
+        if path.suffix.lower() not in IMAGE_SUFFIXES or is_joker_photo(path):
             continue
         name = path.stem.split("_")[0]
         try:

@@ -66,8 +66,11 @@ def test_enroll_builds_a_profile_used_by_detect(tmp_path: Path,
         paste_card(image, plain_card(rank, suit), (200, 250), 380, 3)
         cv2.imwrite(str(photos / f"{name}.jpg"), image)
     profile = tmp_path / "deck.npz"
+    cv2.imwrite(str(photos / "JK_red.jpg"), table_background(400, 500, seed=6))
     assert main(["deck", "enroll", str(photos), "--out", str(profile)]) == 0
-    assert "6 index glyphs" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "6 index glyphs" in out
+    assert "JK_red.jpg" in err
     scene = tmp_path / "scene.png"
     image = table_background(640, 480, seed=7)
     paste_card(image, plain_card("10", "H"), (320, 240), 300, -6)
