@@ -26,7 +26,6 @@ from table.log import parse_lines
 
 DATA = Path(__file__).with_name("data")
 DEMO_GAME = DATA / "demo_camera_game.jsonl"
-ARTWORK = Path(__file__).resolve().parents[1] / "vision" / "data" / "artwork"
 INDEX_SHARE = (0.24, 0.34)
 """The corner index area of a demo card face, as shares of its width and height."""
 
@@ -67,10 +66,12 @@ class DemoResult:
         return "\n".join(lines)
 
 
-def demo_faces(folder: Path = ARTWORK) -> dict[str, Any]:
+def demo_faces(folder: Path | None = None) -> dict[str, Any]:
     """The demo deck: svg-cards faces with a standard corner index (rank over suit), BGRA."""
     from vision.scenes import plain_card
+    from vision.table_synth import ARTWORK
 
+    folder = folder or ARTWORK
     faces = {}
     for suit in "CDHS":
         for rank in "9TJQKA":
