@@ -92,11 +92,10 @@ def demo_faces(folder: Path | None = None) -> dict[str, Any]:
     return faces
 
 
-def enroll_deck(faces: dict[str, Any], folder: Path) -> Any:
-    """Learn the demo deck the way `cardtable deck enroll` does: one photo per card."""
+def learn_deck(faces: dict[str, Any], folder: Path) -> Any:
+    """The demo deck's profile, learnt as `cardtable deck enroll` does: one photo per card."""
     from vision.config import VisionConfig
-    from vision.model import GlyphModel
-    from vision.profile import enroll_images, with_profile
+    from vision.profile import enroll_images
 
     folder.mkdir(parents=True, exist_ok=True)
     photos = []
@@ -105,7 +104,15 @@ def enroll_deck(faces: dict[str, Any], folder: Path) -> Any:
         cv2.imwrite(str(path), face[:, :, :3])
         photos.append((name, path))
     profile, _ = enroll_images(photos, VisionConfig())
-    return with_profile(GlyphModel.load(), profile)
+    return profile
+
+
+def enroll_deck(faces: dict[str, Any], folder: Path) -> Any:
+    """The shipped model with the demo deck's profile added."""
+    from vision.model import GlyphModel
+    from vision.profile import with_profile
+
+    return with_profile(GlyphModel.load(), learn_deck(faces, folder))
 
 
 def presses_by_hand(log: Path) -> dict[int, list[ScriptItem]]:
@@ -190,3 +197,44 @@ def run_demo(
     scores = app.controller.state.scores
     say(f"final score: NS {scores[Team.NS]}, EW {scores[Team.EW]}; table log: {result.log}")
     return result
+
+
+def write_recording(
+    outdir: Path, *, max_tricks: int | None = None, size: tuple[int, int] = (1280, 720)
+) -> tuple[Path, Path]:
+    """A recorded table for `cardtable run`: frames, zones, deck profile, config and presses.
+
+    Returns the config file and the script of the first hand's presses.
+    """
+    from vision.table_synth import SynthConfig, TableScene, tricks_from_log, write_scene
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    faces = demo_faces()
+    learn_deck(faces, outdir / "deck_photos").save(outdir / "deck.npz")
+    scene = TableScene(
+        tricks_from_log(DEMO_GAME),
+        SynthConfig(
+            width=size[0], height=size[1], seed=1, max_tricks=max_tricks, card_size=0.3, blur=0.5
+        ),
+        faces=faces,
+    )
+    write_scene(scene, outdir / "frames", DEMO_GAME.name)
+    start = next(iter(parse_lines(DEMO_GAME.open(encoding="utf-8"))))[1]
+    assert isinstance(start, GameStarted)
+    config = outdir / "table.toml"
+    config.write_text(
+        f'[game]\ndealer = "{start.dealer}"\n\n'
+        f'[camera]\nkind = "recorded"\npath = "frames"\nwidth = {size[0]}\n'
+        f"height = {size[1]}\nfps = 10\n\n"
+        '[vision]\ncalibration = "frames/calibration.json"\ndeck = "deck.npz"\n\n'
+        '[signals]\nvia = "none"\n',
+        encoding="utf-8",
+    )
+    script = outdir / "presses.jsonl"
+    with DEMO_GAME.open(encoding="utf-8") as handle:
+        lines = script_from_events([event for _, event in parse_lines(handle)])
+    script.write_text(
+        "".join(json.dumps(line) + "\n" for line in lines if "press" in line and line["hand"] == 1),
+        encoding="utf-8",
+    )
+    return config, script

@@ -40,17 +40,23 @@ def watch(
     read: Callable[[], tuple[Any, list[Any]]],
     watcher: Any,
     running: Callable[[], bool],
+    recorded_fps: float | None = None,
     idle_s: float = 0.005,
 ) -> Iterator[Any]:
     """Yield sightings and camera status events for as long as `running()` holds.
 
     `read()` gives a drivers Frame (or None) and status events, as `Hardware.frame()` does.
+    A recording (`recorded_fps` given) is stamped at its own frame rate, however fast it is
+    decoded, and ends the feed when it runs out.
     """
     while running():
         frame, status = read()
         yield from status
         if frame is None:
+            if recorded_fps is not None and not status:
+                return
             time.sleep(idle_s)
             continue
-        for event in watcher.process(frame.timestamp, frame.image):
+        t = frame.index / recorded_fps if recorded_fps else frame.timestamp
+        for event in watcher.process(t, frame.image):
             yield sighting_of(event)

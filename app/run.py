@@ -41,6 +41,7 @@ class TableApp:
         self.devices_down: dict[str, str] = {}
         self.listeners: list[Callable[[list[Notice]], None]] = []
         self.stop = threading.Event()
+        self.feeds: list[threading.Thread] = []
         self._last_watchdog = -1e9
 
     # ---- one item ----------------------------------------------------------------------

@@ -90,7 +90,8 @@ def loop(
             print(f"ack {line.number} {len(app.controller.state.log)}", flush=True)
             if notices:
                 show(f"line{line.number}_{notices[-1].message}")
-        elif args.script:
+        elif args.script and not any(feed.is_alive() for feed in app.feeds):
+            app.drain(polls)
             break
         notices = app.drain(polls)
         if notices:
@@ -124,8 +125,10 @@ def open_devices(app: TableApp) -> Iterator[list[Callable[[], list[Any]]]]:
         from app.camera_feed import open_watcher, watch
 
         watcher = open_watcher(vision.calibration, vision.deck, vision.stable_s)
+        recorded = hardware_config.camera.fps if hardware_config.camera_kind == "recorded" else None
         running = lambda: not app.stop.is_set()  # noqa: E731
-        feed_from_thread(app, watch(hardware.frame, watcher, running), "camera")
+        feed = watch(hardware.frame, watcher, running, recorded_fps=recorded)
+        app.feeds.append(feed_from_thread(app, feed, "camera"))
     try:
         yield polls
     finally:
