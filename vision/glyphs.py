@@ -22,7 +22,7 @@ class IndexGlyphs:
     rank_parts: int
     """How many separate pieces of ink the rank glyph has (two for '10')."""
     ten_shaped: bool
-    """Two pieces side by side, a narrower one, a gap, then one with a hole or much wider."""
+    """Two pieces side by side, a narrower one, a gap, then one with a hole."""
 
 
 def _card_transform(corners: Quad, config: VisionConfig) -> Image:
@@ -156,7 +156,7 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
 
 
 def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: Image) -> bool:
-    """True for two pieces, a narrower one, a gap, then one with a hole or much wider: '1', '0'."""
+    """True for two pieces, a narrower one, a gap, then one with a hole: '1', '0'."""
     if len(row) != 2:
         return False
     left, right = sorted(row, key=lambda b: b[1])
@@ -165,5 +165,4 @@ def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: Image) -> boo
     piece = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
     _, hierarchy = cv2.findContours(piece, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     has_hole = hierarchy is not None and bool(np.any(hierarchy[0][:, 3] >= 0))
-    narrow = left[2] < 0.6 * right[2]
-    return left[2] <= right[2] and gap >= 1 and (has_hole or narrow)
+    return left[2] <= right[2] and gap >= 1 and has_hole

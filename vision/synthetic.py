@@ -13,6 +13,8 @@ from vision.glyphs import normalise_glyph
 
 RANK_TEXT = {"2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9",
              "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+GERMAN_RANK_TEXT = {"J": "B", "Q": "D"}
+"""German indices print the jack as B (Bube) and the queen as D (Dame)."""
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
          cv2.FONT_HERSHEY_TRIPLEX)
 
@@ -42,8 +44,9 @@ def _variants(mask: Image, rng: np.random.Generator, count: int) -> Iterator[Ima
 
 def hershey_ranks(size: int, rng: np.random.Generator, per_style: int = 2) -> Iterator[
         tuple[str, Image]]:
-    """Rank glyphs written in OpenCV's Hershey fonts at several weights."""
-    for rank, text in RANK_TEXT.items():
+    """Rank glyphs written in OpenCV's Hershey fonts at several weights (German B, D too)."""
+    texts = [*RANK_TEXT.items(), *GERMAN_RANK_TEXT.items()]
+    for rank, text in texts:
         for font in FONTS:
             for thickness in (3, 5, 7, 9):
                 canvas = np.zeros((160, 220), np.uint8)
