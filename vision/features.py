@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -14,17 +16,23 @@ CELLS = 4
 BINS = 9
 
 
+@cache
+def _cell_offsets(size: int) -> npt.NDArray[np.int32]:
+    """For each pixel of a square glyph, the first histogram bin of its cell."""
+    rows = (np.arange(size) // (size // CELLS)).clip(0, CELLS - 1)
+    offsets: npt.NDArray[np.int32] = ((rows[:, None] * CELLS + rows[None, :]) * BINS).astype(
+        np.int32)
+    return offsets
+
+
 def gradient_histograms(glyph: Image) -> Vector:
     """Histograms of unsigned gradient orientation over a CELLS x CELLS grid (a small HOG)."""
     image = cv2.GaussianBlur(glyph, (3, 3), 0).astype(np.float32)
     gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3)
     magnitude, angle = cv2.cartToPolar(gx, gy)
-    bins = ((angle % np.pi) / np.pi * BINS).astype(np.int32) % BINS
-    size = glyph.shape[0]
-    cell = size // CELLS
-    rows = (np.arange(size) // cell).clip(0, CELLS - 1)
-    index = (rows[:, None] * CELLS + rows[None, :]) * BINS + bins
+    bins = ((angle % np.pi) * (BINS / np.pi)).astype(np.int32) % BINS
+    index = _cell_offsets(glyph.shape[0]) + bins
     hist = np.bincount(index.ravel(), weights=magnitude.ravel(), minlength=CELLS * CELLS * BINS)
     hist = hist.reshape(CELLS * CELLS, BINS).astype(np.float64)
     hist = hist / (np.linalg.norm(hist, axis=1, keepdims=True) + 1e-3 * (hist.max() + 1.0))

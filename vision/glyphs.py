@@ -142,17 +142,25 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     suit_mask = labels[sy : sy + sh, sx : sx + sw] == slabel
     rank_img = rank_mask.astype(np.uint8) * 255
     suit_img = suit_mask.astype(np.uint8) * 255
-    paper = np.array(cv2.mean(view, mask=paper_mask)[:3], np.float32)
-    inked = [view[y0:y1, x0:x1][rank_mask], view[sy : sy + sh, sx : sx + sw][suit_mask]]
-    colour = np.concatenate(inked).astype(np.float32) * (200.0 / np.maximum(paper, 1.0))
-    redness = float(np.mean(colour[:, 2] - np.maximum(colour[:, 0], colour[:, 1])) / 255.0)
+    glyph_mask = np.zeros_like(binary)
+    glyph_mask[y0:y1, x0:x1] = rank_img
+    suit_area = glyph_mask[sy : sy + sh, sx : sx + sw]
+    cv2.bitwise_or(suit_area, suit_img, dst=suit_area)
     return IndexGlyphs(
         rank=normalise_glyph(rank_img, config.glyph_size),
         suit=normalise_glyph(suit_img, config.glyph_size),
-        redness=redness,
+        redness=_redness(view, glyph_mask, paper_mask),
         rank_parts=len(row),
         ten_shaped=_ten_shaped(row, labels),
     )
+
+
+def _redness(view: Image, ink_mask: Image, paper_mask: Image) -> float:
+    """Mean (R - max(G, B)) of the ink, after white balance on the paper, over 255."""
+    paper = cv2.mean(view, mask=paper_mask)[:3]
+    gains = (*(200.0 / max(level, 1.0) for level in paper), 0.0)
+    blue, green, red = cv2.split(cv2.multiply(view, gains, dtype=cv2.CV_32F))  # type: ignore[call-overload]
+    return float(cv2.mean(cv2.subtract(red, cv2.max(blue, green)), mask=ink_mask)[0]) / 255.0
 
 
 def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: Image) -> bool:
