@@ -47,6 +47,7 @@ def find_corners(
     max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
     corners: list[CardCorner] = []
     for mask in masks.masks[: config.corner_masks]:
+        limit = np.array(mask.shape[::-1], np.float32) - masks.pad - 2
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             if cv2.contourArea(contour) < (min_edge * min_edge):
@@ -56,18 +57,19 @@ def find_corners(
             poly = poly.astype(np.float32)
             if len(poly) < 4:
                 continue
-            limit = np.array(mask.shape[::-1], np.float32) - masks.pad - 2
-            orientation = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
-            before = np.roll(poly, 1, axis=0) - poly
-            after = np.roll(poly, -1, axis=0) - poly
-            len_b = np.linalg.norm(before, axis=1)
-            len_a = np.linalg.norm(after, axis=1)
-            long_enough = np.minimum(len_b, len_a) >= min_edge
             inside = np.all((poly > masks.pad + 1) & (poly < limit), axis=1)
             if exclude is not None:
                 xs, ys = poly[:, 0].astype(np.intp), poly[:, 1].astype(np.intp)
                 inside &= exclude[ys.clip(0, exclude.shape[0] - 1),
                                   xs.clip(0, exclude.shape[1] - 1)] == 0
+            if not inside.any():
+                continue
+            orientation = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
+            before = poly[np.arange(-1, len(poly) - 1)] - poly
+            after = poly[np.arange(1, len(poly) + 1) % len(poly)] - poly
+            len_b = np.sqrt((before * before).sum(axis=1))
+            len_a = np.sqrt((after * after).sum(axis=1))
+            long_enough = np.minimum(len_b, len_a) >= min_edge
             for i in np.nonzero(long_enough & inside)[0]:
                 u, v = before[i] / len_b[i], after[i] / len_a[i]
                 if abs(float(u @ v)) > max_cosine:

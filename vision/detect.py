@@ -16,11 +16,11 @@ from vision.config import VisionConfig
 def order_corners(points: npt.NDArray[np.floating]) -> Quad:
     """Order four points clockwise (in image coordinates) starting from the top-left-most."""
     pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
-    centre = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    pts = pts[np.argsort(angles)]
-    start = int(np.argmin(pts.sum(axis=1)))
-    return np.roll(pts, -start, axis=0)
+    centre = pts.sum(axis=0) / 4.0
+    pts = pts[np.argsort(np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0]))]
+    start = int(np.argmin(pts[:, 0] + pts[:, 1]))
+    ordered: Quad = pts[(start + np.arange(4)) % 4]
+    return ordered
 
 
 def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
@@ -47,7 +47,7 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     masks: list[Image] = []
     for level in (otsu, otsu + 40, 200):
         if level < 255:
-            masks.append((whiteness > level).astype(np.uint8) * 255)
+            masks.append(cv2.threshold(whiteness, level, 255, cv2.THRESH_BINARY)[1])
     block = (min(small.shape[:2]) // 4) | 1
     mask = cv2.adaptiveThreshold(
         whiteness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15
@@ -59,14 +59,14 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
 
 def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     """Masks of what differs in colour from the table, taken as the frame's border colour."""
-    inner = small[pad:-pad, pad:-pad].astype(np.float32)
+    inner = small[pad:-pad, pad:-pad]
     strip = max(2, pad // 2)
     border = np.concatenate([
         inner[:strip].reshape(-1, 3), inner[-strip:].reshape(-1, 3),
         inner[:, :strip].reshape(-1, 3), inner[:, -strip:].reshape(-1, 3),
-    ])[::7]
-    table = np.median(border, axis=0)
-    spread = np.median(np.abs(border - table), axis=0)
+    ])[::7].T.astype(np.float32)
+    table = np.median(border, axis=1)
+    spread = np.median(np.abs(border - table[:, None]), axis=1)
     if float(spread.max()) > config.max_table_spread:
         return []
     scalar = (*(float(v) for v in table), 0.0)  # OpenCV takes a 4-tuple as a per-channel scalar
@@ -80,7 +80,7 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
     closing = np.ones((5, 5), np.uint8)
     masks = []
     for level in config.table_distances:
-        mask = (distance > level).astype(np.uint8) * 255
+        mask = cv2.threshold(distance, level, 255, cv2.THRESH_BINARY)[1]
         masks.append(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, closing))
     return masks
 
