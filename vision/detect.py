@@ -64,7 +64,7 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
     border = np.concatenate([
         inner[:strip].reshape(-1, 3), inner[-strip:].reshape(-1, 3),
         inner[:, :strip].reshape(-1, 3), inner[:, -strip:].reshape(-1, 3),
-    ])[::7].T.astype(np.float32)
+    ])[::7].T.copy()
     table = np.median(border, axis=1)
     spread = np.median(np.abs(border - table[:, None]), axis=1)
     if float(spread.max()) > config.max_table_spread:
@@ -85,6 +85,11 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
     return masks
 
 
+NEXT_CORNER = np.array([1, 2, 3, 0])
+SIDE_STEPS = np.linspace(0.0, 1.0, 16, endpoint=False, dtype=np.float32)[None, :, None]
+"""Where along each side of a quad its edge support is sampled."""
+
+
 def _edge_support(contour: Image, quad: Quad, reach: float) -> float:
     """Share of points along the quad's sides that lie within `reach` pixels of the contour."""
     x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 2
@@ -92,11 +97,11 @@ def _edge_support(contour: Image, quad: Quad, reach: float) -> float:
     band = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
     thickness = max(1, round(2 * reach))
     cv2.drawContours(band, [contour], -1, 255, thickness, offset=(-int(x0), -int(y0)))
-    ends = np.roll(quad, -1, axis=0)
-    steps = np.linspace(0.0, 1.0, 16, endpoint=False, dtype=np.float32)
-    samples = (quad[:, None, :] + (ends - quad)[:, None, :] * steps[None, :, None]).reshape(-1, 2)
-    xs = np.clip(np.round(samples[:, 0]).astype(int) - x0, 0, band.shape[1] - 1)
-    ys = np.clip(np.round(samples[:, 1]).astype(int) - y0, 0, band.shape[0] - 1)
+    ends = quad[NEXT_CORNER]
+    samples = (quad[:, None, :] + (ends - quad)[:, None, :] * SIDE_STEPS).reshape(-1, 2)
+    points = np.round(samples).astype(np.intp) - (x0, y0)
+    xs = points[:, 0].clip(0, band.shape[1] - 1)
+    ys = points[:, 1].clip(0, band.shape[0] - 1)
     return float(np.count_nonzero(band[ys, xs])) / len(samples)
 
 
