@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -85,12 +86,14 @@ def find_corners(
 
 
 def corner_views(frame: Image, corner: CardCorner, card_width: float,
-                 config: VisionConfig) -> list[tuple[Image, Quad]]:
-    """The index view at a corner for the top-left and top-right hypotheses, with its outline."""
+                 config: VisionConfig) -> Iterator[tuple[Image, Quad]]:
+    """The index view at a corner for the top-left and top-right hypotheses, with its outline.
+
+    Views are warped one at a time, as asked for: a reader that stops at the first does not pay
+    for the second."""
     unit = card_width / config.card_width
     crop_w = round(config.index_width * config.card_width)
     crop_h = round(config.index_height * config.card_height)
-    views = []
     for first_is_short in (True, False):
         if first_is_short:
             across, down = corner.first, corner.second
@@ -106,5 +109,4 @@ def corner_views(frame: Image, corner: CardCorner, card_width: float,
         view = cv2.warpAffine(frame, matrix, (crop_w, crop_h), flags=cv2.INTER_LINEAR)
         outline = np.array([origin, source[1], source[1] + down * crop_h * unit, source[2]],
                            np.float32)
-        views.append((view, outline))
-    return views
+        yield view, outline
