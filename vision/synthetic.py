@@ -25,9 +25,12 @@ def _crop(mask: Image) -> Image:
     return mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
-def _variants(mask: Image, rng: np.random.Generator, count: int) -> Iterator[Image]:
-    """Slightly rotated, stretched and blurred copies of a binary glyph."""
+def _variants(mask: Image, rng: np.random.Generator, count: int,
+              blur: bool = False) -> Iterator[Image]:
+    """Slightly rotated, stretched and shrunk copies of a binary glyph; with `blur`, also
+    blurred and cut at a random level, so strokes swell or thin as in soft photos."""
     for _ in range(count):
+        level = 100
         angle = rng.uniform(-6, 6)
         stretch = rng.uniform(0.75, 1.25)
         canvas = cv2.copyMakeBorder(mask, 8, 8, 8, 8, cv2.BORDER_CONSTANT, value=0)
@@ -37,7 +40,11 @@ def _variants(mask: Image, rng: np.random.Generator, count: int) -> Iterator[Ima
         turned = cv2.resize(turned, (max(4, round(turned.shape[1] * stretch)), turned.shape[0]))
         small = cv2.resize(turned, (max(4, turned.shape[1] // 3), max(4, turned.shape[0] // 3)),
                            interpolation=cv2.INTER_AREA)
-        binary = (small > 100).astype(np.uint8) * 255
+        if blur:
+            sigma = rng.uniform(0.5, 2.0)
+            small = cv2.GaussianBlur(small, (0, 0), sigma)
+            level = int(rng.uniform(50, 170))
+        binary = (small > level).astype(np.uint8) * 255
         if binary.any():
             yield _crop(binary)
 
@@ -92,6 +99,8 @@ def drawn_suits(size: int, rng: np.random.Generator, per_style: int = 4) -> Iter
         for width in (0.7, 0.8, 0.9, 1.0, 1.1):
             mask = suit_shape(suit, width)
             for variant in _variants(mask, rng, per_style):
+                yield suit, normalise_glyph(variant, size)
+            for variant in _variants(mask, rng, per_style, blur=True):
                 yield suit, normalise_glyph(variant, size)
 
 
