@@ -204,6 +204,9 @@ def find_cards(
     for mask in masks.masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
+            # A closed 8-connected chain of n points encloses at most n^2 / (2 pi) pixels.
+            if len(contour) ** 2 < 2 * np.pi * config.min_card_area * frame_area:
+                continue
             area = cv2.contourArea(contour)
             if not config.min_card_area * frame_area < area < config.max_card_area * frame_area:
                 continue
