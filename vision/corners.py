@@ -47,10 +47,9 @@ def find_corners(
         min_edge = config.corner_min_edge * card_width * masks.scale
     max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
     corners: list[CardCorner] = []
-    for mask in masks.masks[: config.corner_masks]:
+    for index, mask in enumerate(masks.masks[: config.corner_masks]):
         limit = np.array(mask.shape[::-1], np.float32) - masks.pad - 2
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
+        for contour in masks.contours(index):
             if cv2.contourArea(contour) < (min_edge * min_edge):
                 continue
             perimeter = cv2.arcLength(contour, True)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -16,10 +17,12 @@ from vision.config import VisionConfig
 def order_corners(points: npt.NDArray[np.floating]) -> Quad:
     """Order four points clockwise (in image coordinates) starting from the top-left-most."""
     pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
-    centre = pts.sum(axis=0) / 4.0
-    pts = pts[np.argsort(np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0]))]
-    start = int(np.argmin(pts[:, 0] + pts[:, 1]))
-    ordered: Quad = pts[(start + np.arange(4)) % 4]
+    xy = pts.tolist()
+    cx = sum(x for x, _ in xy) / 4.0
+    cy = sum(y for _, y in xy) / 4.0
+    turn = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))
+    start = min(range(4), key=lambda k: xy[turn[k]][0] + xy[turn[k]][1])
+    ordered: Quad = pts[[turn[(start + k) % 4] for k in range(4)]]
     return ordered
 
 
@@ -177,6 +180,15 @@ class MaskSet:
     masks: list[Image]
     scale: float
     pad: int
+    _contours: dict[int, Sequence[Image]] = field(default_factory=dict, compare=False, repr=False)
+
+    def contours(self, index: int) -> Sequence[Image]:
+        """Outer contours (every boundary point) of mask `index`, found once and kept."""
+        if index not in self._contours:
+            found, _ = cv2.findContours(self.masks[index], cv2.RETR_EXTERNAL,
+                                        cv2.CHAIN_APPROX_NONE)
+            self._contours[index] = found
+        return self._contours[index]
 
     def to_frame(self, points: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """Map points from mask pixels to frame pixels."""
@@ -201,9 +213,8 @@ def find_cards(
     candidates: list[tuple[float, Quad]] = []
     """(ranking score, quad): edge support in steps of 0.1 first, then area."""
     seen_boxes: list[Sequence[int]] = []
-    for mask in masks.masks:
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        for contour in contours:
+    for index in range(len(masks.masks)):
+        for contour in masks.contours(index):
             # A closed 8-connected chain of n points encloses at most n^2 / (2 pi) pixels.
             if len(contour) ** 2 < 2 * np.pi * config.min_card_area * frame_area:
                 continue
