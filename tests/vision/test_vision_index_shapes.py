@@ -1,4 +1,4 @@
-"""Index glyph shapes: a ten needs a '0' with a hole; German B and D indices read as J and Q."""
+"""Index glyphs (ten shape, German letters, ink colour) and the detection helpers they rely on."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.config import VisionConfig
+from vision.detect import MaskSet, order_corners
 from vision.glyphs import split_index
 from vision.model import GlyphModel
 from vision.read import read_corner
@@ -47,3 +48,37 @@ def test_german_letters_read_as_jack_and_queen(letter: str, rank: str) -> None:
     reading = read_corner(glyphs, GlyphModel.load(), VisionConfig())
     assert reading is not None
     assert (reading.rank.label, reading.suit.label) == (rank, "S")
+
+
+@pytest.mark.parametrize(("suit", "colour"), [("H", (40, 40, 210)), ("D", (30, 20, 180)),
+                                              ("S", (20, 20, 20)), ("C", (60, 60, 60))])
+def test_ink_colour_tells_red_from_black_under_warm_light(suit: str,
+                                                          colour: tuple[int, int, int]) -> None:
+    view = _corner("K", suit)
+    view[(view < 128).all(axis=2)] = colour
+    warm = np.clip(view.astype(np.float32) * (0.75, 0.9, 1.0), 0, 255).astype(np.uint8)
+    glyphs = split_index(warm, VisionConfig())
+    assert glyphs is not None
+    config = VisionConfig()
+    if suit in "HD":
+        assert glyphs.redness >= config.red_level
+    else:
+        assert glyphs.redness <= config.black_level
+
+
+def test_card_corners_are_ordered_clockwise_from_top_left() -> None:
+    corners = np.array([[10, 5], [55, 2], [60, 45], [3, 40]], np.float32)
+    for shift in range(4):
+        for points in (np.roll(corners, shift, axis=0), np.roll(corners[::-1], shift, axis=0)):
+            assert np.array_equal(order_corners(points), corners)
+
+
+def test_mask_contours_are_found_once_and_match_opencv() -> None:
+    mask = np.zeros((60, 80), np.uint8)
+    cv2.rectangle(mask, (10, 10), (40, 50), 255, -1)
+    cv2.circle(mask, (65, 20), 8, 255, -1)
+    masks = MaskSet([mask], scale=1.0, pad=0)
+    first = masks.contours(0)
+    assert masks.contours(0) is first
+    expected, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    assert sorted(len(c) for c in first) == sorted(len(c) for c in expected)
