@@ -177,4 +177,12 @@ def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: Image) -> boo
     piece = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
     _, hierarchy = cv2.findContours(piece, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     has_hole = hierarchy is not None and bool(np.any(hierarchy[0][:, 3] >= 0))
-    return left[2] <= right[2] and gap >= 1 and has_hole
+    return left[2] <= right[2] and gap >= 0 and (has_hole or _closed_on_the_left(piece))
+
+
+def _closed_on_the_left(piece: Image, share: float = 0.6) -> bool:
+    """True when the left third of a glyph piece holds ink on most rows, as an '0' broken at the
+    top still does and the bowl of a 'D' or 'B' cut from its stem does not."""
+    height, width = piece.shape
+    left = piece[:, : max(1, width // 3)]
+    return int(np.count_nonzero(left.any(axis=1))) >= share * height

@@ -82,3 +82,31 @@ def test_mask_contours_are_found_once_and_match_opencv() -> None:
     assert masks.contours(0) is first
     expected, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     assert sorted(len(c) for c in first) == sorted(len(c) for c in expected)
+
+
+def _one_and_bowl(start: int, end: int) -> np.ndarray:
+    """A corner view holding a '1' and, abutting it, an arc of a ring from `start` to `end`
+    degrees (clockwise from the right), with a spade below."""
+    view = np.full((102, 44, 3), 245, np.uint8)
+    ink = (20, 20, 20)
+    cv2.rectangle(view, (8, 8), (11, 30), ink, -1)
+    cv2.ellipse(view, (22, 19), (7, 11), 0, start, end, ink, 2)
+    shape = cv2.resize(suit_shape("S", 0.9), (18, 20), interpolation=cv2.INTER_AREA)
+    view[40:60, 8:26][shape > 127] = ink
+    return view
+
+
+def test_ten_with_its_zero_open_at_the_top_is_still_a_ten() -> None:
+    glyphs = split_index(_one_and_bowl(-60, 240), VisionConfig())
+    assert glyphs is not None
+    assert glyphs.rank_parts == 2 and glyphs.ten_shaped
+
+
+def test_stem_and_open_bowl_are_not_a_ten() -> None:
+    # The right half of a ring with short arms reaching left: a D's bowl cut from its stem.
+    view = _one_and_bowl(-90, 90)
+    cv2.line(view, (15, 8), (22, 8), (20, 20, 20), 2)
+    cv2.line(view, (15, 30), (22, 30), (20, 20, 20), 2)
+    glyphs = split_index(view, VisionConfig())
+    assert glyphs is not None
+    assert glyphs.rank_parts == 2 and not glyphs.ten_shaped
