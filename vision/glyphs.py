@@ -185,4 +185,4 @@ def _closed_on_the_left(piece: Image, share: float = 0.6) -> bool:
     top still does and the bowl of a 'D' or 'B' cut from its stem does not."""
     height, width = piece.shape
     left = piece[:, : max(1, width // 3)]
-    return int(np.count_nonzero(left.any(axis=1))) >= share * height
+    return bool(np.count_nonzero(left.any(axis=1)) >= share * height)
