@@ -49,6 +49,16 @@ def _variants(mask: Image, rng: np.random.Generator, count: int,
             yield _crop(binary)
 
 
+def soft_copies(glyph: Image, rng: np.random.Generator, count: int) -> Iterator[Image]:
+    """Blurred copies of a normalised glyph cut at random levels, normalised again."""
+    size = glyph.shape[0]
+    for _ in range(count):
+        soft = cv2.GaussianBlur(glyph, (0, 0), rng.uniform(0.5, 1.5))
+        binary = (soft > int(rng.uniform(50, 170))).astype(np.uint8) * 255
+        if binary.any():
+            yield normalise_glyph(_crop(binary), size)
+
+
 def hershey_ranks(size: int, rng: np.random.Generator, per_style: int = 2) -> Iterator[
         tuple[str, Image]]:
     """Rank glyphs written in OpenCV's Hershey fonts at several weights (German B, D too)."""
