@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -46,9 +47,9 @@ def find_corners(
         min_edge = config.corner_min_edge * card_width * masks.scale
     max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
     corners: list[CardCorner] = []
-    for mask in masks.masks[: config.corner_masks]:
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
+    for index, mask in enumerate(masks.masks[: config.corner_masks]):
+        limit = np.array(mask.shape[::-1], np.float32) - masks.pad - 2
+        for contour in masks.contours(index):
             if cv2.contourArea(contour) < (min_edge * min_edge):
                 continue
             perimeter = cv2.arcLength(contour, True)
@@ -56,18 +57,19 @@ def find_corners(
             poly = poly.astype(np.float32)
             if len(poly) < 4:
                 continue
-            limit = np.array(mask.shape[::-1], np.float32) - masks.pad - 2
-            orientation = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
-            before = np.roll(poly, 1, axis=0) - poly
-            after = np.roll(poly, -1, axis=0) - poly
-            len_b = np.linalg.norm(before, axis=1)
-            len_a = np.linalg.norm(after, axis=1)
-            long_enough = np.minimum(len_b, len_a) >= min_edge
             inside = np.all((poly > masks.pad + 1) & (poly < limit), axis=1)
             if exclude is not None:
                 xs, ys = poly[:, 0].astype(np.intp), poly[:, 1].astype(np.intp)
                 inside &= exclude[ys.clip(0, exclude.shape[0] - 1),
                                   xs.clip(0, exclude.shape[1] - 1)] == 0
+            if not inside.any():
+                continue
+            orientation = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
+            before = poly[np.arange(-1, len(poly) - 1)] - poly
+            after = poly[np.arange(1, len(poly) + 1) % len(poly)] - poly
+            len_b = np.sqrt((before * before).sum(axis=1))
+            len_a = np.sqrt((after * after).sum(axis=1))
+            long_enough = np.minimum(len_b, len_a) >= min_edge
             for i in np.nonzero(long_enough & inside)[0]:
                 u, v = before[i] / len_b[i], after[i] / len_a[i]
                 if abs(float(u @ v)) > max_cosine:
@@ -83,12 +85,14 @@ def find_corners(
 
 
 def corner_views(frame: Image, corner: CardCorner, card_width: float,
-                 config: VisionConfig) -> list[tuple[Image, Quad]]:
-    """The index view at a corner for the top-left and top-right hypotheses, with its outline."""
+                 config: VisionConfig) -> Iterator[tuple[Image, Quad]]:
+    """The index view at a corner for the top-left and top-right hypotheses, with its outline.
+
+    Views are warped one at a time, as asked for: a reader that stops at the first does not pay
+    for the second."""
     unit = card_width / config.card_width
     crop_w = round(config.index_width * config.card_width)
     crop_h = round(config.index_height * config.card_height)
-    views = []
     for first_is_short in (True, False):
         if first_is_short:
             across, down = corner.first, corner.second
@@ -104,5 +108,4 @@ def corner_views(frame: Image, corner: CardCorner, card_width: float,
         view = cv2.warpAffine(frame, matrix, (crop_w, crop_h), flags=cv2.INTER_LINEAR)
         outline = np.array([origin, source[1], source[1] + down * crop_h * unit, source[2]],
                            np.float32)
-        views.append((view, outline))
-    return views
+        yield view, outline

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -16,11 +17,13 @@ from vision.config import VisionConfig
 def order_corners(points: npt.NDArray[np.floating]) -> Quad:
     """Order four points clockwise (in image coordinates) starting from the top-left-most."""
     pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
-    centre = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    pts = pts[np.argsort(angles)]
-    start = int(np.argmin(pts.sum(axis=1)))
-    return np.roll(pts, -start, axis=0)
+    xy = pts.tolist()
+    cx = sum(x for x, _ in xy) / 4.0
+    cy = sum(y for _, y in xy) / 4.0
+    turn = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))
+    start = min(range(4), key=lambda k: xy[turn[k]][0] + xy[turn[k]][1])
+    ordered: Quad = pts[[turn[(start + k) % 4] for k in range(4)]]
+    return ordered
 
 
 def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
@@ -47,7 +50,7 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     masks: list[Image] = []
     for level in (otsu, otsu + 40, 200):
         if level < 255:
-            masks.append((whiteness > level).astype(np.uint8) * 255)
+            masks.append(cv2.threshold(whiteness, level, 255, cv2.THRESH_BINARY)[1])
     block = (min(small.shape[:2]) // 4) | 1
     mask = cv2.adaptiveThreshold(
         whiteness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15
@@ -59,14 +62,14 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
 
 def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     """Masks of what differs in colour from the table, taken as the frame's border colour."""
-    inner = small[pad:-pad, pad:-pad].astype(np.float32)
+    inner = small[pad:-pad, pad:-pad]
     strip = max(2, pad // 2)
     border = np.concatenate([
         inner[:strip].reshape(-1, 3), inner[-strip:].reshape(-1, 3),
         inner[:, :strip].reshape(-1, 3), inner[:, -strip:].reshape(-1, 3),
-    ])[::7]
-    table = np.median(border, axis=0)
-    spread = np.median(np.abs(border - table), axis=0)
+    ])[::7].T.copy()
+    table = np.median(border, axis=1)
+    spread = np.median(np.abs(border - table[:, None]), axis=1)
     if float(spread.max()) > config.max_table_spread:
         return []
     scalar = (*(float(v) for v in table), 0.0)  # OpenCV takes a 4-tuple as a per-channel scalar
@@ -80,9 +83,14 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
     closing = np.ones((5, 5), np.uint8)
     masks = []
     for level in config.table_distances:
-        mask = (distance > level).astype(np.uint8) * 255
+        mask = cv2.threshold(distance, level, 255, cv2.THRESH_BINARY)[1]
         masks.append(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, closing))
     return masks
+
+
+NEXT_CORNER = np.array([1, 2, 3, 0])
+SIDE_STEPS = np.linspace(0.0, 1.0, 16, endpoint=False, dtype=np.float32)[None, :, None]
+"""Where along each side of a quad its edge support is sampled."""
 
 
 def _edge_support(contour: Image, quad: Quad, reach: float) -> float:
@@ -92,11 +100,11 @@ def _edge_support(contour: Image, quad: Quad, reach: float) -> float:
     band = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
     thickness = max(1, round(2 * reach))
     cv2.drawContours(band, [contour], -1, 255, thickness, offset=(-int(x0), -int(y0)))
-    ends = np.roll(quad, -1, axis=0)
-    steps = np.linspace(0.0, 1.0, 16, endpoint=False, dtype=np.float32)
-    samples = (quad[:, None, :] + (ends - quad)[:, None, :] * steps[None, :, None]).reshape(-1, 2)
-    xs = np.clip(np.round(samples[:, 0]).astype(int) - x0, 0, band.shape[1] - 1)
-    ys = np.clip(np.round(samples[:, 1]).astype(int) - y0, 0, band.shape[0] - 1)
+    ends = quad[NEXT_CORNER]
+    samples = (quad[:, None, :] + (ends - quad)[:, None, :] * SIDE_STEPS).reshape(-1, 2)
+    points = np.round(samples).astype(np.intp) - (x0, y0)
+    xs = points[:, 0].clip(0, band.shape[1] - 1)
+    ys = points[:, 1].clip(0, band.shape[0] - 1)
     return float(np.count_nonzero(band[ys, xs])) / len(samples)
 
 
@@ -172,6 +180,15 @@ class MaskSet:
     masks: list[Image]
     scale: float
     pad: int
+    _contours: dict[int, Sequence[Image]] = field(default_factory=dict, compare=False, repr=False)
+
+    def contours(self, index: int) -> Sequence[Image]:
+        """Outer contours (every boundary point) of mask `index`, found once and kept."""
+        if index not in self._contours:
+            found, _ = cv2.findContours(self.masks[index], cv2.RETR_EXTERNAL,
+                                        cv2.CHAIN_APPROX_NONE)
+            self._contours[index] = found
+        return self._contours[index]
 
     def to_frame(self, points: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """Map points from mask pixels to frame pixels."""
@@ -196,9 +213,11 @@ def find_cards(
     candidates: list[tuple[float, Quad]] = []
     """(ranking score, quad): edge support in steps of 0.1 first, then area."""
     seen_boxes: list[Sequence[int]] = []
-    for mask in masks.masks:
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        for contour in contours:
+    for index in range(len(masks.masks)):
+        for contour in masks.contours(index):
+            # A closed 8-connected chain of n points encloses at most n^2 / (2 pi) pixels.
+            if len(contour) ** 2 < 2 * np.pi * config.min_card_area * frame_area:
+                continue
             area = cv2.contourArea(contour)
             if not config.min_card_area * frame_area < area < config.max_card_area * frame_area:
                 continue

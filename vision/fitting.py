@@ -16,7 +16,7 @@ from vision.detect import find_cards
 from vision.features import glyph_features
 from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, GlyphSet
-from vision.synthetic import artwork_cards, drawn_suits, hershey_ranks
+from vision.synthetic import artwork_cards, drawn_suits, hershey_ranks, soft_copies
 
 ARTWORK_RANKS = frozenset("9TA")
 """The artwork's court cards print the suit beside the rank, so only these ranks are used."""
@@ -104,6 +104,9 @@ def fit_model(
             rank_labels.append(name[0])
             suit_glyphs.append(glyphs.suit)
             suit_labels.append(name[1])
+            for soft in soft_copies(glyphs.suit, rng, 2):
+                suit_glyphs.append(soft)
+                suit_labels.append(name[1])
     if shared_vision is not None:
         for rank, glyph in labelled_photo_ranks(shared_vision, config):
             rank_glyphs.append(glyph)

@@ -22,7 +22,7 @@ class IndexGlyphs:
     rank_parts: int
     """How many separate pieces of ink the rank glyph has (two for '10')."""
     ten_shaped: bool
-    """Two pieces side by side, a narrower one, a gap, then one with a hole or much wider."""
+    """Two pieces side by side, a narrower one, a gap, then one with a hole."""
 
 
 def _card_transform(corners: Quad, config: VisionConfig) -> Image:
@@ -70,7 +70,7 @@ def _ink(view: Image) -> Image:
     """Ink strength: high where the paper is dark or coloured (black or red print)."""
     blue, green, red = cv2.split(view)
     darkest = cv2.min(cv2.min(blue, green), red)
-    return cv2.subtract(np.full_like(darkest, 255), darkest)
+    return cv2.bitwise_not(darkest)
 
 
 def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
@@ -91,8 +91,9 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     plausible = (sizes[:, cv2.CC_STAT_AREA] >= 0.002 * width * height) & (
         sizes[:, cv2.CC_STAT_HEIGHT] >= 0.06 * height
     )
-    for label in np.nonzero(plausible)[0] + 1:
-        x, y, w, h, area = (int(v) for v in stats[label])
+    rows = stats.tolist()
+    for label in (np.nonzero(plausible)[0] + 1).tolist():
+        x, y, w, h, area = rows[label]
         if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
             continue
         touches = x <= 0 or y <= 0 or x + w >= width or y + h >= height
@@ -142,21 +143,32 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     suit_mask = labels[sy : sy + sh, sx : sx + sw] == slabel
     rank_img = rank_mask.astype(np.uint8) * 255
     suit_img = suit_mask.astype(np.uint8) * 255
-    paper = np.array(cv2.mean(view, mask=paper_mask)[:3], np.float32)
-    inked = [view[y0:y1, x0:x1][rank_mask], view[sy : sy + sh, sx : sx + sw][suit_mask]]
-    colour = np.concatenate(inked).astype(np.float32) * (200.0 / np.maximum(paper, 1.0))
-    redness = float(np.mean(colour[:, 2] - np.maximum(colour[:, 0], colour[:, 1])) / 255.0)
+    # Both glyphs inside their joint bounding box, for the ink colour.
+    bx0, by0 = min(x0, sx), min(y0, sy)
+    bx1, by1 = max(x1, sx + sw), max(y1, sy + sh)
+    glyph_mask = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
+    glyph_mask[y0 - by0 : y1 - by0, x0 - bx0 : x1 - bx0] = rank_img
+    suit_area = glyph_mask[sy - by0 : sy - by0 + sh, sx - bx0 : sx - bx0 + sw]
+    cv2.bitwise_or(suit_area, suit_img, dst=suit_area)
+    paper = cv2.mean(view, mask=paper_mask)[:3]
     return IndexGlyphs(
         rank=normalise_glyph(rank_img, config.glyph_size),
         suit=normalise_glyph(suit_img, config.glyph_size),
-        redness=redness,
+        redness=_redness(view[by0:by1, bx0:bx1], glyph_mask, paper),
         rank_parts=len(row),
         ten_shaped=_ten_shaped(row, labels),
     )
 
 
+def _redness(view: Image, ink_mask: Image, paper: tuple[float, ...]) -> float:
+    """Mean (R - max(G, B)) of the ink, after white balance on the paper colour, over 255."""
+    gains = (*(200.0 / max(level, 1.0) for level in paper), 0.0)
+    blue, green, red = cv2.split(cv2.multiply(view, gains, dtype=cv2.CV_32F))  # type: ignore[call-overload]
+    return float(cv2.mean(cv2.subtract(red, cv2.max(blue, green)), mask=ink_mask)[0]) / 255.0
+
+
 def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: Image) -> bool:
-    """True for two pieces, a narrower one, a gap, then one with a hole or much wider: '1', '0'."""
+    """True for two pieces, a narrower one, a gap, then one with a hole: '1', '0'."""
     if len(row) != 2:
         return False
     left, right = sorted(row, key=lambda b: b[1])
@@ -165,5 +177,12 @@ def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: Image) -> boo
     piece = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
     _, hierarchy = cv2.findContours(piece, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     has_hole = hierarchy is not None and bool(np.any(hierarchy[0][:, 3] >= 0))
-    narrow = left[2] < 0.6 * right[2]
-    return left[2] <= right[2] and gap >= 1 and (has_hole or narrow)
+    return left[2] <= right[2] and gap >= 0 and (has_hole or _closed_on_the_left(piece))
+
+
+def _closed_on_the_left(piece: Image, share: float = 0.6) -> bool:
+    """True when the left third of a glyph piece holds ink on most rows, as an '0' broken at the
+    top still does and the bowl of a 'D' or 'B' cut from its stem does not."""
+    height, width = piece.shape
+    left = piece[:, : max(1, width // 3)]
+    return bool(np.count_nonzero(left.any(axis=1)) >= share * height)

@@ -43,25 +43,40 @@ class GlyphSet:
         """Nearest label for a feature vector; None when no label is allowed."""
         if self.features.shape[0] == 0:
             return None
-        similarity = self.features @ vector
-        names, order, starts = self._label_groups
-        best = np.maximum.reduceat(similarity[order], starts)
+        names, grouped, starts = self._label_groups
+        best = np.maximum.reduceat(grouped @ vector, starts)
         if allowed is not None:
-            best[[name not in allowed for name in names]] = -np.inf
-        order = np.argsort(-best)
-        top = float(best[order[0]])
+            best[self._excluded(allowed)] = -np.inf
+        first = int(np.argmax(best))
+        top = float(best[first])
         if not np.isfinite(top):
             return None
-        second = float(best[order[1]]) if len(order) > 1 and np.isfinite(best[order[1]]) else 0.0
-        return Guess(label=names[int(order[0])], similarity=top, margin=top - second)
+        best[first] = -np.inf
+        runner_up = float(best.max()) if len(best) > 1 else -np.inf
+        second = runner_up if np.isfinite(runner_up) else 0.0
+        return Guess(label=names[first], similarity=top, margin=top - second)
+
+    def _excluded(self, allowed: frozenset[str]) -> npt.NDArray[np.bool_]:
+        """Which of the distinct labels are not in `allowed`, cached per set of labels."""
+        cache = self._exclusions
+        if allowed not in cache:
+            cache[allowed] = np.array([name not in allowed for name in self._label_groups[0]])
+        return cache[allowed]
 
     @cached_property
-    def _label_groups(self) -> tuple[list[str], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-        """The distinct labels, an order that groups vectors by label, and where groups start."""
+    def _exclusions(self) -> dict[frozenset[str], npt.NDArray[np.bool_]]:
+        """Cache of `_excluded` results."""
+        return {}
+
+    @cached_property
+    def _label_groups(
+        self,
+    ) -> tuple[list[str], npt.NDArray[np.float32], npt.NDArray[np.intp]]:
+        """The distinct labels, the vectors grouped by label, and where each group starts."""
         names, codes = np.unique(self.labels, return_inverse=True)
         order = np.argsort(codes, kind="stable")
         starts = np.searchsorted(codes[order], np.arange(len(names)))
-        return [str(n) for n in names], order, starts
+        return [str(n) for n in names], np.ascontiguousarray(self.features[order]), starts
 
     @classmethod
     def from_glyphs(cls, glyphs: list[Image], labels: list[str]) -> GlyphSet:

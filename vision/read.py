@@ -46,12 +46,12 @@ def read_corner(
 ) -> CornerReading | None:
     """Classify the rank and suit glyphs of one corner."""
     rank = model.ranks.classify(glyphs.rank)
-    suit = model.suits.classify(glyphs.suit, suits_for_colour(glyphs.redness, config))
-    if rank is None or suit is None:
-        return None
-    if rank.label == "T" and not glyphs.ten_shaped:
+    if rank is None or (rank.label == "T") != glyphs.ten_shaped:
         return None
     if rank.label != "T" and glyphs.rank_parts != 1:
+        return None
+    suit = model.suits.classify(glyphs.suit, suits_for_colour(glyphs.redness, config))
+    if suit is None:
         return None
     confidence = min(
         _guess_confidence(rank, config.rank_full_margin, config),

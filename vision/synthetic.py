@@ -13,6 +13,8 @@ from vision.glyphs import normalise_glyph
 
 RANK_TEXT = {"2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9",
              "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+GERMAN_RANK_TEXT = {"J": "B", "Q": "D"}
+"""German indices print the jack as B (Bube) and the queen as D (Dame)."""
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
          cv2.FONT_HERSHEY_TRIPLEX)
 
@@ -23,9 +25,12 @@ def _crop(mask: Image) -> Image:
     return mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
-def _variants(mask: Image, rng: np.random.Generator, count: int) -> Iterator[Image]:
-    """Slightly rotated, stretched and blurred copies of a binary glyph."""
+def _variants(mask: Image, rng: np.random.Generator, count: int,
+              blur: bool = False) -> Iterator[Image]:
+    """Slightly rotated, stretched and shrunk copies of a binary glyph; with `blur`, also
+    blurred and cut at a random level, so strokes swell or thin as in soft photos."""
     for _ in range(count):
+        level = 100
         angle = rng.uniform(-6, 6)
         stretch = rng.uniform(0.75, 1.25)
         canvas = cv2.copyMakeBorder(mask, 8, 8, 8, 8, cv2.BORDER_CONSTANT, value=0)
@@ -35,15 +40,30 @@ def _variants(mask: Image, rng: np.random.Generator, count: int) -> Iterator[Ima
         turned = cv2.resize(turned, (max(4, round(turned.shape[1] * stretch)), turned.shape[0]))
         small = cv2.resize(turned, (max(4, turned.shape[1] // 3), max(4, turned.shape[0] // 3)),
                            interpolation=cv2.INTER_AREA)
-        binary = (small > 100).astype(np.uint8) * 255
+        if blur:
+            sigma = rng.uniform(0.5, 2.0)
+            small = cv2.GaussianBlur(small, (0, 0), sigma)
+            level = int(rng.uniform(50, 170))
+        binary = (small > level).astype(np.uint8) * 255
         if binary.any():
             yield _crop(binary)
 
 
+def soft_copies(glyph: Image, rng: np.random.Generator, count: int) -> Iterator[Image]:
+    """Blurred copies of a normalised glyph cut at random levels, normalised again."""
+    size = glyph.shape[0]
+    for _ in range(count):
+        soft = cv2.GaussianBlur(glyph, (0, 0), rng.uniform(0.5, 1.5))
+        binary = (soft > int(rng.uniform(50, 170))).astype(np.uint8) * 255
+        if binary.any():
+            yield normalise_glyph(_crop(binary), size)
+
+
 def hershey_ranks(size: int, rng: np.random.Generator, per_style: int = 2) -> Iterator[
         tuple[str, Image]]:
-    """Rank glyphs written in OpenCV's Hershey fonts at several weights."""
-    for rank, text in RANK_TEXT.items():
+    """Rank glyphs written in OpenCV's Hershey fonts at several weights (German B, D too)."""
+    texts = [*RANK_TEXT.items(), *GERMAN_RANK_TEXT.items()]
+    for rank, text in texts:
         for font in FONTS:
             for thickness in (3, 5, 7, 9):
                 canvas = np.zeros((160, 220), np.uint8)
@@ -89,6 +109,8 @@ def drawn_suits(size: int, rng: np.random.Generator, per_style: int = 4) -> Iter
         for width in (0.7, 0.8, 0.9, 1.0, 1.1):
             mask = suit_shape(suit, width)
             for variant in _variants(mask, rng, per_style):
+                yield suit, normalise_glyph(variant, size)
+            for variant in _variants(mask, rng, per_style, blur=True):
                 yield suit, normalise_glyph(variant, size)
 
 

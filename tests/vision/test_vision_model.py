@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -52,3 +53,15 @@ def test_shipped_model_has_every_rank_and_suit() -> None:
     model = GlyphModel.load()
     assert set(model.ranks.labels.tolist()) == set("23456789TJQKA")
     assert set(model.suits.labels.tolist()) == set("CDHS")
+
+
+@pytest.mark.parametrize("suit", ["C", "S"])
+@pytest.mark.parametrize(("sigma", "level"), [(1.2, 70), (1.6, 150)])
+def test_soft_black_suits_keep_apart(suit: str, sigma: float, level: int) -> None:
+    shape = suit_shape(suit, 0.9)
+    small = cv2.resize(shape, (shape.shape[1] // 4, shape.shape[0] // 4),
+                       interpolation=cv2.INTER_AREA)
+    soft = (cv2.GaussianBlur(small, (0, 0), sigma) > level).astype(np.uint8) * 255
+    guess = GlyphModel.load().suits.classify(normalise_glyph(soft, 32), frozenset("CS"))
+    assert guess is not None
+    assert guess.label == suit
