@@ -311,8 +311,13 @@ class ResilientCamera:
         return [CameraFailed(self.source.name, reason)]
 
 
-def make_source(kind: str, settings: CameraSettings, target: str | None = None) -> FrameSource:
-    """A frame source by name: `usb` (device index or path), `picamera2`, `recorded` (path)."""
+def make_source(
+    kind: str, settings: CameraSettings, target: str | None = None, *, loop: bool = True
+) -> FrameSource:
+    """A frame source by name: `usb` (device index or path), `picamera2`, `recorded` (path).
+
+    A recording starts over at its end unless `loop` is False.
+    """
     if kind == "usb":
         device: int | str = 0 if target is None else int(target) if target.isdigit() else target
         return OpenCVCamera(device, settings)
@@ -321,5 +326,5 @@ def make_source(kind: str, settings: CameraSettings, target: str | None = None) 
     if kind == "recorded":
         if target is None:
             raise ConfigError("a recorded camera needs a path (video file or image folder)")
-        return RecordedSource(Path(target), loop=True)
+        return RecordedSource(Path(target), loop=loop)
     raise ConfigError(f"unknown camera kind {kind!r}: expected usb, picamera2 or recorded")

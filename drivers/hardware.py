@@ -86,7 +86,8 @@ def open_hardware(
         panel = PanelLink(config.panel_port, open_port=open_port, clock=clock)
     camera = None
     if config.camera_kind != "none":
-        source = make_source(config.camera_kind, config.camera, config.camera_target)
+        # The table plays a recording once: a game does not happen twice.
+        source = make_source(config.camera_kind, config.camera, config.camera_target, loop=False)
         camera = ResilientCamera(source, clock=clock)
     outputs: Outputs = NullOutputs()
     if config.outputs == "gpio" and config.pin_map is not None:

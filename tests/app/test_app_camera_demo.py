@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.camera_demo import DEMO_GAME, demo_faces, presses_by_hand, run_demo
+from app.camera_demo import DEMO_GAME, demo_faces, presses_by_hand, run_demo, write_recording
 from app.cli import main
 from table import CardPlayed
 from table.log import parse_lines
@@ -45,3 +45,18 @@ def test_two_tricks_of_the_demo_reach_the_journal_and_the_screen(
     replayed = json.loads(capsys.readouterr().out)
     assert replayed["score"] == result.shown_scores
     assert len(result.latency_s) == 8 and max(result.latency_s) < 1.5
+
+
+def test_cardtable_run_on_a_recorded_camera(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config, presses = write_recording(tmp_path / "rec", max_tricks=1, size=(1280, 720))
+    state = tmp_path / "state"
+    assert main(["run", "--config", str(config), "--script", str(presses), "--no-display",
+                 "--state-dir", str(state)]) == 0
+    log = tmp_path / "game.jsonl"
+    assert main(["export", "1", "--state-dir", str(state), "--out", str(log)]) == 0
+    with DEMO_GAME.open() as handle:
+        expected = [e for _, e in parse_lines(handle) if isinstance(e, CardPlayed)][:4]
+    with log.open() as handle:
+        assert [e for _, e in parse_lines(handle) if isinstance(e, CardPlayed)] == expected
