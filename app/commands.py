@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,15 +61,27 @@ def _open_journal(args: argparse.Namespace) -> Any:
     return config, Journal(state_dir.expanduser() / "journal.sqlite")
 
 
+def _reporting_errors(command: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
+    """Run a journal command; a config or journal problem is printed and exits 2."""
+
+    @functools.wraps(command)
+    def run(args: argparse.Namespace) -> int:
+        from app.config import ConfigError
+        from app.journal import JournalError
+
+        try:
+            return command(args)
+        except (ConfigError, JournalError) as error:
+            print(error, file=sys.stderr)
+            return 2
+
+    return run
+
+
+@_reporting_errors
 def run_games(args: argparse.Namespace) -> int:
     """List the journal's games."""
-    from app.config import ConfigError
-
-    try:
-        _, journal = _open_journal(args)
-    except ConfigError as error:
-        print(error, file=sys.stderr)
-        return 2
+    _, journal = _open_journal(args)
     with journal:
         records = journal.games()
         current = journal.unfinished_game()
@@ -86,18 +100,12 @@ def run_games(args: argparse.Namespace) -> int:
     return 0
 
 
+@_reporting_errors
 def run_export(args: argparse.Namespace) -> int:
     """Write one game as a table log."""
-    from app.config import ConfigError
-    from app.journal import JournalError
-
-    try:
-        _, journal = _open_journal(args)
-        with journal:
-            text = journal.export(args.game)
-    except (ConfigError, JournalError) as error:
-        print(error, file=sys.stderr)
-        return 2
+    _, journal = _open_journal(args)
+    with journal:
+        text = journal.export(args.game)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
     else:
@@ -105,16 +113,12 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+@_reporting_errors
 def run_new_game(args: argparse.Namespace) -> int:
     """Close the game in progress and start a fresh one with the configured rules."""
-    from app.config import ConfigError
     from app.controller import TableController
 
-    try:
-        config, journal = _open_journal(args)
-    except ConfigError as error:
-        print(error, file=sys.stderr)
-        return 2
+    config, journal = _open_journal(args)
     with journal:
         controller = TableController(journal, config.rules, config.dealer)
         if controller.state.hands or controller.state.winner:

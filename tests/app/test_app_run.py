@@ -85,3 +85,18 @@ def test_bad_script_and_config_stop_with_a_message(
         write_script(script, [])
         script.write_text('{"card": "8H", "seat": "E"}\n')
         load_script(script)
+
+
+def test_journal_commands_report_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", "7", "--state-dir", str(tmp_path)]) == 2
+    assert "no game 7" in capsys.readouterr().err
+    assert main(["games", "--state-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == "no games yet\n"
+    assert main(["new-game", "--state-dir", str(tmp_path)]) == 0
+    assert "game 1 ready, N deals" in capsys.readouterr().out
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[nope]\n")
+    assert main(["games", "--config", str(bad)]) == 2
+    assert "unknown section [nope]" in capsys.readouterr().err
