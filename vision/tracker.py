@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.cards import CardObservation, Quad
@@ -122,6 +123,12 @@ class Track:
     def centre(self) -> tuple[float, float]:
         """The card's latest centre."""
         return self.sighting.centre
+
+
+def _inside(point: tuple[float, float], corners: Quad) -> bool:
+    """True when `point` lies within the outline `corners`."""
+    contour = np.asarray(corners, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -278,6 +285,11 @@ class CardTracker:
                 other.gone_since = None
                 self.tracks.remove(track)
                 return []
+        if card is None and any(other.placed and other.seat == seat
+                                and _inside(track.centre, other.sighting.corners)
+                                for other in self.tracks):
+            self.tracks.remove(track)  # a piece of a card already lying there, not a new card
+            return []
         if card is not None and self.config.unique_cards and any(
                 other.placed and other.card == card for other in self.tracks):
             card = None

@@ -220,3 +220,16 @@ def test_an_index_corner_alone_does_not_make_a_card() -> None:
     corner = CardObservation(whole.corners * 0.3 + np.float32(SPOT["E"]) * 0.7, whole.reading,
                              0.95, whole=False)
     assert run(tracker, [[corner]] * 10) == []
+
+
+def test_an_unreadable_piece_inside_a_card_lying_there_is_not_a_new_card() -> None:
+    tracker = CardTracker(ZONES)
+    placed = run(tracker, [[card(SPOT["S"])]] * 5)
+    assert [e.kind for e in placed] == [EventKind.PLACED]
+    x, y = SPOT["S"]
+    piece = card((x + 15, y + 30), name=None, confidence=0.0, long_side=70.0)
+    events = run(tracker, [[card(SPOT["S"]), piece]] * 10, start=0.5)
+    assert events == []
+    beside = card((x + 150, y), name=None, confidence=0.0)
+    events = run(tracker, [[card(SPOT["S"]), beside]] * 10, start=1.5)
+    assert [(e.kind, e.seat) for e in events] == [(EventKind.UNREADABLE, "S")]
