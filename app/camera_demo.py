@@ -156,7 +156,7 @@ def run_demo(
     presses = presses_by_hand(DEMO_GAME)
     landed = sorted(e.t for e in scene.truth if e.event == "placed")
     result = DemoResult(log=outdir / "game.jsonl", scene_seconds=scene.duration)
-    with Journal(outdir / "journal.sqlite") as journal:
+    with tempfile.TemporaryDirectory() as state, Journal(Path(state) / "journal.sqlite") as journal:
         start = next(iter(parse_lines(DEMO_GAME.open(encoding="utf-8"))))[1]
         assert isinstance(start, GameStarted)
         config = AppConfig(
