@@ -115,6 +115,14 @@ def enroll_deck(faces: dict[str, Any], folder: Path) -> Any:
     return with_profile(GlyphModel.load(), learn_deck(faces, folder))
 
 
+def demo_start() -> GameStarted:
+    """The demo game's first event: its dealer and rules."""
+    with DEMO_GAME.open(encoding="utf-8") as handle:
+        _, start = next(iter(parse_lines(handle)))
+    assert isinstance(start, GameStarted)
+    return start
+
+
 def presses_by_hand(log: Path) -> dict[int, list[ScriptItem]]:
     """The button presses of each hand of a table log (its cards come from the camera)."""
     with log.open(encoding="utf-8") as handle:
@@ -157,8 +165,7 @@ def run_demo(
     landed = sorted(e.t for e in scene.truth if e.event == "placed")
     result = DemoResult(log=outdir / "game.jsonl", scene_seconds=scene.duration)
     with tempfile.TemporaryDirectory() as state, Journal(Path(state) / "journal.sqlite") as journal:
-        start = next(iter(parse_lines(DEMO_GAME.open(encoding="utf-8"))))[1]
-        assert isinstance(start, GameStarted)
+        start = demo_start()
         config = AppConfig(
             rules=start.rules, dealer=start.dealer, display=DisplayConfig(width=800, height=480)
         )
@@ -219,8 +226,7 @@ def write_recording(
         faces=faces,
     )
     write_scene(scene, outdir / "frames", DEMO_GAME.name)
-    start = next(iter(parse_lines(DEMO_GAME.open(encoding="utf-8"))))[1]
-    assert isinstance(start, GameStarted)
+    start = demo_start()
     config = outdir / "table.toml"
     config.write_text(
         f'[game]\ndealer = "{start.dealer}"\n\n'
