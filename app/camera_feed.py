@@ -27,10 +27,13 @@ def open_watcher(calibration: Path, deck: Path | None, stable_s: float) -> Any:
     """Recognition plus tracking over the calibrated zones (a deck profile if given)."""
     from vision.live import TableWatcher
     from vision.model import GlyphModel
+    from vision.profile import with_profile
     from vision.tracker import TrackerConfig
     from vision.zones import load_zones
 
-    model = GlyphModel.load(deck) if deck else GlyphModel.load()
+    model = GlyphModel.load()
+    if deck:
+        model = with_profile(model, GlyphModel.load(deck))
     return TableWatcher(
         model, load_zones(calibration), tracker_config=TrackerConfig(stable_time=stable_s)
     )

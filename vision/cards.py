@@ -34,6 +34,7 @@ class Rank(Enum):
     QUEEN = "Q"
     KING = "K"
     ACE = "A"
+    JOKER = "JK"
 
     @property
     def is_euchre(self) -> bool:
@@ -55,7 +56,7 @@ class Suit(Enum):
         return self in (Suit.HEARTS, Suit.DIAMONDS)
 
 
-EUCHRE_RANKS = frozenset("9TJQKA")
+EUCHRE_RANKS = frozenset({*"9TJQKA", "JK"})
 
 
 @dataclass(frozen=True)
@@ -63,13 +64,14 @@ class Reading:
     """What a card index says, with the confidence of the reading (0 to 1)."""
 
     rank: Rank
-    suit: Suit
+    suit: Suit | None
+    """None for the joker, which has no suit."""
     confidence: float
 
     @property
     def name(self) -> str:
-        """Card notation such as 'TH'."""
-        return self.rank.value + self.suit.value
+        """Card notation such as 'TH', or 'JK' for the joker."""
+        return self.rank.value + (self.suit.value if self.suit else "")
 
     @property
     def is_euchre(self) -> bool:

@@ -163,7 +163,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     """Handle `deck enroll`."""
     from vision.config import VisionConfig
     from vision.errors import VisionError
-    from vision.profile import enroll_images, folder_images, is_joker_photo
+    from vision.profile import enroll_images, folder_images
 
     try:
         photos = folder_images(args.folder)
@@ -172,10 +172,8 @@ def run_enroll(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     profile.save(args.out)
-    print(f"wrote {args.out}: {len(profile.ranks.labels)} index glyphs")
-    jokers = [p.name for p in sorted(args.folder.iterdir()) if is_joker_photo(p)]
-    if jokers:
-        print(f"skipped (the joker is not learnt yet): {', '.join(jokers)}", file=sys.stderr)
+    print(f"wrote {args.out}: {len(profile.ranks.labels)} index glyphs, "
+          f"{len(profile.faces)} faces{' (joker included)' if profile.faces.has_joker else ''}")
     if failed:
         print(f"no index read on: {', '.join(failed)}", file=sys.stderr)
         return 1

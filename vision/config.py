@@ -59,6 +59,10 @@ class VisionConfig:
     """Two readings of one corner that disagree: the surer is kept only if it leads by this."""
     same_card_reach: float = 2.3
     """Corner readings of one name closer than this many card widths are taken as one card."""
+    min_joker_similarity: float = 0.7
+    """An unread card whose coarse face matches a known joker face this well is the joker."""
+    min_face_margin: float = 0.05
+    """The joker's face must match better than any other known face by this much."""
     glyph_size: int = 32
     min_confidence: float = 0.5
     """Below this a card is reported present but unreadable."""

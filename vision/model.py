@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -11,6 +11,7 @@ import numpy.typing as npt
 
 from vision.cards import Image
 from vision.errors import ProfileError
+from vision.faces import FaceSet
 from vision.features import Vector, glyph_features
 
 DEFAULT_MODEL = Path(__file__).with_name("data") / "glyph_model.npz"
@@ -89,10 +90,11 @@ class GlyphSet:
 
 @dataclass(frozen=True)
 class GlyphModel:
-    """Rank and suit glyph sets used to read corner indices."""
+    """Rank and suit glyph sets used to read corner indices, and known whole faces (jokers)."""
 
     ranks: GlyphSet
     suits: GlyphSet
+    faces: FaceSet = field(default_factory=FaceSet.empty)
 
     def save(self, path: Path) -> None:
         """Write the model as a compressed .npz file."""
@@ -102,6 +104,8 @@ class GlyphModel:
             rank_labels=self.ranks.labels,
             suit_features=self.suits.features,
             suit_labels=self.suits.labels,
+            face_vectors=self.faces.vectors,
+            face_names=self.faces.names,
         )
 
     @classmethod
@@ -111,6 +115,8 @@ class GlyphModel:
             with np.load(path, allow_pickle=False) as data:
                 ranks = GlyphSet(data["rank_features"], data["rank_labels"])
                 suits = GlyphSet(data["suit_features"], data["suit_labels"])
+                faces = (FaceSet(data["face_vectors"], data["face_names"])
+                         if "face_vectors" in data else FaceSet.empty())
         except (OSError, KeyError, ValueError) as error:
             raise ProfileError(f"cannot load glyph model {str(path)!r}: {error}") from error
-        return cls(ranks, suits)
+        return cls(ranks, suits, faces)

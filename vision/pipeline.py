@@ -5,10 +5,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards import CardObservation, Image, Quad
+from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import VisionConfig
 from vision.corners import corner_views, find_corners
 from vision.detect import MaskSet, card_masks, find_cards
+from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.glyphs import index_views
 from vision.model import GlyphModel
 from vision.read import read_views
@@ -19,15 +20,31 @@ def recognise(
 ) -> list[CardObservation]:
     """Return an observation for every card found in a BGR frame."""
     config = config or VisionConfig()
+    faces = builtin_faces() + model.faces
     masks = card_masks(frame, config)
     observations = []
     quads = find_cards(frame, config, masks)
     for corners in quads:
         reading, confidence = read_views(index_views(frame, corners, config), model, config)
+        if reading is None and faces.has_joker:
+            reading, confidence = read_joker(frame, corners, faces, config)
         observations.append(CardObservation(corners, reading, round(confidence, 3)))
     if config.read_corners:
         observations += read_loose_corners(frame, masks, quads, observations, model, config)
     return observations
+
+
+def read_joker(
+    frame: Image, corners: Quad, faces: FaceSet, config: VisionConfig
+) -> tuple[Reading | None, float]:
+    """The joker, when the outlined card's face matches a known joker face closely enough."""
+    match = faces.match(frame, corners)
+    if (match is None or match.name != JOKER or match.similarity < config.min_joker_similarity
+            or match.margin < config.min_face_margin):
+        return None, 0.0
+    span = 1.0 - config.min_joker_similarity
+    confidence = 0.5 + 0.5 * min(1.0, (match.similarity - config.min_joker_similarity) / span)
+    return Reading(Rank.JOKER, None, round(confidence, 3)), confidence
 
 
 def _short_side(quad: Quad) -> float:

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cards import parse_card
+from vision.cards import Image, parse_card
 from vision.config import VisionConfig
+from vision.detect import find_cards
 from vision.errors import CardNameError, ProfileError
+from vision.faces import JOKER, FaceSet, FaceVector, face_vector, image_face
 from vision.fitting import card_glyphs
 from vision.imageio import read_image
 from vision.model import GlyphModel, GlyphSet
@@ -17,30 +19,54 @@ from vision.model import GlyphModel, GlyphSet
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp"})
 
 
+def card_face(image: Image, config: VisionConfig) -> FaceVector:
+    """The face of the one card in a photo, or of the whole image when it is a crop of the card."""
+    quads = find_cards(image, config)
+    return face_vector(image, quads[0]) if quads else image_face(image)
+
+
 def enroll_images(
     images: Iterable[tuple[str, Path]], config: VisionConfig
 ) -> tuple[GlyphModel, list[str]]:
-    """Build a profile from (card name, photo) pairs; returns it and the names that failed."""
+    """Build a profile from (card name, photo) pairs; returns it and the names that failed.
+
+    The joker (named `JK`) is learnt by its face; the other cards by their index glyphs, and their
+    faces are kept too, so that no card of the deck is taken for its joker.
+    """
     rank_glyphs, rank_labels, suit_glyphs, suit_labels = [], [], [], []
+    faces: list[tuple[str, FaceVector]] = []
     failed = []
     for name, path in images:
+        image = read_image(path)
+        if name == JOKER:
+            faces.append((JOKER, card_face(image, config)))
+            continue
         rank, suit = parse_card(name)
-        found = card_glyphs(read_image(path), config)
+        found = card_glyphs(image, config)
         if not found:
             failed.append(name)
             continue
+        faces.append((rank.value + suit.value, card_face(image, config)))
         for glyphs in found:
             rank_glyphs.append(glyphs.rank)
             rank_labels.append(rank.value)
             suit_glyphs.append(glyphs.suit)
             suit_labels.append(suit.value)
+    return profile_of(rank_glyphs, rank_labels, suit_glyphs, suit_labels, faces), failed
+
+
+def profile_of(
+    rank_glyphs: list[Image], rank_labels: list[str], suit_glyphs: list[Image],
+    suit_labels: list[str], faces: list[tuple[str, FaceVector]],
+) -> GlyphModel:
+    """A deck profile from learnt glyphs and faces; ProfileError when no index was learnt."""
     if not rank_glyphs:
         raise ProfileError("no card index could be read from any enrolment photo")
-    profile = GlyphModel(
+    return GlyphModel(
         ranks=GlyphSet.from_glyphs(rank_glyphs, rank_labels),
         suits=GlyphSet.from_glyphs(suit_glyphs, suit_labels),
+        faces=FaceSet.of(faces),
     )
-    return profile, failed
 
 
 JOKER_NAMES = ("JK", "JOKER")
@@ -52,15 +78,16 @@ def is_joker_photo(path: Path) -> bool:
 
 
 def folder_images(folder: Path) -> list[tuple[str, Path]]:
-    """(card name, path) for each photo in a folder named by card, such as JH.jpg or 10H.png.
-
-    Joker photos are left out: the joker is not learnt yet.
-    """
+    """(card name, path) for each photo in a folder named by card, such as JH.jpg, 10H.png or
+    JK.jpg (the joker)."""
     if not folder.is_dir():
         raise ProfileError(f"not a folder of card photos: {str(folder)!r}")
     pairs = []
     for path in sorted(folder.iterdir()):
-        if path.suffix.lower() not in IMAGE_SUFFIXES or is_joker_photo(path):
+        if path.suffix.lower() not in IMAGE_SUFFIXES:
+            continue
+        if is_joker_photo(path):
+            pairs.append((JOKER, path))
             continue
         name = path.stem.split("_")[0]
         try:
@@ -77,7 +104,13 @@ def with_profile(base: GlyphModel, profile: GlyphModel) -> GlyphModel:
     """The base model with a deck profile's glyphs added (the profile's deck then reads best)."""
 
     def merge(a: GlyphSet, b: GlyphSet) -> GlyphSet:
+        if a.features.shape[1] != b.features.shape[1]:
+            raise ProfileError(
+                f"the deck profile has {b.features.shape[1]} glyph features, this model "
+                f"{a.features.shape[1]}: enroll the deck again"
+            )
         return GlyphSet(np.concatenate([a.features, b.features]),
                         np.concatenate([a.labels, b.labels]))
 
-    return GlyphModel(merge(base.ranks, profile.ranks), merge(base.suits, profile.suits))
+    return GlyphModel(merge(base.ranks, profile.ranks), merge(base.suits, profile.suits),
+                      base.faces + profile.faces)
