@@ -54,9 +54,19 @@ def register(subparsers: Any) -> None:
 
     deck = subparsers.add_parser("deck", help="deck profiles")
     deck_cmds = deck.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
-    enroll = deck_cmds.add_parser("enroll", help="learn a deck from single-card photos")
-    enroll.add_argument("folder", type=Path, metavar="FOLDER",
-                        help="photos named by card, such as JH.jpg")
+    enroll = deck_cmds.add_parser(
+        "enroll", help="learn a deck from single-card photos, or from the camera one card at a time"
+    )
+    enroll.add_argument("folder", type=Path, nargs="?", metavar="FOLDER",
+                        help="photos named by card, such as JH.jpg or JK.jpg (the joker)")
+    enroll.add_argument("--camera", metavar="SOURCE",
+                        help="learn from the camera instead: usb[:N], picamera2[:N] or "
+                             "recorded:PATH (a video or a folder of frames)")
+    enroll.add_argument("--cards", metavar="LIST",
+                        help="with --camera: the cards to learn, such as 9C,TD,JK "
+                             "(default: the 24 cards, then the joker)")
+    enroll.add_argument("--add", action="store_true",
+                        help="with --camera: add the cards learnt to the profile already in --out")
     enroll.add_argument("--out", type=Path, required=True, metavar="PROFILE.npz")
     enroll.set_defaults(handler=run_enroll)
 
@@ -161,6 +171,13 @@ def run_fit(args: argparse.Namespace) -> int:
 
 def run_enroll(args: argparse.Namespace) -> int:
     """Handle `deck enroll`."""
+    if (args.folder is None) == (args.camera is None):
+        print("error: give either a FOLDER of card photos or --camera SOURCE", file=sys.stderr)
+        return 2
+    if args.camera is not None:
+        from vision.enrol_cli import enrol_from_camera
+
+        return enrol_from_camera(args.camera, args.cards, args.out, args.add)
     from vision.config import VisionConfig
     from vision.errors import VisionError
     from vision.profile import enroll_images, folder_images
