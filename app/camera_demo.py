@@ -180,7 +180,7 @@ def run_demo(
             for event in watcher.process(t, frame):
                 got = app.handle(sighting_of(event))
                 notices += got
-                if event.kind.value == "placed" and event.card:
+                if event.kind.value in ("placed", "identified") and event.card:
                     result.cards_read += 1
                 if event.kind.value == "unreadable":
                     result.cards_unreadable += 1

@@ -55,7 +55,8 @@ def add_vision_commands(vision_subparsers: Any) -> None:
     synth.set_defaults(handler=run_synth)
 
     track = vision_subparsers.add_parser(
-        "track", help="print card events (placed, removed, unreadable) from a camera stream")
+        "track",
+        help="print card events (placed, removed, unreadable, identified) from a camera stream")
     track.add_argument("source", metavar="SOURCE",
                        help="video file, folder of frames, or a camera: usb:0, picamera2")
     track.add_argument("--json", action="store_true", help="one JSON line per event")

@@ -458,6 +458,8 @@ def compare_events(truth: list[TruthEvent], reported: list[dict[str, Any]],
         used.add(best)
         return left[best]
 
+    lying_unread: list[tuple[TruthEvent, float]] = []
+    """Cards reported unreadable, with the time they were truly taken away (inf until then)."""
     for event in sorted(truth, key=lambda e: (e.t, e.event)):
         label = f"{event.event} {event.card} in {event.seat} at {event.t:.2f}s"
         if event.event == "placed":
@@ -470,6 +472,7 @@ def compare_events(truth: list[TruthEvent], reported: list[dict[str, Any]],
                 wrong_seat.append(f"{label}: reported in {found['seat']}")
             if found["card"] is None:
                 unreadable += 1
+                lying_unread.append((event, math.inf))
             elif found["card"] == event.card:
                 right += 1
                 named.append(event.card)
@@ -483,6 +486,26 @@ def compare_events(truth: list[TruthEvent], reported: list[dict[str, Any]],
                 removed_found += 1
                 if found["seat"] != event.seat:
                     wrong_seat.append(f"{label}: reported in {found['seat']}")
+            lying_unread = [(placed, event.t if placed.card == event.card and gone == math.inf
+                             else gone) for placed, gone in lying_unread]
+    for index, report in enumerate(left):
+        if report["event"] != "identified":
+            continue
+        t = float(report["t"])
+        lying = [placed for placed, gone in lying_unread
+                 if placed.seat == report["seat"] and placed.t <= t < gone]
+        if not lying:
+            continue  # left as a phantom: nothing lay unreadable there
+        used.add(index)
+        placed = max(lying, key=lambda e: e.t)
+        lying_unread = [(p, g) for p, g in lying_unread if p is not placed]
+        unreadable -= 1
+        if report["card"] == placed.card:
+            right += 1
+            named.append(placed.card)
+        else:
+            wrong.append(f"placed {placed.card} in {placed.seat} at {placed.t:.2f}s: "
+                         f"identified later as {report['card']}")
     phantoms = [json.dumps(e) for i, e in enumerate(left) if i not in used]
     return Comparison(
         placed=sum(e.event == "placed" for e in truth), right=right, unreadable=unreadable,

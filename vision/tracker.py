@@ -36,6 +36,8 @@ class EventKind(StrEnum):
     PLACED = "placed"
     REMOVED = "removed"
     UNREADABLE = "unreadable"
+    IDENTIFIED = "identified"
+    """A card placed unreadable has since been read where it lies (straightened, uncovered)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ class TrackerConfig:
     """Cards whose long side is shorter (in pixels) are too small to trust their index."""
     unique_cards: bool = True
     """A card already lying on the table cannot be placed again (single deck)."""
+    late_readings: int = 12
+    """Readings kept of a card lying unreadable, to name it once it can be read."""
 
     def __post_init__(self) -> None:
         if not self.stable_time > 0:
@@ -194,8 +198,12 @@ class CardTracker:
             else:
                 self._continue(track, sighting, t, fresh)
         for track in list(self.tracks):
-            if not track.placed and track.last_seen == t:
+            if track.last_seen != t:
+                continue
+            if not track.placed:
                 events += self._settle(track, t)
+            elif track.card is None and fresh:
+                events += self._identify_late(track, t)
         for track in list(self.tracks):
             if track.last_seen < t:
                 events += self._missing(track, t, is_clear)
@@ -236,6 +244,9 @@ class CardTracker:
         track.last_seen = t
         track.gone_since = None
         if track.placed:
+            if track.card is None and fresh:
+                track.readings = [*track.readings, (sighting.name, sighting.confidence)][
+                    -self.config.late_readings:]
             return
         limit = self.config.still_distance * sighting.size
         if _distance(sighting.centre, track.anchor) > limit:
@@ -297,8 +308,20 @@ class CardTracker:
         track.seat = seat
         track.card = card
         track.confidence = confidence
+        if card is None:
+            track.readings = []  # only readings from now on may name it later
         kind = EventKind.PLACED if card is not None else EventKind.UNREADABLE
         return [CardEvent(kind, t, seat, card, confidence)]
+
+    def _identify_late(self, track: Track, t: float) -> list[CardEvent]:
+        """Name a card lying unreadable once enough fresh readings agree on it."""
+        card, confidence = self._identity(track)
+        if card is None or (self.config.unique_cards and any(
+                other.placed and other.card == card for other in self.tracks)):
+            return []
+        track.card = card
+        track.confidence = confidence
+        return [CardEvent(EventKind.IDENTIFIED, t, track.seat, card, confidence)]
 
     def _identity(self, track: Track) -> tuple[str | None, float]:
         """The card named by enough agreeing confident readings, else None; with a confidence."""

@@ -140,3 +140,20 @@ def test_seat_pads_confirm_shared_value_keys_with_their_own_ok(journal: Journal)
     refused = table.on_input(inputs.ConfirmPressed("W"))
     assert refused[0].message == "W bid 5 out of turn: it is S's turn to bid"
     assert table.proposal is None
+
+
+def test_a_card_identified_where_it_lies_clears_the_question_and_is_played(
+        journal: Journal) -> None:
+    from app.camera_feed import sighting_of
+    from app.sightings import SightingKind
+    from vision.tracker import CardEvent, EventKind
+
+    table = TableController(journal, Rules())
+    bid_hand(table)
+    unread = sighting_of(CardEvent(EventKind.UNREADABLE, 1.0, "E", None, 0.2))
+    identified = sighting_of(CardEvent(EventKind.IDENTIFIED, 2.0, "E", "JH", 0.9))
+    assert identified.kind is SightingKind.PLACED and identified.card == Card.parse("JH")
+    assert table.on_card(unread.seat, unread.card)[0].kind is NoticeKind.UNREADABLE_CARD
+    notices = table.on_card(identified.seat, identified.card)
+    assert [n.message for n in notices] == ["E plays J♥"]
+    assert not table.problems

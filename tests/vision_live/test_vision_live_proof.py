@@ -66,3 +66,21 @@ def test_the_comparison_catches_mistakes() -> None:
     assert len(result.missed) == 1 and "removed" in result.missed[0]
     assert len(result.phantoms) == 1 and "AS" in result.phantoms[0]
     assert not result.is_faithful
+
+
+def test_the_comparison_weighs_cards_identified_later() -> None:
+    from vision.table_synth import TruthEvent
+
+    truth = [TruthEvent("placed", 1.0, "N", "TH"), TruthEvent("placed", 2.0, "E", "9S"),
+             TruthEvent("removed", 6.0, "N", "TH"), TruthEvent("removed", 6.0, "E", "9S")]
+    reported = [{"event": "unreadable", "t": 1.4, "seat": "N", "card": None, "confidence": 0.2},
+                {"event": "unreadable", "t": 2.4, "seat": "E", "card": None, "confidence": 0.2},
+                {"event": "identified", "t": 3.0, "seat": "N", "card": "TH", "confidence": 0.9},
+                {"event": "identified", "t": 3.5, "seat": "E", "card": "9C", "confidence": 0.9},
+                {"event": "removed", "t": 6.3, "seat": "N", "card": "TH", "confidence": 0.9},
+                {"event": "removed", "t": 6.3, "seat": "E", "card": "9C", "confidence": 0.9},
+                {"event": "identified", "t": 7.0, "seat": "N", "card": "AS", "confidence": 0.9}]
+    result = compare_events(truth, reported)
+    assert (result.right, result.unreadable) == (1, 0)
+    assert len(result.wrong) == 1 and "identified later as 9C" in result.wrong[0]
+    assert len(result.phantoms) == 1 and "AS" in result.phantoms[0]

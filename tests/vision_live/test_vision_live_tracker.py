@@ -233,3 +233,34 @@ def test_an_unreadable_piece_inside_a_card_lying_there_is_not_a_new_card() -> No
     beside = card((x + 150, y), name=None, confidence=0.0)
     events = run(tracker, [[card(SPOT["S"]), beside]] * 10, start=1.5)
     assert [(e.kind, e.seat) for e in events] == [(EventKind.UNREADABLE, "S")]
+
+
+def test_a_card_placed_unreadable_is_identified_once_it_can_be_read_where_it_lies() -> None:
+    tracker = CardTracker(ZONES)
+    events = run(tracker, [[card(SPOT["S"], None, 0.0)]] * 5)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
+    # Straightened where it lies: nudged a little, and now read.
+    nudged = (SPOT["S"][0] + 6, SPOT["S"][1] + 4)
+    events = run(tracker, [[card(nudged, "QS", 0.9, angle=4)]] * 5, start=0.5)
+    assert [(e.kind, e.seat, e.card) for e in events] == [(EventKind.IDENTIFIED, "S", "QS")]
+    assert events[0].t == pytest.approx(0.5 + 2 * STEP)
+    assert tracker.on_table[0].card == "QS"
+    events = run(tracker, [[]] * 5, start=1.0, is_clear=True)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.REMOVED, "QS")]
+
+
+def test_a_card_lying_unreadable_is_not_named_by_a_few_stray_readings() -> None:
+    tracker = CardTracker(ZONES)
+    run(tracker, [[card(SPOT["W"], None, 0.0)]] * 5)
+    stray = [[card(SPOT["W"], "9H", 0.75)], [card(SPOT["W"], None, 0.0)],
+             [card(SPOT["W"], "KH", 0.8)], [card(SPOT["W"], "9H", 0.72)]]
+    assert run(tracker, stray * 3, start=0.5) == []
+    assert tracker.on_table[0].card is None
+
+
+def test_a_card_read_late_as_one_already_on_the_table_stays_unreadable() -> None:
+    tracker = CardTracker(ZONES)
+    run(tracker, [[card(SPOT["N"], "AH"), card(SPOT["E"], None, 0.0)]] * 5)
+    events = run(tracker, [[card(SPOT["N"], "AH"), card(SPOT["E"], "AH")]] * 6, start=0.5)
+    assert events == []
+    assert [t.card for t in tracker.on_table] == ["AH", None]
