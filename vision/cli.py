@@ -40,6 +40,8 @@ def register(subparsers: Any) -> None:
     evaluate.add_argument("--deck", type=Path, metavar="PROFILE", help="deck profile (.npz)")
     evaluate.add_argument("--out", type=Path, metavar="PRED.jsonl",
                           help="also keep the predictions in this file")
+    evaluate.add_argument("--halves", action="store_true",
+                          help="also score edje_train's fit and measure halves apart")
     evaluate.set_defaults(handler=run_eval)
 
     fit = vision_cmds.add_parser("fit-model", help="rebuild the shipped glyph model")
@@ -130,7 +132,7 @@ def run_eval(args: argparse.Namespace) -> int:
     """Handle `vision eval`."""
     from vision.config import VisionConfig
     from vision.errors import VisionError
-    from vision.evaluate import predict_folder, run_scorer
+    from vision.evaluate import predict_folder, run_scorer, score_halves
 
     folder: Path = args.folder
     scorer = folder / "score.py"
@@ -146,7 +148,10 @@ def run_eval(args: argparse.Namespace) -> int:
             with out.open("w") as handle:
                 for record in predict_folder(folder, model, VisionConfig()):
                     handle.write(json.dumps(record) + "\n")
-            return run_scorer(scorer, out, folder / "labels.json")
+            status = run_scorer(scorer, out, folder / "labels.json")
+            if args.halves and status == 0:
+                status = score_halves(scorer, out, folder / "labels.json", Path(tmp))
+            return status
     except VisionError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

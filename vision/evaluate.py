@@ -67,3 +67,28 @@ def run_scorer(scorer: Path, predictions: Path, labels: Path) -> int:
     print(done.stdout, end="")
     print(done.stderr, end="", file=sys.stderr)
     return done.returncode
+
+
+def score_halves(scorer: Path, predictions: Path, labels: Path, folder: Path) -> int:
+    """Score the rank-only set's fit half and measure half apart (the glyph model saw the first)."""
+    from vision.fitting import is_fit_photo
+
+    document = json.loads(labels.read_text())
+    lines = [json.loads(line) for line in predictions.read_text().splitlines() if line.strip()]
+    status = 0
+    for half, wanted in (("fit half (glyphs harvested here)", True),
+                         ("measure half (never fitted on)", False)):
+        keys = {key for key, record in document["images"].items()
+                if record["set"] == "edje_train" and is_fit_photo(key) == wanted}
+        if not keys:
+            continue
+        subset = dict(document, images={k: document["images"][k] for k in sorted(keys)})
+        subset["sets"] = {"edje_train": document["sets"]["edje_train"]}
+        half_labels = folder / f"labels-{wanted}.json"
+        half_predictions = folder / f"predictions-{wanted}.jsonl"
+        half_labels.write_text(json.dumps(subset))
+        half_predictions.write_text(
+            "".join(json.dumps(line) + "\n" for line in lines if line["image"] in keys))
+        print(f"\nedje_train, {half}:")
+        status = max(status, run_scorer(scorer, half_predictions, half_labels))
+    return status

@@ -120,3 +120,28 @@ def test_eval_scores_a_labelled_folder(shared_dir: Path, tmp_path: Path,
     table = capsys.readouterr().out
     row = next(line for line in table.splitlines() if line.startswith("vosloo_crops"))
     assert row.split()[1:5] == ["2", "2", "2", "2"]
+
+
+def test_eval_scores_the_rank_only_halves_apart(shared_dir: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.fitting import is_fit_photo
+
+    folder = tmp_path / "mini"
+    (folder / "dev" / "edje_train").mkdir(parents=True)
+    source = shared_dir / "vision"
+    labels = json.loads((source / "labels.json").read_text())
+    edje = sorted(k for k in labels["images"] if k.startswith("edje_train/"))
+    keep = [next(k for k in edje if is_fit_photo(k)), next(k for k in edje if not is_fit_photo(k))]
+    labels["images"] = {k: labels["images"][k] for k in keep}
+    (folder / "labels.json").write_text(json.dumps(labels))
+    for key in keep:
+        shutil.copy(source / "dev" / key, folder / "dev" / key)
+    shutil.copy(source / "score.py", folder / "score.py")
+    assert main(["vision", "eval", str(folder), "--halves"]) == 0
+    text = capsys.readouterr().out
+    halves = text.split("edje_train, ")
+    assert len(halves) == 3 and halves[1].startswith("fit half")
+    assert halves[2].startswith("measure half")
+    for half in halves[1:]:
+        row = next(line for line in half.splitlines() if line.startswith("edje_train"))
+        assert row.split()[2] == "1"  # one image in each half
