@@ -75,3 +75,7 @@ class VisionConfig:
     """When corners disagree, those read less surely than this are set aside."""
     single_corner_factor: float = 0.85
     agreement_bonus: float = 0.2
+    # finder
+    canny_low: int = 40
+    canny_high: int = 120
+    """Canny hysteresis levels of the edges that enclose card faces."""

@@ -57,7 +57,24 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     )
     masks.append(cv2.bitwise_and(mask, not_edges))
     masks += _off_background_masks(small, pad, config)
+    rings = cv2.bitwise_not(not_edges)
+    rings[: pad + 1] = 0
+    rings[-pad - 1 :] = 0
+    rings[:, : pad + 1] = 0
+    rings[:, -pad - 1 :] = 0
+    masks.append(rings)
     return masks
+
+
+def _edge_rings(gray: Image, pad: int, config: VisionConfig) -> Image:
+    """Edges thickened to close small gaps: a card's outline is a ring whose outside is the card."""
+    edges = cv2.Canny(gray, config.canny_low, config.canny_high)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    edges[: pad + 1] = 0
+    edges[-pad - 1 :] = 0
+    edges[:, : pad + 1] = 0
+    edges[:, -pad - 1 :] = 0
+    return edges
 
 
 def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
@@ -93,13 +110,23 @@ SIDE_STEPS = np.linspace(0.0, 1.0, 16, endpoint=False, dtype=np.float32)[None, :
 """Where along each side of a quad its edge support is sampled."""
 
 
+def _turning_points(contour: Image) -> Image:
+    """The points of a pixel chain where its direction changes: the same polyline, drawn far
+    faster as a thick line, which costs a round cap per point."""
+    points = contour.reshape(-1, 2)
+    steps = np.diff(points, axis=0, append=points[:1])
+    turns = np.any(steps != np.roll(steps, 1, axis=0), axis=1)
+    return points[turns].reshape(-1, 1, 2) if turns.any() else contour
+
+
 def _edge_support(contour: Image, quad: Quad, reach: float) -> float:
     """Share of points along the quad's sides that lie within `reach` pixels of the contour."""
     x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 2
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
     band = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
     thickness = max(1, round(2 * reach))
-    cv2.drawContours(band, [contour], -1, 255, thickness, offset=(-int(x0), -int(y0)))
+    cv2.drawContours(band, [_turning_points(contour)], -1, 255, thickness,
+                     offset=(-int(x0), -int(y0)))
     ends = quad[NEXT_CORNER]
     samples = (quad[:, None, :] + (ends - quad)[:, None, :] * SIDE_STEPS).reshape(-1, 2)
     points = np.round(samples).astype(np.intp) - (x0, y0)
@@ -167,10 +194,28 @@ def _box_iou(a: Quad, b: Quad) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def _rect_iou(a: Sequence[int], b: Sequence[int]) -> float:
+    """IoU of two bounding rectangles (x, y, w, h)."""
+    across = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    down = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    if across <= 0 or down <= 0:
+        return 0.0
+    inter = across * down
+    return inter / (a[2] * a[3] + b[2] * b[3] - inter)
+
+
 def _same_box(a: Sequence[int], b: Sequence[int]) -> bool:
     """True when two bounding rectangles (x, y, w, h) agree to within 2% of their size."""
     tolerance = 0.02 * max(a[2], a[3], b[2], b[3]) + 1
     return all(abs(p - q) <= tolerance for p, q in zip(a, b, strict=True))
+
+
+def _touches_border(box: Sequence[int], masks: MaskSet) -> bool:
+    """True when a bounding rectangle (x, y, w, h) reaches the frame's edge in a padded mask."""
+    height, width = masks.masks[0].shape[:2]
+    reach = masks.pad + 3
+    x, y, w, h = box
+    return x <= reach or y <= reach or x + w >= width - reach or y + h >= height - reach
 
 
 @dataclass(frozen=True)
@@ -180,14 +225,24 @@ class MaskSet:
     masks: list[Image]
     scale: float
     pad: int
+    nested: frozenset[int] = frozenset()
+    """Masks whose regions may lie inside one another: every region's outer boundary is kept."""
+    fallback: frozenset[int] = frozenset()
+    """Masks whose quads only count where no other mask found a card."""
     _contours: dict[int, Sequence[Image]] = field(default_factory=dict, compare=False, repr=False)
 
     def contours(self, index: int) -> Sequence[Image]:
         """Outer contours (every boundary point) of mask `index`, found once and kept."""
         if index not in self._contours:
-            found, _ = cv2.findContours(self.masks[index], cv2.RETR_EXTERNAL,
-                                        cv2.CHAIN_APPROX_NONE)
-            self._contours[index] = found
+            if index in self.nested:
+                every, hierarchy = cv2.findContours(self.masks[index], cv2.RETR_CCOMP,
+                                                    cv2.CHAIN_APPROX_NONE)
+                outer = [] if hierarchy is None else np.nonzero(hierarchy[0, :, 3] < 0)[0].tolist()
+                self._contours[index] = [every[i] for i in outer]
+            else:
+                found, _ = cv2.findContours(self.masks[index], cv2.RETR_EXTERNAL,
+                                            cv2.CHAIN_APPROX_NONE)
+                self._contours[index] = found
         return self._contours[index]
 
     def to_frame(self, points: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -199,8 +254,9 @@ def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     """Shrink and pad the frame and build the masks that cards are looked for in."""
     small, scale, pad = _shrink(frame, config)
     opening = np.ones((3, 3), np.uint8)
-    masks = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in _masks(small, pad, config)]
-    return MaskSet(masks, scale, pad)
+    built = _masks(small, pad, config)
+    masks = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in built[:-1]] + built[-1:]
+    return MaskSet(masks, scale, pad, fallback=frozenset({len(masks) - 1}))
 
 
 def find_cards(
@@ -213,6 +269,9 @@ def find_cards(
     candidates: list[tuple[float, Quad]] = []
     """(ranking score, quad): edge support in steps of 0.1 first, then area."""
     seen_boxes: list[Sequence[int]] = []
+    fallback = masks.nested | masks.fallback
+    found_boxes: list[Sequence[int]] = []
+    """Bounding rectangles of the regions that gave candidates outside the fallback masks."""
     for index in range(len(masks.masks)):
         for contour in masks.contours(index):
             # A closed 8-connected chain of n points encloses at most n^2 / (2 pi) pixels.
@@ -224,11 +283,19 @@ def find_cards(
             box = cv2.boundingRect(contour)
             if any(_same_box(box, other) for other in seen_boxes):
                 continue
+            if index in fallback and (
+                _touches_border(box, masks) or any(_rect_iou(box, b) > config.nms_iou for b in
+                                                   found_boxes)
+            ):
+                continue
             found = _quad_of(contour, config, [c for _, c in candidates])
             if found is not None:
                 seen_boxes.append(box)
                 quad, support = found
-                candidates.append((round(support, 1) + area / frame_area, quad))
+                if index not in fallback:
+                    found_boxes.append(box)
+                penalty = -10.0 if index in fallback else 0.0
+                candidates.append((penalty + round(support, 1) + area / frame_area, quad))
     kept: list[Quad] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         if all(_box_iou(quad, other) <= config.nms_iou for other in kept):
