@@ -12,6 +12,8 @@ import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
+from vision.outline_boxes import box_iou
+from vision.outline_sides import side_quads
 
 
 def order_corners(points: npt.NDArray[np.floating]) -> Quad:
@@ -39,8 +41,11 @@ def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
     return padded, scale, pad
 
 
-def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
-    """Binary masks in which a card face should appear as one region."""
+def _masks(
+    small: Image, pad: int, config: VisionConfig
+) -> tuple[list[Image], list[Image], Image]:
+    """Binary masks in which a card face should appear as one region, fallback masks that are
+    only searched where the first found nothing, and the frame in grey."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
@@ -57,24 +62,18 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     )
     masks.append(cv2.bitwise_and(mask, not_edges))
     masks += _off_background_masks(small, pad, config)
+    # A card on a table as light as its face still shows its outline as a ring of edges.
     rings = cv2.bitwise_not(not_edges)
-    rings[: pad + 1] = 0
-    rings[-pad - 1 :] = 0
-    rings[:, : pad + 1] = 0
-    rings[:, -pad - 1 :] = 0
-    masks.append(rings)
-    return masks
+    _clear_border(rings, pad)
+    return masks, [rings], gray
 
 
-def _edge_rings(gray: Image, pad: int, config: VisionConfig) -> Image:
-    """Edges thickened to close small gaps: a card's outline is a ring whose outside is the card."""
-    edges = cv2.Canny(gray, config.canny_low, config.canny_high)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    edges[: pad + 1] = 0
-    edges[-pad - 1 :] = 0
-    edges[:, : pad + 1] = 0
-    edges[:, -pad - 1 :] = 0
-    return edges
+def _clear_border(mask: Image, pad: int) -> None:
+    """Zero the padding of a mask and the frame's outermost pixel row and column."""
+    mask[: pad + 1] = 0
+    mask[-pad - 1 :] = 0
+    mask[:, : pad + 1] = 0
+    mask[:, -pad - 1 :] = 0
 
 
 def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
@@ -183,17 +182,6 @@ def _checked(
     return quad, support
 
 
-def _box_iou(a: Quad, b: Quad) -> float:
-    """IoU of the bounding boxes of two quads."""
-    ax0, ay0 = a.min(axis=0)
-    ax1, ay1 = a.max(axis=0)
-    bx0, by0 = b.min(axis=0)
-    bx1, by1 = b.max(axis=0)
-    inter = max(0.0, min(ax1, bx1) - max(ax0, bx0)) * max(0.0, min(ay1, by1) - max(ay0, by0))
-    union = (ax1 - ax0) * (ay1 - ay0) + (bx1 - bx0) * (by1 - by0) - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
 def _rect_iou(a: Sequence[int], b: Sequence[int]) -> float:
     """IoU of two bounding rectangles (x, y, w, h)."""
     across = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
@@ -225,24 +213,18 @@ class MaskSet:
     masks: list[Image]
     scale: float
     pad: int
-    nested: frozenset[int] = frozenset()
-    """Masks whose regions may lie inside one another: every region's outer boundary is kept."""
     fallback: frozenset[int] = frozenset()
     """Masks whose quads only count where no other mask found a card."""
+    gray: Image | None = None
+    """The shrunk, padded frame in grey, where card sides hidden in a region are checked."""
     _contours: dict[int, Sequence[Image]] = field(default_factory=dict, compare=False, repr=False)
 
     def contours(self, index: int) -> Sequence[Image]:
         """Outer contours (every boundary point) of mask `index`, found once and kept."""
         if index not in self._contours:
-            if index in self.nested:
-                every, hierarchy = cv2.findContours(self.masks[index], cv2.RETR_CCOMP,
-                                                    cv2.CHAIN_APPROX_NONE)
-                outer = [] if hierarchy is None else np.nonzero(hierarchy[0, :, 3] < 0)[0].tolist()
-                self._contours[index] = [every[i] for i in outer]
-            else:
-                found, _ = cv2.findContours(self.masks[index], cv2.RETR_EXTERNAL,
-                                            cv2.CHAIN_APPROX_NONE)
-                self._contours[index] = found
+            found, _ = cv2.findContours(self.masks[index], cv2.RETR_EXTERNAL,
+                                        cv2.CHAIN_APPROX_NONE)
+            self._contours[index] = found
         return self._contours[index]
 
     def to_frame(self, points: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -254,9 +236,10 @@ def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     """Shrink and pad the frame and build the masks that cards are looked for in."""
     small, scale, pad = _shrink(frame, config)
     opening = np.ones((3, 3), np.uint8)
-    built = _masks(small, pad, config)
-    masks = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in built[:-1]] + built[-1:]
-    return MaskSet(masks, scale, pad, fallback=frozenset({len(masks) - 1}))
+    masks, fallback, gray = _masks(small, pad, config)
+    opened = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in masks]
+    indices = frozenset(range(len(opened), len(opened) + len(fallback)))
+    return MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray)
 
 
 def find_cards(
@@ -269,7 +252,9 @@ def find_cards(
     candidates: list[tuple[float, Quad]] = []
     """(ranking score, quad): edge support in steps of 0.1 first, then area."""
     seen_boxes: list[Sequence[int]] = []
-    fallback = masks.nested | masks.fallback
+    fallback = masks.fallback
+    unshaped: list[tuple[Image, Sequence[int]]] = []
+    """Regions of card size that are not card-shaped as a whole, and their bounding boxes."""
     found_boxes: list[Sequence[int]] = []
     """Bounding rectangles of the regions that gave candidates outside the fallback masks."""
     for index in range(len(masks.masks)):
@@ -289,6 +274,8 @@ def find_cards(
             ):
                 continue
             found = _quad_of(contour, config, [c for _, c in candidates])
+            if found is None and index not in fallback:
+                unshaped.append((contour, box))
             if found is not None:
                 seen_boxes.append(box)
                 quad, support = found
@@ -296,9 +283,22 @@ def find_cards(
                     found_boxes.append(box)
                 penalty = -10.0 if index in fallback else 0.0
                 candidates.append((penalty + round(support, 1) + area / frame_area, quad))
+    if masks.gray is not None:
+        min_side = math.sqrt(config.min_card_area * frame_area)
+        taken = [quad for score, quad in candidates if score > -10.0]
+        for contour, box in unshaped:
+            # A region overlapping one that gave a card is (mostly) that card: a card built
+            # on it would be suppressed anyway.
+            if any(_rect_iou(box, other) > config.nms_iou for other in found_boxes):
+                continue
+            for quad, share in side_quads(contour, masks.gray, config, min_side, taken):
+                ordered = order_corners(quad)
+                if any(np.abs(ordered - other).max() < 0.03 * min_side for _, other in candidates):
+                    continue
+                candidates.append((-20.0 + round(share, 1), ordered))
     kept: list[Quad] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
-        if all(_box_iou(quad, other) <= config.nms_iou for other in kept):
+        if all(box_iou(quad, other) <= config.nms_iou for other in kept):
             kept.append(quad)
     height, width = frame.shape[:2]
     limit = np.array([width - 1, height - 1], dtype=np.float32)
