@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
-from vision.outline_boxes import box_iou
+from vision.outline_boxes import Bounds, bounds, bounds_iou
 from vision.outline_sides import side_quads
 
 
@@ -113,9 +113,15 @@ def _turning_points(contour: Image) -> Image:
     """The points of a pixel chain where its direction changes: the same polyline, drawn far
     faster as a thick line, which costs a round cap per point."""
     points = contour.reshape(-1, 2)
-    steps = np.diff(points, axis=0, append=points[:1])
-    turns = np.any(steps != np.roll(steps, 1, axis=0), axis=1)
-    return points[turns].reshape(-1, 1, 2) if turns.any() else contour
+    steps = np.empty_like(points)
+    steps[:-1] = points[1:] - points[:-1]
+    steps[-1] = points[0] - points[-1]
+    turns = (steps[1:] != steps[:-1]).any(axis=1)
+    # Point i + 1 is a turning point when the step into it differs from the step out of it.
+    keep = np.empty(len(points), bool)
+    keep[1:] = turns
+    keep[0] = bool((steps[0] != steps[-1]).any())
+    return points[keep].reshape(-1, 1, 2) if keep.any() else contour
 
 
 def _edge_support(contour: Image, quad: Quad, reach: float) -> float:
@@ -129,9 +135,8 @@ def _edge_support(contour: Image, quad: Quad, reach: float) -> float:
     ends = quad[NEXT_CORNER]
     samples = (quad[:, None, :] + (ends - quad)[:, None, :] * SIDE_STEPS).reshape(-1, 2)
     points = np.round(samples).astype(np.intp) - (x0, y0)
-    xs = points[:, 0].clip(0, band.shape[1] - 1)
-    ys = points[:, 1].clip(0, band.shape[0] - 1)
-    return float(np.count_nonzero(band[ys, xs])) / len(samples)
+    np.clip(points, 0, (band.shape[1] - 1, band.shape[0] - 1), out=points)
+    return float(np.count_nonzero(band[points[:, 1], points[:, 0]])) / len(samples)
 
 
 def _approx_quad(hull: Image, config: VisionConfig) -> Quad | None:
@@ -173,7 +178,9 @@ def _checked(
     aspect = max(side_a, side_b) / max(1.0, min(side_a, side_b))
     if not config.min_aspect < aspect < config.max_aspect:
         return None
-    if any(np.abs(quad - other).max() < 0.03 * max(side_a, side_b) for other in seen):
+    if seen and float(np.abs(np.asarray(seen) - quad).max(axis=(1, 2)).min()) < 0.03 * max(
+        side_a, side_b
+    ):
         return None
     reach = config.support_reach * min(side_a, side_b)
     support = _edge_support(contour, quad, reach)
@@ -195,7 +202,8 @@ def _rect_iou(a: Sequence[int], b: Sequence[int]) -> float:
 def _same_box(a: Sequence[int], b: Sequence[int]) -> bool:
     """True when two bounding rectangles (x, y, w, h) agree to within 2% of their size."""
     tolerance = 0.02 * max(a[2], a[3], b[2], b[3]) + 1
-    return all(abs(p - q) <= tolerance for p, q in zip(a, b, strict=True))
+    return (abs(a[0] - b[0]) <= tolerance and abs(a[1] - b[1]) <= tolerance
+            and abs(a[2] - b[2]) <= tolerance and abs(a[3] - b[3]) <= tolerance)
 
 
 def _touches_border(box: Sequence[int], masks: MaskSet) -> bool:
@@ -296,10 +304,11 @@ def find_cards(
                 if any(np.abs(ordered - other).max() < 0.03 * min_side for _, other in candidates):
                     continue
                 candidates.append((-20.0 + round(share, 1), ordered))
-    kept: list[Quad] = []
+    kept: list[tuple[Quad, Bounds]] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
-        if all(box_iou(quad, other) <= config.nms_iou for other in kept):
-            kept.append(quad)
+        extent = bounds(quad)
+        if all(bounds_iou(extent, other) <= config.nms_iou for _, other in kept):
+            kept.append((quad, extent))
     height, width = frame.shape[:2]
     limit = np.array([width - 1, height - 1], dtype=np.float32)
-    return [np.clip(masks.to_frame(quad), 0, limit).astype(np.float32) for quad in kept]
+    return [np.clip(masks.to_frame(quad), 0, limit).astype(np.float32) for quad, _ in kept]

@@ -4,13 +4,26 @@ from __future__ import annotations
 
 from vision.cards import Quad
 
+Bounds = tuple[float, float, float, float]
+"""A bounding box as (x0, y0, x1, y1)."""
+
+
+def bounds(quad: Quad) -> Bounds:
+    """The bounding box of a quad."""
+    x0, y0 = quad.min(axis=0).tolist()
+    x1, y1 = quad.max(axis=0).tolist()
+    return x0, y0, x1, y1
+
+
+def bounds_iou(a: Bounds, b: Bounds) -> float:
+    """IoU of two bounding boxes."""
+    across = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    down = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = across * down
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
 
 def box_iou(a: Quad, b: Quad) -> float:
     """IoU of the bounding boxes of two quads."""
-    ax0, ay0 = a.min(axis=0)
-    ax1, ay1 = a.max(axis=0)
-    bx0, by0 = b.min(axis=0)
-    bx1, by1 = b.max(axis=0)
-    inter = max(0.0, min(ax1, bx1) - max(ax0, bx0)) * max(0.0, min(ay1, by1) - max(ay0, by0))
-    union = (ax1 - ax0) * (ay1 - ay0) + (bx1 - bx0) * (by1 - by0) - inter
-    return float(inter / union) if union > 0 else 0.0
+    return bounds_iou(bounds(a), bounds(b))
