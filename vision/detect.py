@@ -282,7 +282,7 @@ def find_cards(
             ):
                 continue
             found = _quad_of(contour, config, [c for _, c in candidates])
-            if found is None and index not in fallback:
+            if found is None:
                 unshaped.append((contour, box))
             if found is not None:
                 seen_boxes.append(box)
