@@ -93,3 +93,5 @@ class VisionConfig:
     """Brightness step across a built card's far side that counts as an edge along it."""
     side_min_coverage: float = 0.5
     """Share of a built card that must lie inside the region it was built from."""
+    same_region_iou: float = 0.7
+    """A region overlapping one that gave a card this much is that card: no sides are sought."""

@@ -199,6 +199,16 @@ def _rect_iou(a: Sequence[int], b: Sequence[int]) -> float:
     return inter / (a[2] * a[3] + b[2] * b[3] - inter)
 
 
+def _piece_of(inner: Sequence[int], outer: Sequence[int]) -> bool:
+    """True when rectangle `inner` (x, y, w, h) lies within `outer` (nine tenths of it) and
+    `outer` is at most four times as large: a piece of the same card."""
+    across = min(inner[0] + inner[2], outer[0] + outer[2]) - max(inner[0], outer[0])
+    down = min(inner[1] + inner[3], outer[1] + outer[3]) - max(inner[1], outer[1])
+    inner_area = inner[2] * inner[3]
+    return (across > 0 and down > 0 and across * down >= 0.9 * inner_area
+            and outer[2] * outer[3] <= 4 * inner_area)
+
+
 def _same_box(a: Sequence[int], b: Sequence[int]) -> bool:
     """True when two bounding rectangles (x, y, w, h) agree to within 2% of their size."""
     tolerance = 0.02 * max(a[2], a[3], b[2], b[3]) + 1
@@ -293,11 +303,12 @@ def find_cards(
                 candidates.append((penalty + round(support, 1) + area / frame_area, quad))
     if masks.gray is not None:
         min_side = math.sqrt(config.min_card_area * frame_area)
-        taken = [quad for score, quad in candidates if score > -10.0]
+        taken = np.array([bounds(quad) for score, quad in candidates if score > -10.0])
+        taken = taken.reshape(-1, 4)
         for contour, box in unshaped:
-            # A region overlapping one that gave a card is (mostly) that card: a card built
-            # on it would be suppressed anyway.
-            if any(_rect_iou(box, other) > config.nms_iou for other in found_boxes):
+            # A region much like one that gave a card, or lying within it, is that card.
+            if any(_rect_iou(box, other) > config.same_region_iou
+                   or _piece_of(box, other) for other in found_boxes):
                 continue
             for quad, share in side_quads(contour, masks.gray, config, min_side, taken):
                 ordered = order_corners(quad)

@@ -8,15 +8,13 @@ far side runs along a visible edge in the frame.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
-from vision.outline_boxes import box_iou
+from vision.outline_boxes import bounds, iou_matrix
 
 SIDE_SAMPLES = np.linspace(0.05, 0.95, 16, dtype=np.float32)[:, None]
 """Where along the far side its edge evidence is sampled."""
@@ -72,13 +70,15 @@ def _coverage(contour: Image, quad: Quad) -> float:
 
 
 def side_quads(contour: Image, gray: Image, config: VisionConfig, min_side: float,
-               taken: Sequence[Quad] = ()) -> list[tuple[Quad, float]]:
+               taken: npt.NDArray[np.float64] | None = None) -> list[tuple[Quad, float]]:
     """Card quads built on whole sides of a region's outline, with their far side's edge share.
 
     `gray` is the frame in the contour's pixels; sides shorter than `min_side` are skipped, and
-    so are quads overlapping one of `taken` (cards found already) as non-maximum suppression
-    would judge it.
+    so are quads overlapping one of `taken` (bounding boxes of cards found already, rows of x0,
+    y0, x1, y1) as non-maximum suppression would judge it.
     """
+    if taken is None:
+        taken = np.zeros((0, 4))
     perimeter = cv2.arcLength(contour, True)
     poly = cv2.approxPolyDP(contour, config.side_epsilon * perimeter, True)
     poly = poly.reshape(-1, 2).astype(np.float32)
@@ -86,30 +86,39 @@ def side_quads(contour: Image, gray: Image, config: VisionConfig, min_side: floa
     if count < 4:
         return []
     orientation = float(np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True)))
-    after = np.roll(poly, -1, axis=0) - poly
+    following = np.arange(1, count + 1) % count
+    preceding = np.arange(-1, count - 1) % count
+    after = poly[following] - poly
     lengths = np.sqrt((after * after).sum(axis=1))
     units = after / np.maximum(lengths, 1e-6)[:, None]
-    before_units = np.roll(units, 1, axis=0)
+    before_units = units[preceding]
     max_cosine = np.sin(np.deg2rad(config.side_max_skew))
     cosines = (before_units * units).sum(axis=1)
     turns = before_units[:, 0] * units[:, 1] - before_units[:, 1] * units[:, 0]
     # A convex corner turns the same way as the outline as a whole.
     square = (np.abs(cosines) <= max_cosine) & (turns * orientation > 0)
+    # Side i runs from corner i to corner i + 1; the card runs inward along the two sides
+    # leaving it (i - 1 reversed, and i + 1), which must be roughly parallel.
+    parallel = -(units[preceding] * units[following]).sum(axis=1) >= 1 - max_cosine
+    whole = square & square[following] & (lengths >= min_side) & parallel
     found: list[tuple[Quad, float]] = []
-    for i in range(count):
-        j = (i + 1) % count
-        if not (square[i] and square[j]) or lengths[i] < min_side:
-            continue
+    for i in np.nonzero(whole)[0].tolist():
+        j = following[i]
         start, end, side = poly[i], poly[j], float(lengths[i])
-        # The card runs inward along the two sides leaving the whole side, roughly parallel.
-        into_start, into_end = -units[(i - 1) % count], units[j]
-        if float(into_start @ into_end) < 1 - max_cosine:
-            continue
+        into_start, into_end = -units[preceding[i]], units[j]
         shorter_neighbour = min(float(lengths[(i - 1) % count]), float(lengths[j]))
         depths = np.array([d for a in config.side_aspects for d in (side / a, side * a)
                            if shorter_neighbour >= config.side_min_neighbour * d], np.float32)
         if not len(depths):
             continue
+        if len(taken):
+            # Cards found already would suppress a card of any of these depths: skip the side.
+            far = np.stack([start + depths[:, None] * into_start, end + depths[:, None] * into_end])
+            near = np.minimum(start, end)[None, :], np.maximum(start, end)[None, :]
+            boxes = np.concatenate([np.minimum(near[0], far.min(axis=0)),
+                                    np.maximum(near[1], far.max(axis=0))], axis=1)
+            if (iou_matrix(boxes, taken) > config.nms_iou).any(axis=1).all():
+                continue
         reach = max(1, round(config.side_reach * min(side, float(depths.min()))))
         shares = _edge_shares(gray, start + depths[:, None] * into_start,
                               end + depths[:, None] * into_end, reach, config.side_contrast)
@@ -119,7 +128,7 @@ def side_quads(contour: Image, gray: Image, config: VisionConfig, min_side: floa
         depth = float(depths[best])
         quad = np.array([start, end, end + into_end * depth, start + into_start * depth],
                         np.float32)
-        if any(box_iou(quad, other) > config.nms_iou for other in taken):
+        if len(taken) and (iou_matrix(np.array([bounds(quad)]), taken) > config.nms_iou).any():
             continue
         # An edge across the card, parallel to the side it was built on, is the outline of
         # another card lying on it: the region is a covered card, not a whole one.
