@@ -95,3 +95,6 @@ class VisionConfig:
     """Share of a built card that must lie inside the region it was built from."""
     same_region_iou: float = 0.7
     """A region overlapping one that gave a card this much is that card: no sides are sought."""
+    side_size_ratio: float = 0.25
+    """A built card must be between this share of and its inverse times the typical area of the
+    cards found whole."""

@@ -303,8 +303,11 @@ def find_cards(
                 candidates.append((penalty + round(support, 1) + area / frame_area, quad))
     if masks.gray is not None:
         min_side = math.sqrt(config.min_card_area * frame_area)
-        taken = np.array([bounds(quad) for score, quad in candidates if score > -10.0])
-        taken = taken.reshape(-1, 4)
+        regular = [quad for score, quad in candidates if score > -10.0]
+        taken = np.array([bounds(quad) for quad in regular]).reshape(-1, 4)
+        # Cards on one table are of one size: a card built far smaller or larger than those
+        # found whole is something else.
+        typical = float(np.median([cv2.contourArea(q) for q in regular])) if regular else None
         for contour, box in unshaped:
             # A region much like one that gave a card, or lying within it, is that card.
             if any(_rect_iou(box, other) > config.same_region_iou
@@ -312,6 +315,11 @@ def find_cards(
                 continue
             for quad, share in side_quads(contour, masks.gray, config, min_side, taken):
                 ordered = order_corners(quad)
+                if typical is not None and not (
+                    config.side_size_ratio * typical
+                    <= cv2.contourArea(ordered) <= typical / config.side_size_ratio
+                ):
+                    continue
                 if any(np.abs(ordered - other).max() < 0.03 * min_side for _, other in candidates):
                     continue
                 candidates.append((-20.0 + round(share, 1), ordered))
