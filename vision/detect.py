@@ -135,7 +135,8 @@ def _edge_support(contour: Image, quad: Quad, reach: float) -> float:
     ends = quad[NEXT_CORNER]
     samples = (quad[:, None, :] + (ends - quad)[:, None, :] * SIDE_STEPS).reshape(-1, 2)
     points = np.round(samples).astype(np.intp) - (x0, y0)
-    np.clip(points, 0, (band.shape[1] - 1, band.shape[0] - 1), out=points)
+    np.minimum(np.maximum(points, 0, out=points), (band.shape[1] - 1, band.shape[0] - 1),
+               out=points)
     return float(np.count_nonzero(band[points[:, 1], points[:, 0]])) / len(samples)
 
 

@@ -38,7 +38,7 @@ def _edge_shares(gray: Image, starts: npt.NDArray[np.float32], ends: npt.NDArray
 
     def at(shift: npt.NDArray[np.floating]) -> npt.NDArray[np.float32]:
         probes = np.rint(centres + shift[:, None, None, :]).astype(np.intp)
-        np.clip(probes, 0, limit, out=probes)
+        np.minimum(np.maximum(probes, 0, out=probes), limit, out=probes)
         values: npt.NDArray[np.float32] = gray[probes[..., 1], probes[..., 0]].astype(np.float32)
         return values
 
