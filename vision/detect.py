@@ -1,4 +1,9 @@
-"""Find card outlines in a frame: bright low-saturation quads of card shape."""
+"""Find card outlines in a frame: bright low-saturation quads of card shape.
+
+Where no colour mask gives a card, two fallbacks are tried: regions enclosed by a ring of edges
+(a white card on a light table), and cards built on one whole side of a region that is not
+card-shaped as a whole (the top card of a fanned pile, a card touching a light object).
+"""
 
 from __future__ import annotations
 
@@ -261,6 +266,40 @@ def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     return MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray)
 
 
+def _side_candidates(
+    masks: MaskSet, gray: Image, unshaped: list[tuple[Image, Sequence[int]]],
+    found_boxes: list[Sequence[int]], candidates: list[tuple[float, Quad]],
+    config: VisionConfig,
+) -> list[tuple[float, Quad]]:
+    """Cards built on whole sides of the regions that were not card-shaped, ranked below all
+    other candidates (by the edge share of their far side)."""
+    frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
+    min_side = math.sqrt(config.min_card_area * frame_area)
+    regular = [quad for score, quad in candidates if score > -10.0]
+    taken = np.array([bounds(quad) for quad in regular]).reshape(-1, 4)
+    # Cards on one table are of one size: a card built far smaller or larger than those found
+    # whole is something else.
+    typical = float(np.median([cv2.contourArea(q) for q in regular])) if regular else None
+    built: list[tuple[float, Quad]] = []
+    for contour, box in unshaped:
+        # A region much like one that gave a card, or lying within it, is that card.
+        if any(_rect_iou(box, other) > config.same_region_iou or _piece_of(box, other)
+               for other in found_boxes):
+            continue
+        for quad, share in side_quads(contour, gray, config, min_side, taken):
+            ordered = order_corners(quad)
+            area = cv2.contourArea(ordered)
+            if typical is not None and not (
+                config.side_size_ratio * typical <= area <= typical / config.side_size_ratio
+            ):
+                continue
+            if any(np.abs(ordered - other).max() < 0.03 * min_side
+                   for _, other in candidates + built):
+                continue
+            built.append((-20.0 + round(share, 1), ordered))
+    return built
+
+
 def find_cards(
     frame: Image, config: VisionConfig | None = None, masks: MaskSet | None = None
 ) -> list[Quad]:
@@ -269,7 +308,8 @@ def find_cards(
     masks = masks or card_masks(frame, config)
     frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
     candidates: list[tuple[float, Quad]] = []
-    """(ranking score, quad): edge support in steps of 0.1 first, then area."""
+    """(ranking score, quad): edge support in steps of 0.1 first, then area; quads from the
+    fallback masks 10 lower, cards built on one side 20 lower, so they only fill gaps."""
     seen_boxes: list[Sequence[int]] = []
     fallback = masks.fallback
     unshaped: list[tuple[Image, Sequence[int]]] = []
@@ -295,7 +335,7 @@ def find_cards(
             found = _quad_of(contour, config, [c for _, c in candidates])
             if found is None:
                 unshaped.append((contour, box))
-            if found is not None:
+            else:
                 seen_boxes.append(box)
                 quad, support = found
                 if index not in fallback:
@@ -303,27 +343,8 @@ def find_cards(
                 penalty = -10.0 if index in fallback else 0.0
                 candidates.append((penalty + round(support, 1) + area / frame_area, quad))
     if masks.gray is not None:
-        min_side = math.sqrt(config.min_card_area * frame_area)
-        regular = [quad for score, quad in candidates if score > -10.0]
-        taken = np.array([bounds(quad) for quad in regular]).reshape(-1, 4)
-        # Cards on one table are of one size: a card built far smaller or larger than those
-        # found whole is something else.
-        typical = float(np.median([cv2.contourArea(q) for q in regular])) if regular else None
-        for contour, box in unshaped:
-            # A region much like one that gave a card, or lying within it, is that card.
-            if any(_rect_iou(box, other) > config.same_region_iou
-                   or _piece_of(box, other) for other in found_boxes):
-                continue
-            for quad, share in side_quads(contour, masks.gray, config, min_side, taken):
-                ordered = order_corners(quad)
-                if typical is not None and not (
-                    config.side_size_ratio * typical
-                    <= cv2.contourArea(ordered) <= typical / config.side_size_ratio
-                ):
-                    continue
-                if any(np.abs(ordered - other).max() < 0.03 * min_side for _, other in candidates):
-                    continue
-                candidates.append((-20.0 + round(share, 1), ordered))
+        candidates += _side_candidates(masks, masks.gray, unshaped, found_boxes, candidates,
+                                       config)
     kept: list[tuple[Quad, Bounds]] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         extent = bounds(quad)
