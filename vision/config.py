@@ -79,3 +79,26 @@ class VisionConfig:
     """When corners disagree, those read less surely than this are set aside."""
     single_corner_factor: float = 0.85
     agreement_bonus: float = 0.2
+    # finder
+    side_epsilon: float = 0.015
+    """Tolerance (share of the perimeter) of the polygon in which whole card sides are sought."""
+    side_max_skew: float = 20.0
+    """How far (degrees) the corners at both ends of a whole side may be from a right angle."""
+    side_aspects: tuple[float, ...] = (1.35, 1.45, 1.55)
+    """Card aspects tried when a card is built on one whole side."""
+    side_min_neighbour: float = 0.25
+    """The sides leaving a whole side must be this share of the card's depth."""
+    side_reach: float = 0.03
+    side_min_evidence: float = 0.6
+    """Share of the built card's far side that must lie on an edge (within reach x its size)."""
+    side_cover_evidence: float = 0.7
+    """An edge along this share of a line across a built card marks it as covered."""
+    side_contrast: float = 8.0
+    """Brightness step across a built card's far side that counts as an edge along it."""
+    side_min_coverage: float = 0.5
+    """Share of a built card that must lie inside the region it was built from."""
+    same_region_iou: float = 0.7
+    """A region overlapping one that gave a card this much is that card: no sides are sought."""
+    side_size_ratio: float = 0.25
+    """A built card must be between this share of and its inverse times the typical area of the
+    cards found whole."""

@@ -1,4 +1,9 @@
-"""Find card outlines in a frame: bright low-saturation quads of card shape."""
+"""Find card outlines in a frame: bright low-saturation quads of card shape.
+
+Where no colour mask gives a card, two fallbacks are tried: regions enclosed by a ring of edges
+(a white card on a light table), and cards built on one whole side of a region that is not
+card-shaped as a whole (the top card of a fanned pile, a card touching a light object).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,8 @@ import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
+from vision.outline_boxes import Bounds, bounds, bounds_iou
+from vision.outline_sides import side_quads
 
 
 def order_corners(points: npt.NDArray[np.floating]) -> Quad:
@@ -39,8 +46,11 @@ def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
     return padded, scale, pad
 
 
-def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
-    """Binary masks in which a card face should appear as one region."""
+def _masks(
+    small: Image, pad: int, config: VisionConfig
+) -> tuple[list[Image], list[Image], Image]:
+    """Binary masks in which a card face should appear as one region, fallback masks that are
+    only searched where the first found nothing, and the frame in grey."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
@@ -57,7 +67,18 @@ def _masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
     )
     masks.append(cv2.bitwise_and(mask, not_edges))
     masks += _off_background_masks(small, pad, config)
-    return masks
+    # A card on a table as light as its face still shows its outline as a ring of edges.
+    rings = cv2.bitwise_not(not_edges)
+    _clear_border(rings, pad)
+    return masks, [rings], gray
+
+
+def _clear_border(mask: Image, pad: int) -> None:
+    """Zero the padding of a mask and the frame's outermost pixel row and column."""
+    mask[: pad + 1] = 0
+    mask[-pad - 1 :] = 0
+    mask[:, : pad + 1] = 0
+    mask[:, -pad - 1 :] = 0
 
 
 def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
@@ -93,19 +114,35 @@ SIDE_STEPS = np.linspace(0.0, 1.0, 16, endpoint=False, dtype=np.float32)[None, :
 """Where along each side of a quad its edge support is sampled."""
 
 
+def _turning_points(contour: Image) -> Image:
+    """The points of a pixel chain where its direction changes: the same polyline, drawn far
+    faster as a thick line, which costs a round cap per point."""
+    points = contour.reshape(-1, 2)
+    steps = np.empty_like(points)
+    steps[:-1] = points[1:] - points[:-1]
+    steps[-1] = points[0] - points[-1]
+    turns = (steps[1:] != steps[:-1]).any(axis=1)
+    # Point i + 1 is a turning point when the step into it differs from the step out of it.
+    keep = np.empty(len(points), bool)
+    keep[1:] = turns
+    keep[0] = bool((steps[0] != steps[-1]).any())
+    return points[keep].reshape(-1, 1, 2) if keep.any() else contour
+
+
 def _edge_support(contour: Image, quad: Quad, reach: float) -> float:
     """Share of points along the quad's sides that lie within `reach` pixels of the contour."""
     x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 2
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
     band = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
     thickness = max(1, round(2 * reach))
-    cv2.drawContours(band, [contour], -1, 255, thickness, offset=(-int(x0), -int(y0)))
+    cv2.drawContours(band, [_turning_points(contour)], -1, 255, thickness,
+                     offset=(-int(x0), -int(y0)))
     ends = quad[NEXT_CORNER]
     samples = (quad[:, None, :] + (ends - quad)[:, None, :] * SIDE_STEPS).reshape(-1, 2)
     points = np.round(samples).astype(np.intp) - (x0, y0)
-    xs = points[:, 0].clip(0, band.shape[1] - 1)
-    ys = points[:, 1].clip(0, band.shape[0] - 1)
-    return float(np.count_nonzero(band[ys, xs])) / len(samples)
+    np.minimum(np.maximum(points, 0, out=points), (band.shape[1] - 1, band.shape[0] - 1),
+               out=points)
+    return float(np.count_nonzero(band[points[:, 1], points[:, 0]])) / len(samples)
 
 
 def _approx_quad(hull: Image, config: VisionConfig) -> Quad | None:
@@ -147,7 +184,9 @@ def _checked(
     aspect = max(side_a, side_b) / max(1.0, min(side_a, side_b))
     if not config.min_aspect < aspect < config.max_aspect:
         return None
-    if any(np.abs(quad - other).max() < 0.03 * max(side_a, side_b) for other in seen):
+    if seen and float(np.abs(np.asarray(seen) - quad).max(axis=(1, 2)).min()) < 0.03 * max(
+        side_a, side_b
+    ):
         return None
     reach = config.support_reach * min(side_a, side_b)
     support = _edge_support(contour, quad, reach)
@@ -156,21 +195,39 @@ def _checked(
     return quad, support
 
 
-def _box_iou(a: Quad, b: Quad) -> float:
-    """IoU of the bounding boxes of two quads."""
-    ax0, ay0 = a.min(axis=0)
-    ax1, ay1 = a.max(axis=0)
-    bx0, by0 = b.min(axis=0)
-    bx1, by1 = b.max(axis=0)
-    inter = max(0.0, min(ax1, bx1) - max(ax0, bx0)) * max(0.0, min(ay1, by1) - max(ay0, by0))
-    union = (ax1 - ax0) * (ay1 - ay0) + (bx1 - bx0) * (by1 - by0) - inter
-    return float(inter / union) if union > 0 else 0.0
+def _rect_iou(a: Sequence[int], b: Sequence[int]) -> float:
+    """IoU of two bounding rectangles (x, y, w, h)."""
+    across = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    down = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    if across <= 0 or down <= 0:
+        return 0.0
+    inter = across * down
+    return inter / (a[2] * a[3] + b[2] * b[3] - inter)
+
+
+def _piece_of(inner: Sequence[int], outer: Sequence[int]) -> bool:
+    """True when rectangle `inner` (x, y, w, h) lies within `outer` (nine tenths of it) and
+    `outer` is at most four times as large: a piece of the same card."""
+    across = min(inner[0] + inner[2], outer[0] + outer[2]) - max(inner[0], outer[0])
+    down = min(inner[1] + inner[3], outer[1] + outer[3]) - max(inner[1], outer[1])
+    inner_area = inner[2] * inner[3]
+    return (across > 0 and down > 0 and across * down >= 0.9 * inner_area
+            and outer[2] * outer[3] <= 4 * inner_area)
 
 
 def _same_box(a: Sequence[int], b: Sequence[int]) -> bool:
     """True when two bounding rectangles (x, y, w, h) agree to within 2% of their size."""
     tolerance = 0.02 * max(a[2], a[3], b[2], b[3]) + 1
-    return all(abs(p - q) <= tolerance for p, q in zip(a, b, strict=True))
+    return (abs(a[0] - b[0]) <= tolerance and abs(a[1] - b[1]) <= tolerance
+            and abs(a[2] - b[2]) <= tolerance and abs(a[3] - b[3]) <= tolerance)
+
+
+def _touches_border(box: Sequence[int], masks: MaskSet) -> bool:
+    """True when a bounding rectangle (x, y, w, h) reaches the frame's edge in a padded mask."""
+    height, width = masks.masks[0].shape[:2]
+    reach = masks.pad + 3
+    x, y, w, h = box
+    return x <= reach or y <= reach or x + w >= width - reach or y + h >= height - reach
 
 
 @dataclass(frozen=True)
@@ -180,6 +237,10 @@ class MaskSet:
     masks: list[Image]
     scale: float
     pad: int
+    fallback: frozenset[int] = frozenset()
+    """Masks whose quads only count where no other mask found a card."""
+    gray: Image | None = None
+    """The shrunk, padded frame in grey, where card sides hidden in a region are checked."""
     _contours: dict[int, Sequence[Image]] = field(default_factory=dict, compare=False, repr=False)
 
     def contours(self, index: int) -> Sequence[Image]:
@@ -199,8 +260,44 @@ def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     """Shrink and pad the frame and build the masks that cards are looked for in."""
     small, scale, pad = _shrink(frame, config)
     opening = np.ones((3, 3), np.uint8)
-    masks = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in _masks(small, pad, config)]
-    return MaskSet(masks, scale, pad)
+    masks, fallback, gray = _masks(small, pad, config)
+    opened = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in masks]
+    indices = frozenset(range(len(opened), len(opened) + len(fallback)))
+    return MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray)
+
+
+def _side_candidates(
+    masks: MaskSet, gray: Image, unshaped: list[tuple[Image, Sequence[int]]],
+    found_boxes: list[Sequence[int]], candidates: list[tuple[float, Quad]],
+    config: VisionConfig,
+) -> list[tuple[float, Quad]]:
+    """Cards built on whole sides of the regions that were not card-shaped, ranked below all
+    other candidates (by the edge share of their far side)."""
+    frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
+    min_side = math.sqrt(config.min_card_area * frame_area)
+    regular = [quad for score, quad in candidates if score > -10.0]
+    taken = np.array([bounds(quad) for quad in regular]).reshape(-1, 4)
+    # Cards on one table are of one size: a card built far smaller or larger than those found
+    # whole is something else.
+    typical = float(np.median([cv2.contourArea(q) for q in regular])) if regular else None
+    built: list[tuple[float, Quad]] = []
+    for contour, box in unshaped:
+        # A region much like one that gave a card, or lying within it, is that card.
+        if any(_rect_iou(box, other) > config.same_region_iou or _piece_of(box, other)
+               for other in found_boxes):
+            continue
+        for quad, share in side_quads(contour, gray, config, min_side, taken):
+            ordered = order_corners(quad)
+            area = cv2.contourArea(ordered)
+            if typical is not None and not (
+                config.side_size_ratio * typical <= area <= typical / config.side_size_ratio
+            ):
+                continue
+            if any(np.abs(ordered - other).max() < 0.03 * min_side
+                   for _, other in candidates + built):
+                continue
+            built.append((-20.0 + round(share, 1), ordered))
+    return built
 
 
 def find_cards(
@@ -211,8 +308,14 @@ def find_cards(
     masks = masks or card_masks(frame, config)
     frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
     candidates: list[tuple[float, Quad]] = []
-    """(ranking score, quad): edge support in steps of 0.1 first, then area."""
+    """(ranking score, quad): edge support in steps of 0.1 first, then area; quads from the
+    fallback masks 10 lower, cards built on one side 20 lower, so they only fill gaps."""
     seen_boxes: list[Sequence[int]] = []
+    fallback = masks.fallback
+    unshaped: list[tuple[Image, Sequence[int]]] = []
+    """Regions of card size that are not card-shaped as a whole, and their bounding boxes."""
+    found_boxes: list[Sequence[int]] = []
+    """Bounding rectangles of the regions that gave candidates outside the fallback masks."""
     for index in range(len(masks.masks)):
         for contour in masks.contours(index):
             # A closed 8-connected chain of n points encloses at most n^2 / (2 pi) pixels.
@@ -224,15 +327,29 @@ def find_cards(
             box = cv2.boundingRect(contour)
             if any(_same_box(box, other) for other in seen_boxes):
                 continue
+            if index in fallback and (
+                _touches_border(box, masks) or any(_rect_iou(box, b) > config.nms_iou for b in
+                                                   found_boxes)
+            ):
+                continue
             found = _quad_of(contour, config, [c for _, c in candidates])
-            if found is not None:
+            if found is None:
+                unshaped.append((contour, box))
+            else:
                 seen_boxes.append(box)
                 quad, support = found
-                candidates.append((round(support, 1) + area / frame_area, quad))
-    kept: list[Quad] = []
+                if index not in fallback:
+                    found_boxes.append(box)
+                penalty = -10.0 if index in fallback else 0.0
+                candidates.append((penalty + round(support, 1) + area / frame_area, quad))
+    if masks.gray is not None:
+        candidates += _side_candidates(masks, masks.gray, unshaped, found_boxes, candidates,
+                                       config)
+    kept: list[tuple[Quad, Bounds]] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
-        if all(_box_iou(quad, other) <= config.nms_iou for other in kept):
-            kept.append(quad)
+        extent = bounds(quad)
+        if all(bounds_iou(extent, other) <= config.nms_iou for _, other in kept):
+            kept.append((quad, extent))
     height, width = frame.shape[:2]
     limit = np.array([width - 1, height - 1], dtype=np.float32)
-    return [np.clip(masks.to_frame(quad), 0, limit).astype(np.float32) for quad in kept]
+    return [np.clip(masks.to_frame(quad), 0, limit).astype(np.float32) for quad, _ in kept]
