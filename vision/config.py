@@ -75,3 +75,7 @@ class VisionConfig:
     """When corners disagree, those read less surely than this are set aside."""
     single_corner_factor: float = 0.85
     agreement_bonus: float = 0.2
+    # reader
+    max_index_zoom: int = 3
+    """An index is warped up to this many times finer than the rectified card, when the frame
+    holds that much detail."""

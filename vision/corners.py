@@ -12,6 +12,7 @@ import numpy.typing as npt
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
 from vision.detect import MaskSet
+from vision.glyphs import index_zoom
 
 Vector = npt.NDArray[np.float32]
 
@@ -91,6 +92,7 @@ def corner_views(frame: Image, corner: CardCorner, card_width: float,
     Views are warped one at a time, as asked for: a reader that stops at the first does not pay
     for the second."""
     unit = card_width / config.card_width
+    zoom = index_zoom(unit, config)
     crop_w = round(config.index_width * config.card_width)
     crop_h = round(config.index_height * config.card_height)
     for first_is_short in (True, False):
@@ -103,9 +105,10 @@ def corner_views(frame: Image, corner: CardCorner, card_width: float,
         # Map view pixel (x, y) to origin + unit * (x * across + y * down).
         source = np.array([origin, origin + across * crop_w * unit,
                            origin + down * crop_h * unit], np.float32)
-        target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32)
+        target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32) * zoom
         matrix = cv2.getAffineTransform(source, target)
-        view = cv2.warpAffine(frame, matrix, (crop_w, crop_h), flags=cv2.INTER_LINEAR)
+        view = cv2.warpAffine(frame, matrix, (crop_w * zoom, crop_h * zoom),
+                              flags=cv2.INTER_LINEAR)
         outline = np.array([origin, source[1], source[1] + down * crop_h * unit, source[2]],
                            np.float32)
         yield view, outline

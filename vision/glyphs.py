@@ -40,16 +40,31 @@ def _card_transform(corners: Quad, config: VisionConfig) -> Image:
 def index_views(frame: Image, corners: Quad, config: VisionConfig) -> list[Image]:
     """The two index corners of a card, warped straight from the frame, each upright."""
     matrix = _card_transform(corners, config)
-    crop_w = round(config.index_width * config.card_width)
-    crop_h = round(config.index_height * config.card_height)
+    zoom = index_zoom(_short_side(corners) / config.card_width, config)
+    crop_w = round(config.index_width * config.card_width) * zoom
+    crop_h = round(config.index_height * config.card_height) * zoom
     far_corner = np.array(
         [[-1, 0, config.card_width - 1], [0, -1, config.card_height - 1], [0, 0, 1]], np.float64
     )
+    scale = np.diag([zoom, zoom, 1.0])
     views = []
     for transform in (matrix, far_corner @ matrix):
-        views.append(cv2.warpPerspective(frame, transform, (crop_w, crop_h),
+        views.append(cv2.warpPerspective(frame, scale @ transform, (crop_w, crop_h),
                                          flags=cv2.INTER_LINEAR))
     return views
+
+
+def index_zoom(frame_pixels_per_unit: float, config: VisionConfig) -> int:
+    """How many times finer than the rectified card an index is warped: as fine as the frame
+    holds detail, so thin strokes of a large card are not lost between samples."""
+    return int(np.clip(np.floor(frame_pixels_per_unit), 1, config.max_index_zoom))
+
+
+def _short_side(corners: Quad) -> float:
+    """Mean length of a quad's two shorter opposite sides, in frame pixels."""
+    pts = np.asarray(corners, dtype=np.float64)
+    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
 def normalise_glyph(mask: Image, size: int) -> Image:

@@ -8,11 +8,17 @@ import numpy as np
 
 from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
+from vision.fonts import BLOB
 from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, Guess
 
+RANK_LABELS = frozenset(rank.value for rank in Rank)
+SUIT_LABELS = frozenset(suit.value for suit in Suit)
 RED_SUITS = frozenset("HD")
 BLACK_SUITS = frozenset("CS")
+NOT_A_SUIT = frozenset(BLOB)
+"""Labels of the suit set that are no suit: they are always allowed, so that a round lobe of a
+large pip wins as what it is instead of as the suit it looks least unlike."""
 
 
 @dataclass(frozen=True)
@@ -46,12 +52,13 @@ def read_corner(
 ) -> CornerReading | None:
     """Classify the rank and suit glyphs of one corner."""
     rank = model.ranks.classify(glyphs.rank)
-    if rank is None or (rank.label == "T") != glyphs.ten_shaped:
+    if rank is None or rank.label not in RANK_LABELS or (rank.label == "T") != glyphs.ten_shaped:
         return None
     if rank.label != "T" and glyphs.rank_parts != 1:
         return None
-    suit = model.suits.classify(glyphs.suit, suits_for_colour(glyphs.redness, config))
-    if suit is None:
+    allowed = suits_for_colour(glyphs.redness, config)
+    suit = model.suits.classify(glyphs.suit, None if allowed is None else allowed | NOT_A_SUIT)
+    if suit is None or suit.label not in SUIT_LABELS:
         return None
     confidence = min(
         _guess_confidence(rank, config.rank_full_margin, config),
