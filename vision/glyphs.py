@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
@@ -54,10 +55,24 @@ def index_views(frame: Image, corners: Quad, config: VisionConfig) -> list[Image
     return views
 
 
+def warp_index(frame: Image, origin: npt.NDArray[np.float32], across: npt.NDArray[np.float32],
+               down: npt.NDArray[np.float32], unit: float, config: VisionConfig) -> Image:
+    """The upright index view whose top-left is `origin`, its x along `across` and y along
+    `down`, at `unit` frame pixels per rectified card pixel (warped finer when detailed)."""
+    zoom = index_zoom(unit, config)
+    crop_w = round(config.index_width * config.card_width)
+    crop_h = round(config.index_height * config.card_height)
+    source = np.array([origin, origin + across * crop_w * unit, origin + down * crop_h * unit],
+                      np.float32)
+    target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32) * zoom
+    matrix = cv2.getAffineTransform(source, target)
+    return cv2.warpAffine(frame, matrix, (crop_w * zoom, crop_h * zoom), flags=cv2.INTER_LINEAR)
+
+
 def index_zoom(frame_pixels_per_unit: float, config: VisionConfig) -> int:
     """How many times finer than the rectified card an index is warped: as fine as the frame
     holds detail, so thin strokes of a large card are not lost between samples."""
-    return int(np.clip(np.floor(frame_pixels_per_unit), 1, config.max_index_zoom))
+    return max(1, min(config.max_index_zoom, int(frame_pixels_per_unit)))
 
 
 def _short_side(corners: Quad) -> float:
@@ -155,6 +170,11 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     rank_mask = rank_labels == row[0][4]
     for piece in row[1:]:
         rank_mask |= rank_labels == piece[4]
+    ten_shaped = _ten_shaped(row, labels)
+    if len(row) > 1 and not ten_shaped:
+        joined = _joined_at_lower_level(ink[y0:y1, x0:x1], rank_mask, config)
+        if joined is not None:
+            rank_mask, row = joined, row[:1]
     suit_mask = labels[sy : sy + sh, sx : sx + sw] == slabel
     rank_img = rank_mask.astype(np.uint8) * 255
     suit_img = suit_mask.astype(np.uint8) * 255
@@ -171,8 +191,34 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         suit=normalise_glyph(suit_img, config.glyph_size),
         redness=_redness(view[by0:by1, bx0:bx1], glyph_mask, paper),
         rank_parts=len(row),
-        ten_shaped=_ten_shaped(row, labels),
+        ten_shaped=ten_shaped,
     )
+
+
+Mask = npt.NDArray[np.bool_]
+
+
+def _joined_at_lower_level(ink: Image, pieces: Mask, config: VisionConfig) -> Mask | None:
+    """The rank glyph as one piece, when the pieces found join up at a lower ink level of the
+    rank's own box (thin serif joints that the view's level cut); None when they stay apart."""
+    level = _joining_level(ink, pieces, config)
+    _, binary = cv2.threshold(ink, level, 255, cv2.THRESH_BINARY)
+    _, labels = cv2.connectedComponents(binary, connectivity=8)
+    touched = np.unique(np.asarray(labels)[pieces])
+    touched = touched[touched > 0]
+    if len(touched) != 1:
+        return None
+    joined: Mask = np.asarray(labels) == touched[0]
+    return joined
+
+
+def _joining_level(ink: Image, pieces: Mask, config: VisionConfig) -> float:
+    """The Otsu level of the rank's box, lowered by `join_level_share` of the way towards the
+    paper's median ink."""
+    local, _ = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    paper_ink = np.asarray(ink)[~pieces]
+    paper = float(np.median(paper_ink)) if paper_ink.size else 0.0
+    return float(local) - config.join_level_share * (float(local) - paper)
 
 
 def _redness(view: Image, ink_mask: Image, paper: tuple[float, ...]) -> float:

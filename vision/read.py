@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
 from vision.fonts import BLOB
@@ -33,9 +31,9 @@ class CornerReading:
 def _guess_confidence(guess: Guess, full_margin: float, config: VisionConfig) -> float:
     """Map a guess's similarity and margin to a confidence in [0, 1]."""
     above = (guess.similarity - config.min_similarity) / config.similarity_span
-    from_similarity = np.clip(above, 0.0, 1.0)
-    from_margin = np.clip(guess.margin / full_margin, 0.0, 1.0)
-    return float(from_similarity * from_margin)
+    from_similarity = min(1.0, max(0.0, above))
+    from_margin = min(1.0, max(0.0, guess.margin / full_margin))
+    return from_similarity * from_margin
 
 
 def suits_for_colour(redness: float, config: VisionConfig) -> frozenset[str] | None:

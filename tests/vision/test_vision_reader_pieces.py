@@ -1,0 +1,69 @@
+"""Rank glyphs cut apart at thin joints are joined again; corners with one edge cut short."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.config import VisionConfig
+from vision.corners import find_corners
+from vision.detect import MaskSet
+from vision.glyphs import split_index
+from vision.model import GlyphModel
+from vision.read import read_corner
+from vision.synthetic import suit_shape
+
+
+def _faint_jointed_d() -> np.ndarray:
+    """An 88x204 corner view: a 'D' whose stem meets its bowl in faint grey, a spade below, and
+    a large dark pip beside it that sets the view's ink level."""
+    view = np.full((204, 88, 3), 245, np.uint8)
+    cv2.rectangle(view, (12, 14), (19, 70), (20, 20, 20), -1)
+    cv2.ellipse(view, (26, 42), (24, 28), 0, -90, 90, (20, 20, 20), 7)
+    # The joints where the bowl's arms meet the stem print faintly.
+    cv2.rectangle(view, (20, 10), (27, 72), (150, 150, 150), -1)
+    cv2.line(view, (20, 14), (27, 14), (150, 150, 150), 7)
+    shape = cv2.resize(suit_shape("S", 0.9), (40, 44), interpolation=cv2.INTER_AREA)
+    view[96:140, 12:52][shape > 127] = (20, 20, 20)
+    cv2.circle(view, (90, 150), 30, (10, 10, 10), -1)
+    return view
+
+
+def test_faint_joints_are_joined_into_one_glyph() -> None:
+    config = VisionConfig()
+    glyphs = split_index(_faint_jointed_d(), config)
+    assert glyphs is not None
+    assert glyphs.rank_parts == 1 and not glyphs.ten_shaped
+    reading = read_corner(glyphs, GlyphModel.load(), config)
+    assert reading is not None and reading.rank.label == "Q"
+
+
+def test_without_joining_the_pieces_stay_apart_and_are_not_read() -> None:
+    config = replace(VisionConfig(), join_level_share=0.0)
+    glyphs = split_index(_faint_jointed_d(), config)
+    assert glyphs is not None
+    assert glyphs.rank_parts == 2
+    assert read_corner(glyphs, GlyphModel.load(), config) is None
+
+
+def _notched_card_mask() -> MaskSet:
+    """A card-sized light region whose left edge below the top-left corner runs only 20 px
+    before the region turns inwards, as where an index pip meets the card's edge."""
+    mask = np.zeros((300, 260), np.uint8)
+    outline = np.array([[50, 50], [150, 50], [150, 200], [50, 200], [50, 130], [90, 110],
+                        [90, 90], [50, 70]], np.int32)
+    cv2.fillPoly(mask, [outline], 255)
+    return MaskSet([mask], scale=1.0, pad=0)
+
+
+def _tips(config: VisionConfig) -> list[tuple[int, int]]:
+    corners = find_corners(_notched_card_mask(), config, card_width=100.0)
+    return [(round(float(c.tip[0])), round(float(c.tip[1]))) for c in corners]
+
+
+def test_a_corner_with_one_short_edge_is_found() -> None:
+    config = replace(VisionConfig(), corner_masks=1)
+    assert (50, 50) in _tips(config)
+    assert (50, 50) not in _tips(replace(config, corner_short_edge=1.0))
