@@ -110,62 +110,22 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         return None
     _, binary = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     paper_mask = cv2.bitwise_not(binary)
+    # An index sits in the card's corner: at the left of the view, or (a top-right corner
+    # read from a trick pile) at its right.
     edge = max(2, round(config.index_margin * view.shape[1]))
     binary[:edge] = 0
     binary[:, :edge] = 0
+    binary[:, -edge:] = 0
     _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    height, width = binary.shape
-    boxes = []
-    right_edge = []
-    sizes = stats[1:]
-    plausible = (sizes[:, cv2.CC_STAT_AREA] >= 0.002 * width * height) & (
-        sizes[:, cv2.CC_STAT_HEIGHT] >= 0.06 * height
-    )
-    rows = stats.tolist()
-    for label in (np.nonzero(plausible)[0] + 1).tolist():
-        x, y, w, h, area = rows[label]
-        if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
-            continue
-        touches = x <= 0 or y <= 0 or x + w >= width or y + h >= height
-        if touches and (max(w, h) > 2.5 * min(w, h) or area < 0.4 * w * h):
-            continue
-        boxes.append((y, x, w, h, int(label)))
-        right_edge.append(x + w >= width)
-    if len(boxes) < 2:
+    found = _locate_index(stats, binary.shape, edge, mirrored=False) or _locate_index(
+        stats, binary.shape, edge, mirrored=True)
+    if found is None:
         return None
-    touching = {b[4] for b, edge in zip(boxes, right_edge, strict=True) if edge}
-    boxes.sort()
-    # The rank is the top glyph, plus glyphs beside it on the same line (the '1' and '0' of 10).
-    starts = [b for b in boxes if b[1] < 0.6 * width and b[4] not in touching]
-    if not starts:
-        return None
-    top_y, _, _, top_h, _ = starts[0]
-    row = [
-        b for b in boxes
-        if abs(b[0] - top_y) < 0.25 * top_h and abs(b[3] - top_h) < 0.25 * top_h
-        and b[1] + b[2] < width and b[1] < 0.7 * width
-    ]
+    row, (sy, sx, sw, sh, slabel) = found
     x0 = min(b[1] for b in row)
     x1 = max(b[1] + b[2] for b in row)
     y0 = min(b[0] for b in row)
     y1 = max(b[0] + b[3] for b in row)
-    below = [
-        b for b in boxes
-        if b not in row and b[0] >= top_y + 0.6 * top_h and b[1] < x1 and b[1] + b[2] > x0
-        and b[4] not in touching
-    ]
-    # Some decks print the suit beside the rank instead of below it.
-    beside = [
-        b for b in boxes
-        if b not in row and b[1] >= x1 - 1 and b[0] < y1 and b[0] + b[3] > y0
-        and b[3] >= 0.4 * top_h
-    ]
-    if below:
-        sy, sx, sw, sh, slabel = below[0]
-    elif beside:
-        sy, sx, sw, sh, slabel = min(beside, key=lambda b: b[1])
-    else:
-        return None
     rank_labels = labels[y0:y1, x0:x1]
     rank_mask = rank_labels == row[0][4]
     for piece in row[1:]:
@@ -193,6 +153,81 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         rank_parts=len(row),
         ten_shaped=ten_shaped,
     )
+
+
+Box = tuple[int, int, int, int, int]
+"""A glyph's (y, x, width, height, component label)."""
+
+
+def _locate_index(stats: Image, shape: tuple[int, ...], edge: int,
+                  mirrored: bool) -> tuple[list[Box], Box] | None:
+    """The rank's pieces and the suit's box of the index, from the view's component stats;
+    `mirrored` looks for it at the right edge instead of the left (as in a flipped view)."""
+    height, width = shape[:2]
+    boxes: list[Box] = []
+    right_edge = []
+    sizes = stats[1:]
+    plausible = (sizes[:, cv2.CC_STAT_AREA] >= 0.002 * width * height) & (
+        sizes[:, cv2.CC_STAT_HEIGHT] >= 0.06 * height
+    )
+    rows = stats.tolist()
+    for label in (np.nonzero(plausible)[0] + 1).tolist():
+        x, y, w, h, area = rows[label]
+        if mirrored:
+            x = width - x - w
+        if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
+            continue
+        # Ink along the far side ran off the view (the near side and top were cleared).
+        far = x + w >= width - edge
+        if (far or y + h >= height) and (max(w, h) > 2.5 * min(w, h) or area < 0.4 * w * h):
+            continue
+        boxes.append((y, x, w, h, int(label)))
+        right_edge.append(far)
+    if len(boxes) < 2:
+        return None
+    touching = {b[4] for b, edge in zip(boxes, right_edge, strict=True) if edge}
+    boxes.sort()
+    # The rank is the top glyph, plus glyphs beside it on the same line (the '1' and '0' of 10).
+    starts = [b for b in boxes if b[1] < 0.6 * width and b[4] not in touching]
+    if not starts:
+        return None
+    top_y, _, _, top_h, _ = starts[0]
+    row = [
+        b for b in boxes
+        if abs(b[0] - top_y) < 0.25 * top_h and abs(b[3] - top_h) < 0.25 * top_h
+        and b[1] < 0.7 * width
+    ]
+    x0 = min(b[1] for b in row)
+    x1 = max(b[1] + b[2] for b in row)
+    y0 = min(b[0] for b in row)
+    y1 = max(b[0] + b[3] for b in row)
+    below = [
+        b for b in boxes
+        if b not in row and b[0] >= top_y + 0.6 * top_h and b[1] < x1 and b[1] + b[2] > x0
+        and b[4] not in touching
+    ]
+    # Some decks print the suit beside the rank instead of below it (not looked for mirrored:
+    # the flipped view would put it on the wrong side).
+    beside = [
+        b for b in boxes
+        if b not in row and b[1] >= x1 - 1 and b[0] < y1 and b[0] + b[3] > y0
+        and b[3] >= 0.4 * top_h and not mirrored
+    ]
+    if below:
+        suit = below[0]
+    elif beside:
+        suit = min(beside, key=lambda b: b[1])
+    else:
+        return None
+    if not mirrored:
+        return row, suit
+    return [_unflipped(b, width) for b in row], _unflipped(suit, width)
+
+
+def _unflipped(box: Box, width: int) -> Box:
+    """A box found as if in the horizontally flipped view, in the view's own coordinates."""
+    y, x, w, h, label = box
+    return (y, width - x - w, w, h, label)
 
 
 Mask = npt.NDArray[np.bool_]

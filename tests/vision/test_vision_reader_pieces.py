@@ -67,3 +67,21 @@ def test_a_corner_with_one_short_edge_is_found() -> None:
     config = replace(VisionConfig(), corner_masks=1)
     assert (50, 50) in _tips(config)
     assert (50, 50) not in _tips(replace(config, corner_short_edge=1.0))
+
+
+def test_an_index_at_the_right_of_a_view_is_found_unmirrored() -> None:
+    # A top-right corner of a trick pile's covered card: its index sits at the view's right.
+    view = np.full((204, 88, 3), 245, np.uint8)
+    cv2.putText(view, "K", (52, 60), cv2.FONT_HERSHEY_DUPLEX, 1.6, (20, 20, 20), 4, cv2.LINE_AA)
+    shape = cv2.resize(suit_shape("S", 0.9), (28, 32), interpolation=cv2.INTER_AREA)
+    view[80:112, 52:80][shape > 127] = (20, 20, 20)
+    config = VisionConfig()
+    glyphs = split_index(view, config)
+    assert glyphs is not None
+    reading = read_corner(glyphs, GlyphModel.load(), config)
+    assert reading is not None
+    assert (reading.rank.label, reading.suit.label) == ("K", "S")
+    # The same index at the left gives the same glyphs.
+    left = split_index(np.ascontiguousarray(np.roll(view, -44, axis=1)), config)
+    assert left is not None
+    assert np.array_equal(left.rank, glyphs.rank) and np.array_equal(left.suit, glyphs.suit)
