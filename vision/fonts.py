@@ -21,13 +21,15 @@ FONT_DIRS = (
 
 RANK_FONTS = ("DejaVuSerif.ttf", "DejaVuSerifCondensed.ttf", "DejaVuSerif-Bold.ttf")
 SUIT_FONTS = ("DejaVuSans.ttf", "DejaVuSerif.ttf", "DejaVuSans-Bold.ttf")
-RANK_TEXT = {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A",
-             "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8"}
+RANK_TEXT = {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+"""Euchre ranks only: ranks 2-8 come from the Hershey fonts; serif 2-8 took margin from the
+euchre ranks that matter."""
 GERMAN_RANK_TEXT = {"J": "B", "Q": "D"}
 """German indices print the jack as B (Bube) and the queen as D (Dame)."""
-PIECE_TEXT = {"1": "1", "0": "0"}
-"""The digits of a ten on their own: labels that are no rank, so a ten whose '0' ran into a
-neighbouring pip is not read as the rank its '1' looks most like."""
+PIECE_TEXT = {"1": "1"}
+"""The '1' of a ten on its own: a label that is no rank, so a ten whose '0' ran into a
+neighbouring pip is not read as the rank its '1' looks most like. (A lone '0' is left out: it
+takes the margin of a round queen.)"""
 SUIT_TEXT = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 """The filled suit symbols of Unicode's playing-card block."""
 HOOKED = frozenset("J")
@@ -96,7 +98,7 @@ def _jittered(mask: Image, rng: np.random.Generator, count: int, size: int) -> I
 
 def font_ranks(size: int, rng: np.random.Generator, per_weight: int = 3) -> Iterator[
         tuple[str, Image]]:
-    """Rank glyphs of the DejaVu fonts found (German B and D, lone ten digits too), at three
+    """Rank glyphs of the DejaVu fonts found (German B and D, a ten's lone '1' too), at three
     weights each."""
     texts = [*RANK_TEXT.items(), *GERMAN_RANK_TEXT.items(), *PIECE_TEXT.items()]
     for name in RANK_FONTS:

@@ -42,7 +42,7 @@ def test_the_repository_font_renders_a_cropped_glyph() -> None:
 @needs_serif
 def test_font_ranks_cover_every_rank_and_the_german_letters() -> None:
     labels = {label for label, _ in font_ranks(32, np.random.default_rng(0), per_weight=1)}
-    assert set("9TJQKA") <= labels and {"0", "1"} <= labels
+    assert set("9TJQKA") <= labels and "1" in labels
 
 
 def test_font_suits_and_blobs_are_square_glyphs() -> None:
