@@ -110,15 +110,19 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         return None
     _, binary = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     paper_mask = cv2.bitwise_not(binary)
-    # An index sits in the card's corner: at the left of the view, or (a top-right corner
-    # read from a trick pile) at its right.
     edge = max(2, round(config.index_margin * view.shape[1]))
     binary[:edge] = 0
     binary[:, :edge] = 0
     binary[:, -edge:] = 0
     _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    found = _locate_index(stats, binary.shape, edge, mirrored=False) or _locate_index(
-        stats, binary.shape, edge, mirrored=True)
+    pieces = _glyph_sized(stats, binary.shape)
+    if len(pieces) < 2:
+        return None
+    # An index sits in the card's corner: at the left of the view, or (a top-right corner
+    # read from a trick pile) at its right.
+    height, width = binary.shape
+    found = _locate_index(pieces, width, height, edge, mirrored=False) or _locate_index(
+        pieces, width, height, edge, mirrored=True)
     if found is None:
         return None
     row, (sy, sx, sw, sh, slabel) = found
@@ -159,29 +163,37 @@ Box = tuple[int, int, int, int, int]
 """A glyph's (y, x, width, height, component label)."""
 
 
-def _locate_index(stats: Image, shape: tuple[int, ...], edge: int,
-                  mirrored: bool) -> tuple[list[Box], Box] | None:
-    """The rank's pieces and the suit's box of the index, from the view's component stats;
-    `mirrored` looks for it at the right edge instead of the left (as in a flipped view)."""
+def _glyph_sized(stats: Image, shape: tuple[int, ...]) -> list[list[int]]:
+    """[x, y, w, h, area, label] of the components that could be index glyphs by their size."""
     height, width = shape[:2]
-    boxes: list[Box] = []
-    right_edge = []
     sizes = stats[1:]
     plausible = (sizes[:, cv2.CC_STAT_AREA] >= 0.002 * width * height) & (
         sizes[:, cv2.CC_STAT_HEIGHT] >= 0.06 * height
     )
     rows = stats.tolist()
+    found = []
     for label in (np.nonzero(plausible)[0] + 1).tolist():
         x, y, w, h, area = rows[label]
-        if mirrored:
-            x = width - x - w
         if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
             continue
+        found.append([x, y, w, h, area, label])
+    return found
+
+
+def _locate_index(pieces: list[list[int]], width: int, height: int, edge: int,
+                  mirrored: bool) -> tuple[list[Box], Box] | None:
+    """The rank's pieces and the suit's box of the index, among glyph-sized pieces; `mirrored`
+    looks for it at the right edge instead of the left (as in a flipped view)."""
+    boxes: list[Box] = []
+    right_edge = []
+    for x, y, w, h, area, label in pieces:
+        if mirrored:
+            x = width - x - w
         # Ink along the far side ran off the view (the near side and top were cleared).
         far = x + w >= width - edge
         if (far or y + h >= height) and (max(w, h) > 2.5 * min(w, h) or area < 0.4 * w * h):
             continue
-        boxes.append((y, x, w, h, int(label)))
+        boxes.append((y, x, w, h, label))
         right_edge.append(far)
     if len(boxes) < 2:
         return None

@@ -11,6 +11,7 @@ from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, Guess
 
 RANK_LABELS = frozenset(rank.value for rank in Rank)
+TEN = frozenset("T")
 SUIT_LABELS = frozenset(suit.value for suit in Suit)
 RED_SUITS = frozenset("HD")
 BLACK_SUITS = frozenset("CS")
@@ -49,7 +50,9 @@ def read_corner(
     glyphs: IndexGlyphs, model: GlyphModel, config: VisionConfig
 ) -> CornerReading | None:
     """Classify the rank and suit glyphs of one corner."""
-    rank = model.ranks.classify(glyphs.rank)
+    # A '1' beside a closed '0' is a ten by its shape; no other rank comes in two such pieces,
+    # so the glyph model only has to confirm that it looks like one.
+    rank = model.ranks.classify(glyphs.rank, TEN if glyphs.ten_shaped else None)
     if rank is None or rank.label not in RANK_LABELS or (rank.label == "T") != glyphs.ten_shaped:
         return None
     if rank.label != "T" and glyphs.rank_parts != 1:

@@ -85,3 +85,18 @@ def test_an_index_at_the_right_of_a_view_is_found_unmirrored() -> None:
     left = split_index(np.ascontiguousarray(np.roll(view, -44, axis=1)), config)
     assert left is not None
     assert np.array_equal(left.rank, glyphs.rank) and np.array_equal(left.suit, glyphs.suit)
+
+
+def test_a_ten_shaped_glyph_is_weighed_against_no_other_rank() -> None:
+    view = np.full((204, 88, 3), 245, np.uint8)
+    cv2.putText(view, "10", (8, 60), cv2.FONT_HERSHEY_COMPLEX, 1.5, (20, 20, 20), 4, cv2.LINE_AA)
+    shape = cv2.resize(suit_shape("H", 0.9), (36, 40), interpolation=cv2.INTER_AREA)
+    view[80:120, 12:48][shape > 127] = (30, 30, 200)
+    config = VisionConfig()
+    glyphs = split_index(view, config)
+    assert glyphs is not None and glyphs.ten_shaped
+    reading = read_corner(glyphs, GlyphModel.load(), config)
+    assert reading is not None
+    assert (reading.rank.label, reading.suit.label) == ("T", "H")
+    # No other label competes, so the whole similarity is the margin.
+    assert reading.rank.margin == reading.rank.similarity
