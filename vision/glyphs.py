@@ -138,7 +138,9 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     if len(row) > 1 and not ten_shaped:
         joined = _joined_at_lower_level(ink[y0:y1, x0:x1], rank_mask, config)
         if joined is not None:
-            rank_mask, row = joined, row[:1]
+            rank_mask, pieces_left = joined
+            ten_shaped = pieces_left == TEN_PIECES
+            row = row[:pieces_left]
     suit_mask = labels[sy : sy + sh, sx : sx + sw] == slabel
     rank_img = rank_mask.astype(np.uint8) * 255
     suit_img = suit_mask.astype(np.uint8) * 255
@@ -245,18 +247,29 @@ def _unflipped(box: Box, width: int) -> Box:
 Mask = npt.NDArray[np.bool_]
 
 
-def _joined_at_lower_level(ink: Image, pieces: Mask, config: VisionConfig) -> Mask | None:
-    """The rank glyph as one piece, when the pieces found join up at a lower ink level of the
-    rank's own box (thin serif joints that the view's level cut); None when they stay apart."""
+TEN_PIECES = 2
+
+
+def _joined_at_lower_level(ink: Image, pieces: Mask,
+                           config: VisionConfig) -> tuple[Mask, int] | None:
+    """The rank glyph and its piece count when, at a lower ink level of the rank's own box, its
+    pieces join up into one (thin serif joints that the view's level cut) or into a ten's two
+    (an '0' broken into two arcs); None otherwise."""
     level = _joining_level(ink, pieces, config)
     _, binary = cv2.threshold(ink, level, 255, cv2.THRESH_BINARY)
-    _, labels = cv2.connectedComponents(binary, connectivity=8)
-    touched = np.unique(np.asarray(labels)[pieces])
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    labels = np.asarray(labels)
+    touched = np.unique(labels[pieces])
     touched = touched[touched > 0]
-    if len(touched) != 1:
-        return None
-    joined: Mask = np.asarray(labels) == touched[0]
-    return joined
+    joined: Mask = np.isin(labels, touched)
+    if len(touched) == 1:
+        return joined, 1
+    if len(touched) == TEN_PIECES:
+        row = [(int(stats[t, 1]), int(stats[t, 0]), int(stats[t, 2]), int(stats[t, 3]), int(t))
+               for t in touched]
+        if _ten_shaped(row, labels):
+            return joined, TEN_PIECES
+    return None
 
 
 def _joining_level(ink: Image, pieces: Mask, config: VisionConfig) -> float:

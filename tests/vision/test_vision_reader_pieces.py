@@ -100,3 +100,21 @@ def test_a_ten_shaped_glyph_is_weighed_against_no_other_rank() -> None:
     assert (reading.rank.label, reading.suit.label) == ("T", "H")
     # No other label competes, so the whole similarity is the margin.
     assert reading.rank.margin == reading.rank.similarity
+
+
+def test_a_ten_whose_zero_broke_into_two_arcs_is_a_ten_again() -> None:
+    view = np.full((204, 88, 3), 245, np.uint8)
+    ink, faint = (20, 20, 20), (150, 150, 150)
+    cv2.rectangle(view, (12, 16), (19, 64), ink, -1)
+    cv2.ellipse(view, (44, 40), (14, 24), 0, 0, 360, ink, 6)
+    # The thin top and bottom of the '0' print faintly, so the view's level cuts it in two.
+    cv2.rectangle(view, (36, 12), (52, 20), faint, -1)
+    cv2.rectangle(view, (36, 60), (52, 68), faint, -1)
+    shape = cv2.resize(suit_shape("C", 0.9), (36, 40), interpolation=cv2.INTER_AREA)
+    view[90:130, 14:50][shape > 127] = ink
+    cv2.circle(view, (92, 160), 32, (10, 10, 10), -1)
+    unjoined = split_index(view, replace(VisionConfig(), join_level_share=0.0))
+    assert unjoined is not None and unjoined.rank_parts == 3
+    glyphs = split_index(view, VisionConfig())
+    assert glyphs is not None
+    assert glyphs.rank_parts == 2 and glyphs.ten_shaped
