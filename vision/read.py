@@ -6,18 +6,21 @@ from dataclasses import dataclass
 
 from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
-from vision.fonts import BLOB
+from vision.fonts import BLOB, PIECE_TEXT
 from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, Guess
 
 RANK_LABELS = frozenset(rank.value for rank in Rank)
 TEN = frozenset("T")
+NOT_A_RANK = frozenset(PIECE_TEXT)
+"""Labels of the rank set that are no rank (a ten's lone '1'): they veto a reading when nearest,
+and take no margin from the rank that is read."""
 SUIT_LABELS = frozenset(suit.value for suit in Suit)
 RED_SUITS = frozenset("HD")
 BLACK_SUITS = frozenset("CS")
 NOT_A_SUIT = frozenset(BLOB)
-"""Labels of the suit set that are no suit: they are always allowed, so that a round lobe of a
-large pip wins as what it is instead of as the suit it looks least unlike."""
+"""Labels of the suit set that are no suit (a round lobe of a large pip): they veto a reading
+when nearest, and take no margin from the suit that is read."""
 
 
 @dataclass(frozen=True)
@@ -52,13 +55,13 @@ def read_corner(
     """Classify the rank and suit glyphs of one corner."""
     # A '1' beside a closed '0' is a ten by its shape; no other rank comes in two such pieces,
     # so the glyph model only has to confirm that it looks like one.
-    rank = model.ranks.classify(glyphs.rank, TEN if glyphs.ten_shaped else None)
+    rank = model.ranks.classify(glyphs.rank, TEN if glyphs.ten_shaped else None, NOT_A_RANK)
     if rank is None or rank.label not in RANK_LABELS or (rank.label == "T") != glyphs.ten_shaped:
         return None
     if rank.label != "T" and glyphs.rank_parts != 1:
         return None
     allowed = suits_for_colour(glyphs.redness, config)
-    suit = model.suits.classify(glyphs.suit, None if allowed is None else allowed | NOT_A_SUIT)
+    suit = model.suits.classify(glyphs.suit, allowed, NOT_A_SUIT)
     if suit is None or suit.label not in SUIT_LABELS:
         return None
     confidence = min(
