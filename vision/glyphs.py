@@ -70,9 +70,9 @@ def warp_index(frame: Image, origin: npt.NDArray[np.float32], across: npt.NDArra
 
 
 def index_zoom(frame_pixels_per_unit: float, config: VisionConfig) -> int:
-    """How many times finer than the rectified card an index is warped: as fine as the frame
-    holds detail, so thin strokes of a large card are not lost between samples."""
-    return max(1, min(config.max_index_zoom, int(frame_pixels_per_unit)))
+    """How many times finer than the rectified card an index is warped: about as fine as the
+    frame holds detail (rounded), so thin strokes of a large card are not lost between samples."""
+    return max(1, min(config.max_index_zoom, int(frame_pixels_per_unit + 0.5)))
 
 
 def _short_side(corners: Quad) -> float:
