@@ -14,7 +14,7 @@ from vision.cards import Image
 from vision.config import VisionConfig
 from vision.detect import find_cards
 from vision.features import glyph_features
-from vision.fonts import blobs, font_ranks, font_suits
+from vision.fonts import blobs, font_ranks, font_suits, slender_suits
 from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, GlyphSet
 from vision.synthetic import artwork_cards, drawn_suits, hershey_ranks, soft_copies
@@ -100,7 +100,8 @@ def fit_model(
     for rank, glyph in font_ranks(config.glyph_size, rng):
         rank_glyphs.append(glyph)
         rank_labels.append(rank)
-    for suit, glyph in [*font_suits(config.glyph_size, rng), *blobs(config.glyph_size, rng)]:
+    for suit, glyph in [*font_suits(config.glyph_size, rng), *slender_suits(config.glyph_size, rng),
+                        *blobs(config.glyph_size, rng)]:
         suit_glyphs.append(glyph)
         suit_labels.append(suit)
     for name, image in artwork_cards(artwork) if artwork else ():

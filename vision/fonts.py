@@ -139,3 +139,37 @@ def blobs(size: int, rng: np.random.Generator, count: int = 24) -> Iterator[tupl
         cv2.ellipse(canvas, (60, 60), axes, rng.uniform(0, 180), 0, 360, 255, -1)
         ys, xs = np.nonzero(canvas)
         yield BLOB, normalise_glyph(canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], size)
+
+
+def slender_suits(size: int, rng: np.random.Generator, count: int = 12) -> Iterator[
+        tuple[str, Image]]:
+    """Clubs and spades drawn as some decks print them: round lobes on a thin stem that flares
+    at its foot (the clubs' lobes apart, joined at the middle), each shrunk and cut again."""
+    for _ in range(count):
+        for suit in "CS":
+            canvas = np.zeros((130, 120), np.uint8)
+            radius = int(rng.uniform(13, 20))
+            if suit == "C":
+                spread = rng.uniform(1.2, 1.8) * radius
+                centre = (60, 52)
+                side, drop = rng.uniform(0.85, 1.15), rng.uniform(0.2, 0.6)
+                for dx, dy in ((0.0, -1.0), (-side, drop), (side, drop)):
+                    cv2.circle(canvas, (round(60 + dx * spread), round(52 + dy * spread)),
+                               radius, 255, -1)
+                cv2.circle(canvas, centre, max(3, radius // 2), 255, -1)
+            else:
+                cx, top = 60, 20
+                lobe = radius
+                cv2.circle(canvas, (cx - lobe + 2, 62), lobe, 255, -1)
+                cv2.circle(canvas, (cx + lobe - 2, 62), lobe, 255, -1)
+                points = np.array([[cx, top], [cx - 2 * lobe + 3, 58], [cx + 2 * lobe - 3, 58]],
+                                  np.int32)
+                cv2.fillPoly(canvas, [points], 255)
+            stem = int(rng.uniform(2, 6))
+            foot = int(rng.uniform(8, 17))
+            cv2.rectangle(canvas, (60 - stem // 2, 60), (60 + stem // 2, 112), 255, -1)
+            cv2.fillPoly(canvas, [np.array([[60, 88], [60 - foot, 115], [60 + foot, 115]],
+                                           np.int32)], 255)
+            ys, xs = np.nonzero(canvas)
+            mask = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+            yield from ((suit, glyph) for glyph in _jittered(mask, rng, 2, size))

@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 
 from vision.config import VisionConfig
-from vision.fonts import BLOB, blobs, find_font, font_ranks, font_suits, render_text
+from vision.fonts import (
+    BLOB,
+    blobs,
+    find_font,
+    font_ranks,
+    font_suits,
+    render_text,
+    slender_suits,
+)
 from vision.glyphs import index_views, split_index
 from vision.model import GlyphModel
 from vision.read import read_card, read_corner
@@ -50,6 +58,28 @@ def test_font_suits_and_blobs_are_square_glyphs() -> None:
     found = [*font_suits(32, rng, per_weight=1), *blobs(32, rng, count=3)]
     assert {label for label, _ in found} == {*"CDHS", BLOB}
     assert all(glyph.shape == (32, 32) and glyph.any() for _, glyph in found)
+
+
+def test_slender_clubs_and_spades_are_one_piece_each() -> None:
+    found = list(slender_suits(32, np.random.default_rng(3), count=4))
+    assert {label for label, _ in found} == {"C", "S"}
+    for _, glyph in found:
+        assert cv2.connectedComponents((glyph > 127).astype(np.uint8), connectivity=8)[0] == 2
+
+
+def test_a_thin_stemmed_club_is_read_as_a_club() -> None:
+    model, config = GlyphModel.load(), VisionConfig()
+    club = np.zeros((130, 120), np.uint8)
+    for centre in ((60, 30), (36, 62), (84, 62)):
+        cv2.circle(club, centre, 17, 255, -1)
+    cv2.circle(club, (60, 52), 8, 255, -1)
+    cv2.rectangle(club, (59, 60), (61, 112), 255, -1)
+    cv2.fillPoly(club, [np.array([[60, 92], [48, 115], [72, 115]], np.int32)], 255)
+    glyphs = split_index(_view("K", club), config)
+    assert glyphs is not None
+    reading = read_corner(glyphs, model, config)
+    assert reading is not None and (reading.rank.label, reading.suit.label) == ("K", "C")
+    assert reading.confidence >= 0.9
 
 
 def test_a_lone_one_is_not_read_as_a_rank() -> None:
