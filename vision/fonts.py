@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from vision.cards import Image
+from vision.errors import VisionError
 from vision.glyphs import normalise_glyph
 
 FONT_DIRS = (
@@ -45,6 +46,19 @@ def find_font(name: str) -> Path | None:
         if path.is_file():
             return path
     return None
+
+
+class FontMissingError(VisionError, FileNotFoundError):
+    """A font the glyph model is fitted from is in none of the font folders."""
+
+
+def require_font(name: str) -> Path:
+    """The path of a font the model is fitted from; raises FontMissingError when absent."""
+    path = find_font(name)
+    if path is None:
+        folders = ", ".join(str(folder) for folder in FONT_DIRS)
+        raise FontMissingError(f"font {name!r} not found in {folders} (Debian: fonts-dejavu-core)")
+    return path
 
 
 def render_text(font_path: Path, text: str, pixels: int = RENDER_PX) -> Image:
@@ -98,13 +112,11 @@ def _jittered(mask: Image, rng: np.random.Generator, count: int, size: int) -> I
 
 def font_ranks(size: int, rng: np.random.Generator, per_weight: int = 3) -> Iterator[
         tuple[str, Image]]:
-    """Rank glyphs of the DejaVu fonts found (German B and D, a ten's lone '1' too), at three
+    """Rank glyphs of the DejaVu serif fonts (German B and D, a ten's lone '1' too), at three
     weights each."""
     texts = [*RANK_TEXT.items(), *GERMAN_RANK_TEXT.items(), *PIECE_TEXT.items()]
     for name in RANK_FONTS:
-        path = find_font(name)
-        if path is None:
-            continue
+        path = require_font(name)
         for rank, text in texts:
             if text in HOOKED and "Serif" in name:
                 continue
@@ -115,11 +127,9 @@ def font_ranks(size: int, rng: np.random.Generator, per_weight: int = 3) -> Iter
 
 def font_suits(size: int, rng: np.random.Generator, per_weight: int = 3) -> Iterator[
         tuple[str, Image]]:
-    """Suit glyphs of the DejaVu fonts found, at three weights each."""
+    """Suit glyphs of the DejaVu fonts, at three weights each."""
     for name in SUIT_FONTS:
-        path = find_font(name)
-        if path is None:
-            continue
+        path = require_font(name)
         for suit, text in SUIT_TEXT.items():
             for mask in _weights(render_text(path, text)):
                 for glyph in _jittered(mask, rng, per_weight, size):

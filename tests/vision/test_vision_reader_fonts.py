@@ -11,11 +11,15 @@ import pytest
 from vision.config import VisionConfig
 from vision.fonts import (
     BLOB,
+    RANK_FONTS,
+    SUIT_FONTS,
+    FontMissingError,
     blobs,
     find_font,
     font_ranks,
     font_suits,
     render_text,
+    require_font,
     slender_suits,
 )
 from vision.glyphs import index_views, split_index
@@ -24,8 +28,8 @@ from vision.read import read_card, read_corner
 from vision.scenes import paste_card, table_background
 from vision.synthetic import suit_shape
 
-SERIF = find_font("DejaVuSerif.ttf")
-needs_serif = pytest.mark.skipif(SERIF is None, reason="DejaVu Serif is not installed")
+MISSING = [name for name in (*RANK_FONTS, *SUIT_FONTS) if find_font(name) is None]
+needs_fonts = pytest.mark.skipif(bool(MISSING), reason=f"fonts not installed: {MISSING}")
 
 
 def _view(rank_text: str, below: np.ndarray) -> np.ndarray:
@@ -47,12 +51,13 @@ def test_the_repository_font_renders_a_cropped_glyph() -> None:
     assert glyph[0].any() and glyph[-1].any() and glyph[:, 0].any() and glyph[:, -1].any()
 
 
-@needs_serif
+@needs_fonts
 def test_font_ranks_cover_every_rank_and_the_german_letters() -> None:
     labels = {label for label, _ in font_ranks(32, np.random.default_rng(0), per_weight=1)}
     assert set("9TJQKA") <= labels and "1" in labels
 
 
+@needs_fonts
 def test_font_suits_and_blobs_are_square_glyphs() -> None:
     rng = np.random.default_rng(0)
     found = [*font_suits(32, rng, per_weight=1), *blobs(32, rng, count=3)]
@@ -129,3 +134,9 @@ def test_a_large_card_is_warped_finer_and_read() -> None:
     reading = read_card(frame, quad, GlyphModel.load(), config)
     assert reading is not None
     assert (reading.rank.value, reading.suit.value) == ("A", "C")
+
+
+def test_a_missing_font_is_named_in_the_error() -> None:
+    with pytest.raises(FontMissingError, match=r"NoSuchFont\.ttf"):
+        require_font("NoSuchFont.ttf")
+    assert issubclass(FontMissingError, FileNotFoundError)
