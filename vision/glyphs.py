@@ -211,6 +211,8 @@ def _locate_index(pieces: list[list[int]], width: int, height: int, edge: int,
         if abs(b[0] - top_y) < 0.25 * top_h and abs(b[3] - top_h) < 0.25 * top_h
         and b[1] < 0.7 * width
     ]
+    if len(row) == 1 and not mirrored:
+        row += _run_into_pip(row[0], pieces)
     x0 = min(b[1] for b in row)
     x1 = max(b[1] + b[2] for b in row)
     y0 = min(b[0] for b in row)
@@ -236,6 +238,18 @@ def _locate_index(pieces: list[list[int]], width: int, height: int, edge: int,
     if not mirrored:
         return row, suit
     return [_unflipped(b, width) for b in row], _unflipped(suit, width)
+
+
+def _run_into_pip(one: Box, pieces: list[list[int]]) -> list[Box]:
+    """For a lone narrow piece (a '1'), the box of a '0' that ran into a large pip beside it:
+    that ink cut to the rank's line and a digit's width; empty when there is none."""
+    y, x, w, h, _ = one
+    if w > 0.6 * h:
+        return []
+    for bx, by, bw, bh, _, label in pieces:
+        if abs(by - y) < 0.25 * h and bh > 1.25 * h and 0 <= bx - (x + w) <= 0.5 * h:
+            return [(y, bx, min(bw, round(0.8 * h)), h, label)]
+    return []
 
 
 def _unflipped(box: Box, width: int) -> Box:

@@ -118,3 +118,19 @@ def test_a_ten_whose_zero_broke_into_two_arcs_is_a_ten_again() -> None:
     glyphs = split_index(view, VisionConfig())
     assert glyphs is not None
     assert glyphs.rank_parts == 2 and glyphs.ten_shaped
+
+
+def test_a_ten_whose_zero_ran_into_a_large_pip_is_a_ten() -> None:
+    view = np.full((204, 88, 3), 245, np.uint8)
+    ink = (30, 30, 200)
+    cv2.rectangle(view, (6, 9), (10, 45), ink, -1)
+    cv2.ellipse(view, (24, 32), (9, 18), 0, 0, 360, ink, 5)
+    # A pip of the card's face touches the '0' on its right.
+    cv2.circle(view, (44, 48), 12, ink, -1)
+    shape = cv2.resize(suit_shape("H", 0.9), (30, 32), interpolation=cv2.INTER_AREA)
+    view[76:108, 6:36][shape > 127] = ink
+    glyphs = split_index(view, VisionConfig())
+    assert glyphs is not None
+    assert glyphs.rank_parts == 2 and glyphs.ten_shaped
+    reading = read_corner(glyphs, GlyphModel.load(), VisionConfig())
+    assert reading is not None and (reading.rank.label, reading.suit.label) == ("T", "H")
