@@ -102,3 +102,14 @@ class VisionConfig:
     side_size_ratio: float = 0.25
     """A built card must be between this share of and its inverse times the typical area of the
     cards found whole."""
+    # reader
+    max_index_zoom: int = 3
+    """An index is warped up to this many times finer than the rectified card, when the frame
+    holds that much detail."""
+    join_level_share: float = 0.3
+    """A rank that comes out in pieces (not a ten) is cut again this share of the way from its
+    box's own ink level towards the paper, which joins thin serif strokes."""
+    corner_short_edge: float = 0.5
+    corner_long_edge: float = 1.5
+    """A loose corner may have one edge shorter than `corner_min_edge` (down to this share of
+    it) when its other edge is at least `corner_long_edge` times that minimum."""

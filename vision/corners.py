@@ -12,6 +12,7 @@ import numpy.typing as npt
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
 from vision.detect import MaskSet
+from vision.glyphs import warp_index
 
 Vector = npt.NDArray[np.float32]
 
@@ -69,7 +70,12 @@ def find_corners(
             after = poly[np.arange(1, len(poly) + 1) % len(poly)] - poly
             len_b = np.sqrt((before * before).sum(axis=1))
             len_a = np.sqrt((after * after).sum(axis=1))
-            long_enough = np.minimum(len_b, len_a) >= min_edge
+            # Both edges of card scale; or one a long stretch of the card's side and the other
+            # cut short where an index pip or the picture meets the card's edge.
+            shorter, longer = np.minimum(len_b, len_a), np.maximum(len_b, len_a)
+            long_enough = (shorter >= min_edge) | (
+                (shorter >= config.corner_short_edge * min_edge)
+                & (longer >= config.corner_long_edge * min_edge))
             for i in np.nonzero(long_enough & inside)[0]:
                 u, v = before[i] / len_b[i], after[i] / len_a[i]
                 if abs(float(u @ v)) > max_cosine:
@@ -91,21 +97,17 @@ def corner_views(frame: Image, corner: CardCorner, card_width: float,
     Views are warped one at a time, as asked for: a reader that stops at the first does not pay
     for the second."""
     unit = card_width / config.card_width
-    crop_w = round(config.index_width * config.card_width)
-    crop_h = round(config.index_height * config.card_height)
+    crop_w = round(config.index_width * config.card_width) * unit
+    crop_h = round(config.index_height * config.card_height) * unit
     for first_is_short in (True, False):
         if first_is_short:
             across, down = corner.first, corner.second
             origin = corner.tip
         else:
             across, down = -corner.second, corner.first
-            origin = corner.tip + corner.second * crop_w * unit
-        # Map view pixel (x, y) to origin + unit * (x * across + y * down).
-        source = np.array([origin, origin + across * crop_w * unit,
-                           origin + down * crop_h * unit], np.float32)
-        target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32)
-        matrix = cv2.getAffineTransform(source, target)
-        view = cv2.warpAffine(frame, matrix, (crop_w, crop_h), flags=cv2.INTER_LINEAR)
-        outline = np.array([origin, source[1], source[1] + down * crop_h * unit, source[2]],
+            origin = corner.tip + corner.second * crop_w
+        view = warp_index(frame, origin, across, down, unit, config)
+        outline = np.array([origin, origin + across * crop_w,
+                            origin + across * crop_w + down * crop_h, origin + down * crop_h],
                            np.float32)
         yield view, outline

@@ -14,12 +14,14 @@ from vision.cards import Image
 from vision.config import VisionConfig
 from vision.detect import find_cards
 from vision.features import glyph_features
+from vision.fonts import blobs, font_ranks, font_suits, slender_suits
 from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, GlyphSet
 from vision.synthetic import artwork_cards, drawn_suits, hershey_ranks, soft_copies
 
-ARTWORK_RANKS = frozenset("9TA")
-"""The artwork's court cards print the suit beside the rank, so only these ranks are used."""
+ARTWORK_SUITS_FROM = frozenset("9TA")
+"""The artwork's court cards print the suit beside the rank, into the picture: their rank glyphs
+are used, their suit glyphs are not."""
 
 EDJE_BLOCK = 20
 """Photos of the rank-only set are split in blocks of this many consecutive names."""
@@ -95,13 +97,22 @@ def fit_model(
     for suit, glyph in drawn_suits(config.glyph_size, rng):
         suit_glyphs.append(glyph)
         suit_labels.append(suit)
+    for rank, glyph in font_ranks(config.glyph_size, rng):
+        rank_glyphs.append(glyph)
+        rank_labels.append(rank)
+    for suit, glyph in [*font_suits(config.glyph_size, rng), *slender_suits(config.glyph_size, rng),
+                        *blobs(config.glyph_size, rng)]:
+        suit_glyphs.append(glyph)
+        suit_labels.append(suit)
     for name, image in artwork_cards(artwork) if artwork else ():
-        if name[0] not in ARTWORK_RANKS:
-            continue
         padded = cv2.copyMakeBorder(image, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(30, 60, 30))
         for glyphs in card_glyphs(padded, config):
+            if not _shaped_like(name[0], glyphs):
+                continue
             rank_glyphs.append(glyphs.rank)
             rank_labels.append(name[0])
+            if name[0] not in ARTWORK_SUITS_FROM:
+                continue
             suit_glyphs.append(glyphs.suit)
             suit_labels.append(name[1])
             for soft in soft_copies(glyphs.suit, rng, 2):

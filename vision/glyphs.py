@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
@@ -40,16 +41,45 @@ def _card_transform(corners: Quad, config: VisionConfig) -> Image:
 def index_views(frame: Image, corners: Quad, config: VisionConfig) -> list[Image]:
     """The two index corners of a card, warped straight from the frame, each upright."""
     matrix = _card_transform(corners, config)
-    crop_w = round(config.index_width * config.card_width)
-    crop_h = round(config.index_height * config.card_height)
+    zoom = index_zoom(_short_side(corners) / config.card_width, config)
+    crop_w = round(config.index_width * config.card_width) * zoom
+    crop_h = round(config.index_height * config.card_height) * zoom
     far_corner = np.array(
         [[-1, 0, config.card_width - 1], [0, -1, config.card_height - 1], [0, 0, 1]], np.float64
     )
+    scale = np.diag([zoom, zoom, 1.0])
     views = []
     for transform in (matrix, far_corner @ matrix):
-        views.append(cv2.warpPerspective(frame, transform, (crop_w, crop_h),
+        views.append(cv2.warpPerspective(frame, scale @ transform, (crop_w, crop_h),
                                          flags=cv2.INTER_LINEAR))
     return views
+
+
+def warp_index(frame: Image, origin: npt.NDArray[np.float32], across: npt.NDArray[np.float32],
+               down: npt.NDArray[np.float32], unit: float, config: VisionConfig) -> Image:
+    """The upright index view whose top-left is `origin`, its x along `across` and y along
+    `down`, at `unit` frame pixels per rectified card pixel (warped finer when detailed)."""
+    zoom = index_zoom(unit, config)
+    crop_w = round(config.index_width * config.card_width)
+    crop_h = round(config.index_height * config.card_height)
+    source = np.array([origin, origin + across * crop_w * unit, origin + down * crop_h * unit],
+                      np.float32)
+    target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32) * zoom
+    matrix = cv2.getAffineTransform(source, target)
+    return cv2.warpAffine(frame, matrix, (crop_w * zoom, crop_h * zoom), flags=cv2.INTER_LINEAR)
+
+
+def index_zoom(frame_pixels_per_unit: float, config: VisionConfig) -> int:
+    """How many times finer than the rectified card an index is warped: about as fine as the
+    frame holds detail (rounded), so thin strokes of a large card are not lost between samples."""
+    return max(1, min(config.max_index_zoom, int(frame_pixels_per_unit + 0.5)))
+
+
+def _short_side(corners: Quad) -> float:
+    """Mean length of a quad's two shorter opposite sides, in frame pixels."""
+    pts = np.asarray(corners, dtype=np.float64)
+    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
 def normalise_glyph(mask: Image, size: int) -> Image:
@@ -83,63 +113,34 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
     edge = max(2, round(config.index_margin * view.shape[1]))
     binary[:edge] = 0
     binary[:, :edge] = 0
+    binary[:, -edge:] = 0
     _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    pieces = _glyph_sized(stats, binary.shape)
+    if len(pieces) < 2:
+        return None
+    # An index sits in the card's corner: at the left of the view, or (a top-right corner
+    # read from a trick pile) at its right.
     height, width = binary.shape
-    boxes = []
-    right_edge = []
-    sizes = stats[1:]
-    plausible = (sizes[:, cv2.CC_STAT_AREA] >= 0.002 * width * height) & (
-        sizes[:, cv2.CC_STAT_HEIGHT] >= 0.06 * height
-    )
-    rows = stats.tolist()
-    for label in (np.nonzero(plausible)[0] + 1).tolist():
-        x, y, w, h, area = rows[label]
-        if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
-            continue
-        touches = x <= 0 or y <= 0 or x + w >= width or y + h >= height
-        if touches and (max(w, h) > 2.5 * min(w, h) or area < 0.4 * w * h):
-            continue
-        boxes.append((y, x, w, h, int(label)))
-        right_edge.append(x + w >= width)
-    if len(boxes) < 2:
+    found = _locate_index(pieces, width, height, edge, mirrored=False) or _locate_index(
+        pieces, width, height, edge, mirrored=True)
+    if found is None:
         return None
-    touching = {b[4] for b, edge in zip(boxes, right_edge, strict=True) if edge}
-    boxes.sort()
-    # The rank is the top glyph, plus glyphs beside it on the same line (the '1' and '0' of 10).
-    starts = [b for b in boxes if b[1] < 0.6 * width and b[4] not in touching]
-    if not starts:
-        return None
-    top_y, _, _, top_h, _ = starts[0]
-    row = [
-        b for b in boxes
-        if abs(b[0] - top_y) < 0.25 * top_h and abs(b[3] - top_h) < 0.25 * top_h
-        and b[1] + b[2] < width and b[1] < 0.7 * width
-    ]
+    row, (sy, sx, sw, sh, slabel) = found
     x0 = min(b[1] for b in row)
     x1 = max(b[1] + b[2] for b in row)
     y0 = min(b[0] for b in row)
     y1 = max(b[0] + b[3] for b in row)
-    below = [
-        b for b in boxes
-        if b not in row and b[0] >= top_y + 0.6 * top_h and b[1] < x1 and b[1] + b[2] > x0
-        and b[4] not in touching
-    ]
-    # Some decks print the suit beside the rank instead of below it.
-    beside = [
-        b for b in boxes
-        if b not in row and b[1] >= x1 - 1 and b[0] < y1 and b[0] + b[3] > y0
-        and b[3] >= 0.4 * top_h
-    ]
-    if below:
-        sy, sx, sw, sh, slabel = below[0]
-    elif beside:
-        sy, sx, sw, sh, slabel = min(beside, key=lambda b: b[1])
-    else:
-        return None
     rank_labels = labels[y0:y1, x0:x1]
     rank_mask = rank_labels == row[0][4]
     for piece in row[1:]:
         rank_mask |= rank_labels == piece[4]
+    ten_shaped = _ten_shaped(row, labels)
+    if len(row) > 1 and not ten_shaped:
+        joined = _joined_at_lower_level(ink[y0:y1, x0:x1], rank_mask, config)
+        if joined is not None:
+            rank_mask, pieces_left = joined
+            ten_shaped = pieces_left == TEN_PIECES
+            row = row[:pieces_left]
     suit_mask = labels[sy : sy + sh, sx : sx + sw] == slabel
     rank_img = rank_mask.astype(np.uint8) * 255
     suit_img = suit_mask.astype(np.uint8) * 255
@@ -156,8 +157,142 @@ def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
         suit=normalise_glyph(suit_img, config.glyph_size),
         redness=_redness(view[by0:by1, bx0:bx1], glyph_mask, paper),
         rank_parts=len(row),
-        ten_shaped=_ten_shaped(row, labels),
+        ten_shaped=ten_shaped,
     )
+
+
+Box = tuple[int, int, int, int, int]
+"""A glyph's (y, x, width, height, component label)."""
+
+
+def _glyph_sized(stats: Image, shape: tuple[int, ...]) -> list[list[int]]:
+    """[x, y, w, h, area, label] of the components that could be index glyphs by their size."""
+    height, width = shape[:2]
+    sizes = stats[1:]
+    plausible = (sizes[:, cv2.CC_STAT_AREA] >= 0.002 * width * height) & (
+        sizes[:, cv2.CC_STAT_HEIGHT] >= 0.06 * height
+    )
+    rows = stats.tolist()
+    found = []
+    for label in (np.nonzero(plausible)[0] + 1).tolist():
+        x, y, w, h, area = rows[label]
+        if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
+            continue
+        found.append([x, y, w, h, area, label])
+    return found
+
+
+def _locate_index(pieces: list[list[int]], width: int, height: int, edge: int,
+                  mirrored: bool) -> tuple[list[Box], Box] | None:
+    """The rank's pieces and the suit's box of the index, among glyph-sized pieces; `mirrored`
+    looks for it at the right edge instead of the left (as in a flipped view)."""
+    boxes: list[Box] = []
+    right_edge = []
+    for x, y, w, h, area, label in pieces:
+        if mirrored:
+            x = width - x - w
+        # Ink along the far side ran off the view (the near side and top were cleared).
+        far = x + w >= width - edge
+        if (far or y + h >= height) and (max(w, h) > 2.5 * min(w, h) or area < 0.4 * w * h):
+            continue
+        boxes.append((y, x, w, h, label))
+        right_edge.append(far)
+    if len(boxes) < 2:
+        return None
+    touching = {b[4] for b, edge in zip(boxes, right_edge, strict=True) if edge}
+    boxes.sort()
+    # The rank is the top glyph, plus glyphs beside it on the same line (the '1' and '0' of 10).
+    starts = [b for b in boxes if b[1] < 0.6 * width and b[4] not in touching]
+    if not starts:
+        return None
+    top_y, _, _, top_h, _ = starts[0]
+    row = [
+        b for b in boxes
+        if abs(b[0] - top_y) < 0.25 * top_h and abs(b[3] - top_h) < 0.25 * top_h
+        and b[1] < 0.7 * width
+    ]
+    if len(row) == 1 and not mirrored:
+        row += _run_into_pip(row[0], pieces)
+    x0 = min(b[1] for b in row)
+    x1 = max(b[1] + b[2] for b in row)
+    y0 = min(b[0] for b in row)
+    y1 = max(b[0] + b[3] for b in row)
+    below = [
+        b for b in boxes
+        if b not in row and b[0] >= top_y + 0.6 * top_h and b[1] < x1 and b[1] + b[2] > x0
+        and b[4] not in touching
+    ]
+    # Some decks print the suit beside the rank instead of below it (not looked for mirrored:
+    # the flipped view would put it on the wrong side).
+    beside = [
+        b for b in boxes
+        if b not in row and b[1] >= x1 - 1 and b[0] < y1 and b[0] + b[3] > y0
+        and b[3] >= 0.4 * top_h and not mirrored
+    ]
+    if below:
+        suit = below[0]
+    elif beside:
+        suit = min(beside, key=lambda b: b[1])
+    else:
+        return None
+    if not mirrored:
+        return row, suit
+    return [_unflipped(b, width) for b in row], _unflipped(suit, width)
+
+
+def _run_into_pip(one: Box, pieces: list[list[int]]) -> list[Box]:
+    """For a lone narrow piece (a '1'), the box of a '0' that ran into a large pip beside it:
+    that ink cut to the rank's line and a digit's width; empty when there is none."""
+    y, x, w, h, _ = one
+    if w > 0.6 * h:
+        return []
+    for bx, by, bw, bh, _, label in pieces:
+        if abs(by - y) < 0.25 * h and bh > 1.25 * h and 0 <= bx - (x + w) <= 0.5 * h:
+            return [(y, bx, min(bw, round(0.8 * h)), h, label)]
+    return []
+
+
+def _unflipped(box: Box, width: int) -> Box:
+    """A box found as if in the horizontally flipped view, in the view's own coordinates."""
+    y, x, w, h, label = box
+    return (y, width - x - w, w, h, label)
+
+
+Mask = npt.NDArray[np.bool_]
+
+
+TEN_PIECES = 2
+
+
+def _joined_at_lower_level(ink: Image, pieces: Mask,
+                           config: VisionConfig) -> tuple[Mask, int] | None:
+    """The rank glyph and its piece count when, at a lower ink level of the rank's own box, its
+    pieces join up into one (thin serif joints that the view's level cut) or into a ten's two
+    (an '0' broken into two arcs); None otherwise."""
+    level = _joining_level(ink, pieces, config)
+    _, binary = cv2.threshold(ink, level, 255, cv2.THRESH_BINARY)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    labels = np.asarray(labels)
+    touched = np.unique(labels[pieces])
+    touched = touched[touched > 0]
+    joined: Mask = np.isin(labels, touched)
+    if len(touched) == 1:
+        return joined, 1
+    if len(touched) == TEN_PIECES:
+        row = [(int(stats[t, 1]), int(stats[t, 0]), int(stats[t, 2]), int(stats[t, 3]), int(t))
+               for t in touched]
+        if _ten_shaped(row, labels):
+            return joined, TEN_PIECES
+    return None
+
+
+def _joining_level(ink: Image, pieces: Mask, config: VisionConfig) -> float:
+    """The Otsu level of the rank's box, lowered by `join_level_share` of the way towards the
+    paper's median ink."""
+    local, _ = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    paper_ink = np.asarray(ink)[~pieces]
+    paper = float(np.median(paper_ink)) if paper_ink.size else 0.0
+    return float(local) - config.join_level_share * (float(local) - paper)
 
 
 def _redness(view: Image, ink_mask: Image, paper: tuple[float, ...]) -> float:

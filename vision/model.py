@@ -33,21 +33,31 @@ class GlyphSet:
     features: npt.NDArray[np.float32]
     labels: npt.NDArray[np.str_]
 
-    def classify(self, glyph: Image, allowed: frozenset[str] | None = None) -> Guess | None:
+    def classify(self, glyph: Image, allowed: frozenset[str] | None = None,
+                 vetoes: frozenset[str] = frozenset()) -> Guess | None:
         """Return the nearest label (optionally among `allowed`) with its margin."""
         vector = glyph_features(glyph)
-        return self.classify_vector(vector, allowed)
+        return self.classify_vector(vector, allowed, vetoes)
 
     def classify_vector(
-        self, vector: Vector, allowed: frozenset[str] | None = None
+        self, vector: Vector, allowed: frozenset[str] | None = None,
+        vetoes: frozenset[str] = frozenset(),
     ) -> Guess | None:
-        """Nearest label for a feature vector; None when no label is allowed."""
+        """Nearest label for a feature vector; None when no label is allowed, or when one of
+        `vetoes` (labels that are no answer) is nearer than every allowed label. Vetoes do not
+        count in the margin."""
         if self.features.shape[0] == 0:
             return None
         names, grouped, starts = self._label_groups
         best = np.maximum.reduceat(grouped @ vector, starts)
+        if vetoes:
+            vetoed = ~self._excluded(vetoes)
+            veto = float(best[vetoed].max()) if vetoed.any() else -np.inf
+            best[vetoed] = -np.inf
         if allowed is not None:
             best[self._excluded(allowed)] = -np.inf
+        if vetoes and veto > float(best.max()):
+            return None
         first = int(np.argmax(best))
         top = float(best[first])
         if not np.isfinite(top):

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
+from vision.fonts import BLOB, PIECE_TEXT
 from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, Guess
 
+RANK_LABELS = frozenset(rank.value for rank in Rank)
+TEN = frozenset("T")
+NOT_A_RANK = frozenset(PIECE_TEXT)
+"""Labels of the rank set that are no rank (a ten's lone '1'): they veto a reading when nearest,
+and take no margin from the rank that is read."""
+SUIT_LABELS = frozenset(suit.value for suit in Suit)
 RED_SUITS = frozenset("HD")
 BLACK_SUITS = frozenset("CS")
+NOT_A_SUIT = frozenset(BLOB)
+"""Labels of the suit set that are no suit (a round lobe of a large pip): they veto a reading
+when nearest, and take no margin from the suit that is read."""
 
 
 @dataclass(frozen=True)
@@ -27,9 +35,9 @@ class CornerReading:
 def _guess_confidence(guess: Guess, full_margin: float, config: VisionConfig) -> float:
     """Map a guess's similarity and margin to a confidence in [0, 1]."""
     above = (guess.similarity - config.min_similarity) / config.similarity_span
-    from_similarity = np.clip(above, 0.0, 1.0)
-    from_margin = np.clip(guess.margin / full_margin, 0.0, 1.0)
-    return float(from_similarity * from_margin)
+    from_similarity = min(1.0, max(0.0, above))
+    from_margin = min(1.0, max(0.0, guess.margin / full_margin))
+    return from_similarity * from_margin
 
 
 def suits_for_colour(redness: float, config: VisionConfig) -> frozenset[str] | None:
@@ -45,13 +53,16 @@ def read_corner(
     glyphs: IndexGlyphs, model: GlyphModel, config: VisionConfig
 ) -> CornerReading | None:
     """Classify the rank and suit glyphs of one corner."""
-    rank = model.ranks.classify(glyphs.rank)
-    if rank is None or (rank.label == "T") != glyphs.ten_shaped:
+    # A '1' beside a closed '0' is a ten by its shape; no other rank comes in two such pieces,
+    # so the glyph model only has to confirm that it looks like one.
+    rank = model.ranks.classify(glyphs.rank, TEN if glyphs.ten_shaped else None, NOT_A_RANK)
+    if rank is None or rank.label not in RANK_LABELS or (rank.label == "T") != glyphs.ten_shaped:
         return None
     if rank.label != "T" and glyphs.rank_parts != 1:
         return None
-    suit = model.suits.classify(glyphs.suit, suits_for_colour(glyphs.redness, config))
-    if suit is None:
+    allowed = suits_for_colour(glyphs.redness, config)
+    suit = model.suits.classify(glyphs.suit, allowed, NOT_A_SUIT)
+    if suit is None or suit.label not in SUIT_LABELS:
         return None
     confidence = min(
         _guess_confidence(rank, config.rank_full_margin, config),
