@@ -113,3 +113,9 @@ class VisionConfig:
     corner_long_edge: float = 1.5
     """A loose corner may have one edge shorter than `corner_min_edge` (down to this share of
     it) when its other edge is at least `corner_long_edge` times that minimum."""
+    # reader 2
+    second_look_shifts: tuple[float, ...] = (0.4, 0.7)
+    """A corner read below `second_look_below` is split again with its ink level moved these
+    shares of the way towards the paper (negative: away from it); the surest reading is kept."""
+    second_look_below: float = 0.5
+    """Corner confidence under which the second look is taken."""

@@ -103,12 +103,19 @@ def _ink(view: Image) -> Image:
     return cv2.bitwise_not(darkest)
 
 
-def split_index(view: Image, config: VisionConfig) -> IndexGlyphs | None:
-    """Find the rank glyph and the suit glyph below it in an upright corner view."""
+def split_index(view: Image, config: VisionConfig, level_shift: float = 0.0) -> IndexGlyphs | None:
+    """Find the rank glyph and the suit glyph below it in an upright corner view.
+
+    `level_shift` moves the view's Otsu ink level that share of the way towards the paper's
+    median ink (negative: away from it), for a second look at pale or run-together glyphs."""
     ink = _ink(view)
     if int(ink.max()) - int(ink.min()) < 40:
         return None
-    _, binary = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    level, binary = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if level_shift:
+        paper_ink = cv2.mean(ink, mask=cv2.bitwise_not(binary))[0]
+        level -= level_shift * (level - paper_ink)
+        _, binary = cv2.threshold(ink, level, 255, cv2.THRESH_BINARY)
     paper_mask = cv2.bitwise_not(binary)
     edge = max(2, round(config.index_margin * view.shape[1]))
     binary[:edge] = 0

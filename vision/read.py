@@ -71,17 +71,45 @@ def read_corner(
     return CornerReading(rank=rank, suit=suit, confidence=confidence)
 
 
+def _second_look(view: Image, corner: CornerReading | None, model: GlyphModel,
+                 config: VisionConfig) -> CornerReading | None:
+    """Split a corner again at other ink levels (pale glyphs broken at the view's level, or
+    glyphs run into the frame beside them); the surest reading is kept."""
+    for shift in config.second_look_shifts:
+        glyphs = split_index(view, config, shift)
+        again = read_corner(glyphs, model, config) if glyphs is not None else None
+        if again is not None and (corner is None or again.confidence > corner.confidence):
+            corner = again
+            if corner.confidence >= config.second_look_below:
+                break
+    return corner
+
+
 def read_views(
     views: list[Image], model: GlyphModel, config: VisionConfig
 ) -> tuple[Reading | None, float]:
-    """Combine the corner readings of one card; returns the reading (or None) and a confidence."""
-    corners = []
+    """Combine the corner readings of one card; returns the reading (or None) and a confidence.
+
+    When that reads nothing, corners that showed glyphs but were read unsurely (or not at all)
+    get a second look at other ink levels."""
+    looks: list[tuple[bool, CornerReading | None]] = []
     for view in views:
         glyphs = split_index(view, config)
-        if glyphs is not None:
-            corner = read_corner(glyphs, model, config)
-            if corner is not None:
-                corners.append(corner)
+        looks.append((glyphs is not None,
+                      read_corner(glyphs, model, config) if glyphs is not None else None))
+    reading, confidence = _combined([c for _, c in looks if c is not None], config)
+    if reading is not None or not config.second_look_shifts:
+        return reading, confidence
+    again = [
+        _second_look(view, corner, model, config)
+        if found and (corner is None or corner.confidence < config.second_look_below) else corner
+        for view, (found, corner) in zip(views, looks, strict=True)
+    ]
+    return _combined([c for c in again if c is not None], config)
+
+
+def _combined(corners: list[CornerReading], config: VisionConfig) -> tuple[Reading | None, float]:
+    """The card's reading from its corner readings: they must agree (unsure dissenters aside)."""
     names = {(c.rank.label, c.suit.label) for c in corners}
     if len(names) > 1:
         corners = [c for c in corners if c.confidence >= config.min_corner_confidence]

@@ -1,0 +1,25 @@
+"""Pale index ink that breaks at a corner's own ink level is read at a second, lower level."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from vision.config import VisionConfig
+from vision.imageio import read_image
+from vision.model import GlyphModel
+from vision.pipeline import recognise
+
+
+@pytest.mark.parametrize(("key", "card"), [("IMG_2517.jpg", "AH"), ("IMG_2565.jpg", "9H")])
+def test_pale_red_index_is_read_only_with_the_second_look(shared_dir: Path, key: str,
+                                                          card: str) -> None:
+    frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / key)
+    model = GlyphModel.load()
+    with_second_look = {o.name for o in recognise(frame, model)}
+    without = {o.name for o in recognise(frame, model, replace(VisionConfig(),
+                                                               second_look_shifts=()))}
+    assert card in with_second_look
+    assert card not in without
