@@ -119,3 +119,6 @@ class VisionConfig:
     shares of the way towards the paper (negative: away from it); the surest reading is kept."""
     second_look_below: float = 0.5
     """Corner confidence under which the second look is taken."""
+    merged_ten_similarity: float = 0.85
+    """A rank glyph in one piece is read as a ten ('1' and '0' run together) when it matches
+    the tens at least this closely."""

@@ -49,6 +49,12 @@ def suits_for_colour(redness: float, config: VisionConfig) -> frozenset[str] | N
     return None
 
 
+def _merged_ten(rank: Guess, glyphs: IndexGlyphs, config: VisionConfig) -> bool:
+    """A one-piece glyph that matches the tens closely: a '1' and '0' run together."""
+    return rank.label == "T" and glyphs.rank_parts == 1 and (
+        rank.similarity >= config.merged_ten_similarity)
+
+
 def read_corner(
     glyphs: IndexGlyphs, model: GlyphModel, config: VisionConfig
 ) -> CornerReading | None:
@@ -56,7 +62,9 @@ def read_corner(
     # A '1' beside a closed '0' is a ten by its shape; no other rank comes in two such pieces,
     # so the glyph model only has to confirm that it looks like one.
     rank = model.ranks.classify(glyphs.rank, TEN if glyphs.ten_shaped else None, NOT_A_RANK)
-    if rank is None or rank.label not in RANK_LABELS or (rank.label == "T") != glyphs.ten_shaped:
+    if rank is None or rank.label not in RANK_LABELS:
+        return None
+    if (rank.label == "T") != glyphs.ten_shaped and not _merged_ten(rank, glyphs, config):
         return None
     if rank.label != "T" and glyphs.rank_parts != 1:
         return None

@@ -23,3 +23,12 @@ def test_pale_red_index_is_read_only_with_the_second_look(shared_dir: Path, key:
                                                                second_look_shifts=()))}
     assert card in with_second_look
     assert card not in without
+
+
+def test_ten_whose_digits_ran_together_is_read(shared_dir: Path) -> None:
+    frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / "IMG_2584.jpg")
+    model = GlyphModel.load()
+    names = {o.name for o in recognise(frame, model)}
+    strict = replace(VisionConfig(), merged_ten_similarity=1.01)
+    assert "TD" in names
+    assert "TD" not in {o.name for o in recognise(frame, model, strict)}
