@@ -109,7 +109,8 @@ def split_index(view: Image, config: VisionConfig, level_shift: float = 0.0) -> 
     `level_shift` moves the view's Otsu ink level that share of the way towards the paper's
     median ink (negative: away from it), for a second look at pale or run-together glyphs."""
     ink = _ink(view)
-    if int(ink.max()) - int(ink.min()) < 40:
+    lowest, highest, _, _ = cv2.minMaxLoc(ink)
+    if highest - lowest < 40:
         return None
     level, binary = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if level_shift:
@@ -121,7 +122,9 @@ def split_index(view: Image, config: VisionConfig, level_shift: float = 0.0) -> 
     binary[:edge] = 0
     binary[:, :edge] = 0
     binary[:, -edge:] = 0
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    # Grana's block-based labelling: the same components, about twice as fast on small views.
+    _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        binary, 8, cv2.CV_32S, cv2.CCL_GRANA)
     pieces = _glyph_sized(stats, binary.shape)
     if len(pieces) < 2:
         return None

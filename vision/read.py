@@ -56,9 +56,10 @@ def _merged_ten(rank: Guess, glyphs: IndexGlyphs, config: VisionConfig) -> bool:
 
 
 def read_corner(
-    glyphs: IndexGlyphs, model: GlyphModel, config: VisionConfig
+    glyphs: IndexGlyphs, model: GlyphModel, config: VisionConfig, better_than: float = -1.0
 ) -> CornerReading | None:
-    """Classify the rank and suit glyphs of one corner."""
+    """Classify the rank and suit glyphs of one corner; None also when its confidence could not
+    exceed `better_than` (the suit is then not classified)."""
     # A '1' beside a closed '0' is a ten by its shape; no other rank comes in two such pieces,
     # so the glyph model only has to confirm that it looks like one.
     rank = model.ranks.classify(glyphs.rank, TEN if glyphs.ten_shaped else None, NOT_A_RANK)
@@ -68,14 +69,16 @@ def read_corner(
         return None
     if rank.label != "T" and glyphs.rank_parts != 1:
         return None
+    rank_confidence = _guess_confidence(rank, config.rank_full_margin, config)
+    if rank_confidence <= better_than:
+        return None
     allowed = suits_for_colour(glyphs.redness, config)
     suit = model.suits.classify(glyphs.suit, allowed, NOT_A_SUIT)
     if suit is None or suit.label not in SUIT_LABELS:
         return None
-    confidence = min(
-        _guess_confidence(rank, config.rank_full_margin, config),
-        _guess_confidence(suit, config.suit_full_margin, config),
-    )
+    confidence = min(rank_confidence, _guess_confidence(suit, config.suit_full_margin, config))
+    if confidence <= better_than:
+        return None
     return CornerReading(rank=rank, suit=suit, confidence=confidence)
 
 
@@ -85,8 +88,9 @@ def _second_look(view: Image, corner: CornerReading | None, model: GlyphModel,
     glyphs run into the frame beside them); the surest reading is kept."""
     for shift in config.second_look_shifts:
         glyphs = split_index(view, config, shift)
-        again = read_corner(glyphs, model, config) if glyphs is not None else None
-        if again is not None and (corner is None or again.confidence > corner.confidence):
+        surest = corner.confidence if corner is not None else 0.0
+        again = read_corner(glyphs, model, config, surest) if glyphs is not None else None
+        if again is not None:
             corner = again
             if corner.confidence >= config.second_look_below:
                 break

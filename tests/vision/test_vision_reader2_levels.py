@@ -32,3 +32,12 @@ def test_ten_whose_digits_ran_together_is_read(shared_dir: Path) -> None:
     strict = replace(VisionConfig(), merged_ten_similarity=1.01)
     assert "TD" in names
     assert "TD" not in {o.name for o in recognise(frame, model, strict)}
+
+
+def test_king_run_into_the_frame_line_is_read_at_a_higher_level(shared_dir: Path) -> None:
+    frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / "IMG_2486.jpg")
+    model = GlyphModel.load()
+    lower_only = replace(VisionConfig(), second_look_shifts=(0.4, 0.7))
+    also_higher = replace(VisionConfig(), second_look_shifts=(0.4, 0.7, -0.5))
+    assert "KD" in {o.name for o in recognise(frame, model, also_higher)}
+    assert "KD" not in {o.name for o in recognise(frame, model, lower_only)}
