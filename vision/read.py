@@ -86,8 +86,13 @@ def _second_look(view: Image, corner: CornerReading | None, model: GlyphModel,
                  config: VisionConfig) -> CornerReading | None:
     """Split a corner again at other ink levels (pale glyphs broken at the view's level, or
     glyphs run into the frame beside them); the surest reading is kept."""
+    lower_found = True
     for shift in config.second_look_shifts:
+        if shift > 0 and not lower_found:
+            continue
         glyphs = split_index(view, config, shift)
+        # A level that finds no index glyphs will not find them nearer still to the paper.
+        lower_found = glyphs is not None or shift < 0
         surest = corner.confidence if corner is not None else 0.0
         again = read_corner(glyphs, model, config, surest) if glyphs is not None else None
         if again is not None:
