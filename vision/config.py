@@ -113,3 +113,7 @@ class VisionConfig:
     corner_long_edge: float = 1.5
     """A loose corner may have one edge shorter than `corner_min_edge` (down to this share of
     it) when its other edge is at least `corner_long_edge` times that minimum."""
+    # pipeline
+    plausible_width_shares: tuple[float, float] = (0.12, 0.7)
+    """When no card was read, only unread outlines this wide (shares of the frame's shorter side)
+    give the typical card width for reading loose corners."""

@@ -7,7 +7,7 @@ import numpy as np
 
 from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import VisionConfig
-from vision.corners import corner_views, find_corners
+from vision.corners import CardCorner, corner_views, find_corners
 from vision.detect import MaskSet, card_masks, find_cards
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.glyphs import index_views
@@ -53,24 +53,53 @@ def _short_side(quad: Quad) -> float:
     return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
+def typical_width(
+    read: list[Quad], quads: list[Quad], frame_side: int, config: VisionConfig
+) -> float | None:
+    """The typical card width: of the cards read, or else of the outlines of card size.
+
+    An unread outline can be a blob over several cards or a scrap of one, so only outlines whose
+    width is a plausible share of the frame's shorter side count; None when there are none."""
+    if read:
+        return float(np.median([_short_side(q) for q in read]))
+    low, high = config.plausible_width_shares
+    widths = [w for w in (_short_side(q) for q in quads) if low <= w / frame_side <= high]
+    return float(np.median(widths)) if widths else None
+
+
+def _corner_widths(typical: float | None, corner: CardCorner) -> list[float]:
+    """Card widths to try at a corner when no card was read: the unread outlines' typical width,
+    then the corner's own shorter edge."""
+    own = corner.shorter_edge
+    if typical is None or abs(typical - own) < 0.15 * own:
+        return [own]
+    return [typical, own]
+
+
 def read_loose_corners(
     frame: Image, masks: MaskSet, quads: list[Quad], found: list[CardObservation],
     model: GlyphModel, config: VisionConfig,
 ) -> list[CardObservation]:
     """Read cards of which only a corner shows, away from the cards already read."""
     read = [o.corners for o in found if o.reading is not None]
-    typical = float(np.median([_short_side(q) for q in (read or quads)])) if quads else None
+    typical = typical_width(read, quads, min(frame.shape[:2]), config)
     exclude = _cards_area(masks, read, typical) if typical else None
     readings: list[tuple[CardObservation, np.ndarray, float]] = []
-    for corner in find_corners(masks, config, typical, exclude):
-        width = typical or corner.shorter_edge
-        # A card is at least as wide as two thirds of any straight edge seen on it.
-        extent = max(width, corner.longer_edge / 1.5)
-        for view, outline in corner_views(frame, corner, width, config):
-            reading, confidence = read_views([view], model, config)
-            if reading is not None and confidence >= config.min_loose_confidence:
-                observation = CardObservation(outline, reading, round(confidence, 3), whole=False)
-                readings.append((observation, corner.tip, extent))
+    for corner in find_corners(masks, config, typical if read else None, exclude):
+        widths = [typical] if read and typical else _corner_widths(typical, corner)
+        reading = None
+        for width in widths:
+            # A card is at least as wide as two thirds of any straight edge seen on it.
+            extent = max(width, corner.longer_edge / 1.5)
+            for view, outline in corner_views(frame, corner, width, config):
+                reading, confidence = read_views([view], model, config)
+                if reading is not None and confidence >= config.min_loose_confidence:
+                    observation = CardObservation(outline, reading, round(confidence, 3),
+                                                  whole=False)
+                    readings.append((observation, corner.tip, extent))
+                    break
+                reading = None
+            if reading is not None:
                 break
     kept: list[tuple[CardObservation, np.ndarray, float]] = []
     named = [(o.name, o.corners.mean(axis=0)) for o in found if o.name]
