@@ -117,3 +117,6 @@ class VisionConfig:
     plausible_width_shares: tuple[float, float] = (0.12, 0.7)
     """When no card was read, only unread outlines this wide (shares of the frame's shorter side)
     give the typical card width for reading loose corners."""
+    max_end_aspect: float = 1.3
+    """An unread outline whose long side is at most this many times its short side is read again
+    as the visible end of a covered card."""

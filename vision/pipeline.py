@@ -7,7 +7,7 @@ import numpy as np
 
 from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import VisionConfig
-from vision.corners import CardCorner, corner_views, find_corners
+from vision.corners import CardCorner, corner_views, end_corners, find_corners
 from vision.detect import MaskSet, card_masks, find_cards
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.glyphs import index_views
@@ -87,20 +87,12 @@ def read_loose_corners(
     readings: list[tuple[CardObservation, np.ndarray, float]] = []
     for corner in find_corners(masks, config, typical if read else None, exclude):
         widths = [typical] if read and typical else _corner_widths(typical, corner)
-        reading = None
         for width in widths:
-            # A card is at least as wide as two thirds of any straight edge seen on it.
-            extent = max(width, corner.longer_edge / 1.5)
-            for view, outline in corner_views(frame, corner, width, config):
-                reading, confidence = read_views([view], model, config)
-                if reading is not None and confidence >= config.min_loose_confidence:
-                    observation = CardObservation(outline, reading, round(confidence, 3),
-                                                  whole=False)
-                    readings.append((observation, corner.tip, extent))
-                    break
-                reading = None
-            if reading is not None:
+            found_here = _read_corner(frame, corner, width, (True, False), model, config)
+            if found_here is not None:
+                readings.append(found_here)
                 break
+    readings += _read_visible_ends(frame, found, typical if read else None, model, config)
     kept: list[tuple[CardObservation, np.ndarray, float]] = []
     named = [(o.name, o.corners.mean(axis=0)) for o in found if o.name]
     readings = _without_conflicts(readings, config)
@@ -114,6 +106,46 @@ def read_loose_corners(
             continue
         kept.append((observation, tip, width))
     return [o for o, _, _ in kept]
+
+
+def _read_corner(
+    frame: Image, corner: CardCorner, width: float, hypotheses: tuple[bool, ...],
+    model: GlyphModel, config: VisionConfig,
+) -> tuple[CardObservation, np.ndarray, float] | None:
+    """The first sure reading of a corner's index views, with the corner's tip and card extent."""
+    # A card is at least as wide as two thirds of any straight edge seen on it.
+    extent = max(width, corner.longer_edge / 1.5)
+    for view, outline in corner_views(frame, corner, width, config, hypotheses):
+        reading, confidence = read_views([view], model, config)
+        if reading is not None and confidence >= config.min_loose_confidence:
+            observation = CardObservation(outline, reading, round(confidence, 3), whole=False)
+            return observation, corner.tip, extent
+    return None
+
+
+def _read_visible_ends(
+    frame: Image, found: list[CardObservation], read_width: float | None,
+    model: GlyphModel, config: VisionConfig,
+) -> list[tuple[CardObservation, np.ndarray, float]]:
+    """Unread outlines shorter than a card read again as the visible end of a covered card: the
+    index corners of its ends, at the width of the read cards or else at the end's length."""
+    readings = []
+    for observation in found:
+        if observation.reading is not None:
+            continue
+        quad = observation.corners
+        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+        short, long = sorted((sides[0] + sides[2], sides[1] + sides[3]))
+        # Nearly square, or a strip as wide as the read cards: not a whole card's shape.
+        shallow = read_width is not None and abs(long / 2 - read_width) < 0.15 * read_width
+        if long > config.max_end_aspect * short and not shallow:
+            continue
+        for corner, first_is_short in end_corners(quad, read_width):
+            found_here = _read_corner(frame, corner, corner.shorter_edge, (first_is_short,),
+                                      model, config)
+            if found_here is not None:
+                readings.append(found_here)
+    return readings
 
 
 def _without_conflicts(
