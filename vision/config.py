@@ -120,3 +120,10 @@ class VisionConfig:
     max_end_aspect: float = 1.3
     """An unread outline whose long side is at most this many times its short side is read again
     as the visible end of a covered card."""
+    pair_min_confidence: float = 0.3
+    """Loose corners read at least this surely may confirm each other in pairs."""
+    pair_distance: tuple[float, float] = (0.7, 1.3)
+    """Two corners of one card side lie this far apart, as shares of the card width."""
+    pair_min_cosine: float = 0.9
+    """The two corners' index views must look the same way, and the line between their tips run
+    along the index line, within this cosine."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -13,6 +15,9 @@ from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.glyphs import index_views
 from vision.model import GlyphModel
 from vision.read import read_views
+
+CornerRead = tuple[CardObservation, np.ndarray, float]
+"""A card read at a loose corner: the observation, the corner's tip and the card's extent."""
 
 
 def recognise(
@@ -84,15 +89,22 @@ def read_loose_corners(
     read = [o.corners for o in found if o.reading is not None]
     typical = typical_width(read, quads, min(frame.shape[:2]), config)
     exclude = _cards_area(masks, read, typical) if typical else None
-    readings: list[tuple[CardObservation, np.ndarray, float]] = []
+    # Corners are read down to a lower confidence: two unsure readings that agree, at both ends
+    # of one side of a card, confirm each other.
+    lenient = replace(config, min_confidence=config.pair_min_confidence)
+    readings: list[CornerRead] = []
     for corner in find_corners(masks, config, typical if read else None, exclude):
         widths = [typical] if read and typical else _corner_widths(typical, corner)
         for width in widths:
-            found_here = _read_corner(frame, corner, width, (True, False), model, config)
+            found_here = _read_corner(frame, corner, width, (True, False), model, lenient)
             if found_here is not None:
                 readings.append(found_here)
-                break
-    readings += _read_visible_ends(frame, found, typical if read else None, model, config)
+                if found_here[0].confidence >= config.min_loose_confidence:
+                    break
+    readings += _read_visible_ends(frame, found, typical if read else None, model, lenient)
+    readings = [r for r in readings if r[0].confidence >= config.min_loose_confidence] + \
+        agreeing_pairs([r for r in readings if r[0].confidence < config.min_loose_confidence],
+                        config)
     kept: list[tuple[CardObservation, np.ndarray, float]] = []
     named = [(o.name, o.corners.mean(axis=0)) for o in found if o.name]
     readings = _without_conflicts(readings, config)
@@ -111,16 +123,20 @@ def read_loose_corners(
 def _read_corner(
     frame: Image, corner: CardCorner, width: float, hypotheses: tuple[bool, ...],
     model: GlyphModel, config: VisionConfig,
-) -> tuple[CardObservation, np.ndarray, float] | None:
-    """The first sure reading of a corner's index views, with the corner's tip and card extent."""
+) -> CornerRead | None:
+    """The surest reading of a corner's index views (the first sure one ends the search), with
+    the corner's tip and card extent; `config.min_confidence` is the least kept."""
     # A card is at least as wide as two thirds of any straight edge seen on it.
     extent = max(width, corner.longer_edge / 1.5)
+    best: CornerRead | None = None
     for view, outline in corner_views(frame, corner, width, config, hypotheses):
         reading, confidence = read_views([view], model, config)
-        if reading is not None and confidence >= config.min_loose_confidence:
-            observation = CardObservation(outline, reading, round(confidence, 3), whole=False)
-            return observation, corner.tip, extent
-    return None
+        if reading is not None and (best is None or confidence > best[0].confidence):
+            best = CardObservation(outline, reading, round(confidence, 3), whole=False), \
+                corner.tip, extent
+            if confidence >= config.min_loose_confidence:
+                break
+    return best
 
 
 def _read_visible_ends(
@@ -146,6 +162,44 @@ def _read_visible_ends(
             if found_here is not None:
                 readings.append(found_here)
     return readings
+
+
+def agreeing_pairs(unsure: list[CornerRead], config: VisionConfig) -> list[CornerRead]:
+    """Unsure readings of one name at the two corners of one side of a card (a card width apart
+    along the index's line, looking the same way), each pair taken as one surer reading."""
+    pairs: list[CornerRead] = []
+    used: set[int] = set()
+    low, high = config.pair_distance
+    for i, (first, tip, extent) in enumerate(unsure):
+        for j in range(i + 1, len(unsure)):
+            second, other_tip, other_extent = unsure[j]
+            if i in used or j in used or first.name != second.name:
+                continue
+            gap = other_tip - tip
+            distance = float(np.linalg.norm(gap))
+            width = max(extent, other_extent)
+            if not low * width <= distance <= high * width:
+                continue
+            across = _unit(first.corners[1] - first.corners[0])
+            downs = [_unit(o.corners[3] - o.corners[0]) for o in (first, second)]
+            if (float(downs[0] @ downs[1]) < config.pair_min_cosine
+                    or abs(float(gap @ across)) < config.pair_min_cosine * distance):
+                continue
+            surer = max(first, second, key=lambda o: o.confidence)
+            confidence = min(
+                1.0, surer.confidence / config.single_corner_factor + config.agreement_bonus)
+            if confidence < config.min_loose_confidence or surer.reading is None:
+                continue
+            reading = replace(surer.reading, confidence=round(confidence, 3))
+            observation = CardObservation(surer.corners, reading, round(confidence, 3), whole=False)
+            pairs.append((observation, tip if surer is first else other_tip, width))
+            used |= {i, j}
+    return pairs
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    """The vector scaled to length one."""
+    return vector / max(float(np.linalg.norm(vector)), 1e-6)
 
 
 def _without_conflicts(
