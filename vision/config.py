@@ -122,8 +122,10 @@ class VisionConfig:
     as the visible end of a covered card."""
     pair_min_confidence: float = 0.3
     """Loose corners read at least this surely may confirm each other in pairs."""
-    pair_distance: tuple[float, float] = (0.7, 1.3)
-    """Two corners of one card side lie this far apart, as shares of the card width."""
+    pair_centre_reach: float = 0.25
+    pair_min_distance: float = 0.6
+    """Two corner readings are of one card when the cards they imply have centres this close,
+    and their corners are at least the second share of a card width apart (shares of its width)."""
     pair_min_cosine: float = 0.9
-    """The two corners' index views must look the same way, and the line between their tips run
-    along the index line, within this cosine."""
+    """The two corners' index views must look along one line (the same way or opposite ways),
+    within this cosine."""

@@ -165,25 +165,27 @@ def _read_visible_ends(
 
 
 def agreeing_pairs(unsure: list[CornerRead], config: VisionConfig) -> list[CornerRead]:
-    """Unsure readings of one name at the two corners of one side of a card (a card width apart
-    along the index's line, looking the same way), each pair taken as one surer reading."""
+    """Unsure readings of one name at two corners of one card, each pair taken as one surer
+    reading: both ends of a side (four-index decks) or opposite corners.
+
+    Each reading implies where its card lies (the index's corner, the reading direction and the
+    card width it was read at); two readings are of one card when those cards have nearly the
+    same centre and lie along the same line, and the corners are not one and the same."""
+    cards = [_implied_card(observation, tip, config) for observation, tip, _ in unsure]
     pairs: list[CornerRead] = []
     used: set[int] = set()
-    low, high = config.pair_distance
     for i, (first, tip, extent) in enumerate(unsure):
         for j in range(i + 1, len(unsure)):
             second, other_tip, other_extent = unsure[j]
             if i in used or j in used or first.name != second.name:
                 continue
-            gap = other_tip - tip
-            distance = float(np.linalg.norm(gap))
-            width = max(extent, other_extent)
-            if not low * width <= distance <= high * width:
-                continue
-            across = _unit(first.corners[1] - first.corners[0])
-            downs = [_unit(o.corners[3] - o.corners[0]) for o in (first, second)]
-            if (float(downs[0] @ downs[1]) < config.pair_min_cosine
-                    or abs(float(gap @ across)) < config.pair_min_cosine * distance):
+            (centre, down, width), (other_centre, other_down, other_width) = cards[i], cards[j]
+            size = max(width, other_width)
+            apart = float(np.linalg.norm(other_tip - tip))
+            off_centre = float(np.linalg.norm(other_centre - centre))
+            if (apart < config.pair_min_distance * size
+                    or off_centre > config.pair_centre_reach * size
+                    or abs(float(down @ other_down)) < config.pair_min_cosine):
                 continue
             surer = max(first, second, key=lambda o: o.confidence)
             confidence = min(
@@ -192,9 +194,27 @@ def agreeing_pairs(unsure: list[CornerRead], config: VisionConfig) -> list[Corne
                 continue
             reading = replace(surer.reading, confidence=round(confidence, 3))
             observation = CardObservation(surer.corners, reading, round(confidence, 3), whole=False)
-            pairs.append((observation, tip if surer is first else other_tip, width))
+            pairs.append((observation, tip if surer is first else other_tip,
+                          max(extent, other_extent)))
             used |= {i, j}
     return pairs
+
+
+def _implied_card(
+    observation: CardObservation, tip: np.ndarray, config: VisionConfig
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The centre, downward direction and width of the card a loose index view implies: the
+    view's top edge runs along the card's top, from its corner (top-left or top-right) inward."""
+    outline = observation.corners
+    across, down = outline[1] - outline[0], outline[3] - outline[0]
+    view_width = float(np.linalg.norm(across))
+    width = view_width * config.card_width / round(config.index_width * config.card_width)
+    across, down = across / max(view_width, 1e-6), _unit(down)
+    # A top-right corner's view ends at the tip; the card's top-left lies a card width before it.
+    at_right = np.linalg.norm(tip - outline[1]) < np.linalg.norm(tip - outline[0])
+    top_left = tip - across * width if at_right else tip
+    height = width * config.card_height / config.card_width
+    return top_left + across * width / 2 + down * height / 2, down, width
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:

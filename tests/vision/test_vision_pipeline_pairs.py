@@ -1,4 +1,4 @@
-"""Two unsure loose-corner readings that agree, at both ends of a card side, confirm each other."""
+"""Two unsure loose-corner readings that agree, at two corners of one card, confirm each other."""
 
 from __future__ import annotations
 
@@ -34,6 +34,14 @@ def test_two_unsure_corners_of_one_side_make_one_sure_reading() -> None:
     assert pairs[0][0].confidence >= VisionConfig().min_loose_confidence
 
 
+def test_unsure_readings_at_opposite_corners_of_one_card_confirm_each_other() -> None:
+    top_left = _corner("9S", (100, 100), 0.42)
+    bottom_right = _corner("9S", (300, 400), 0.4, axes=UPSIDE_DOWN)
+    pairs = agreeing_pairs([bottom_right, top_left], VisionConfig())
+    assert [(o.name, o.confidence) for o, _, _ in pairs] == [("9S", round(0.42 / 0.85 + 0.2, 3))]
+    assert np.allclose(pairs[0][1], (100, 100))
+
+
 @pytest.mark.parametrize(
     "other",
     [
@@ -42,6 +50,7 @@ def test_two_unsure_corners_of_one_side_make_one_sure_reading() -> None:
         _corner("KH", (600, 100), 0.45, right=True),  # too far apart for one card
         _corner("KH", (100, 290), 0.45),  # not along the index line
         _corner("KH", (290, 100), 0.45, axes=UPSIDE_DOWN),  # looking the other way
+        _corner("KH", (300, 700), 0.45, axes=UPSIDE_DOWN),  # upside down, but another card
     ],
 )
 def test_corners_that_do_not_make_one_card_side_stay_unsure(other: CornerRead) -> None:
