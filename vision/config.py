@@ -129,3 +129,6 @@ class VisionConfig:
     pair_min_cosine: float = 0.9
     """The two corners' index views must look along one line (the same way or opposite ways),
     within this cosine."""
+    corner_more_masks: int = 2
+    """Masks searched for loose corners after the first `corner_masks`: the next ones are the
+    brightest whiteness level and the mask cut along edges, which parts cards touching in a fan."""

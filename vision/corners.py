@@ -47,11 +47,18 @@ def find_corners(
     else:
         min_edge = config.corner_min_edge * card_width * masks.scale
     max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
+    min_area = min_edge * min_edge
+    too_few = 2 * np.pi * min_area
     corners: list[CardCorner] = []
-    for index, mask in enumerate(masks.masks[: config.corner_masks]):
+    searched = config.corner_masks + config.corner_more_masks
+    for index, mask in enumerate(masks.masks[:searched]):
+        if index in masks.fallback:
+            continue
         limit = np.array(mask.shape[::-1], np.float32) - masks.pad - 2
         for contour in masks.contours(index):
-            if cv2.contourArea(contour) < (min_edge * min_edge):
+            # Every boundary point is listed, so a contour of fewer points than this cannot
+            # enclose the area (isoperimetric bound): it is dropped before its area is measured.
+            if len(contour) ** 2 < too_few or cv2.contourArea(contour) < min_area:
                 continue
             perimeter = cv2.arcLength(contour, True)
             poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2)
