@@ -76,7 +76,7 @@ def _corner_widths(typical: float | None, corner: CardCorner) -> list[float]:
     """Card widths to try at a corner when no card was read: the unread outlines' typical width,
     then the corner's own shorter edge."""
     own = corner.shorter_edge
-    if typical is None or abs(typical - own) < 0.15 * own:
+    if typical is None:
         return [own]
     return [typical, own]
 
