@@ -89,8 +89,8 @@ def read_loose_corners(
     read = [o.corners for o in found if o.reading is not None]
     typical = typical_width(read, quads, min(frame.shape[:2]), config)
     exclude = _cards_area(masks, read, typical) if typical else None
-    # Corners are read down to a lower confidence: two unsure readings that agree, at both ends
-    # of one side of a card, confirm each other.
+    # Corners are read down to a lower confidence: two unsure readings that agree, at two
+    # corners of one card, confirm each other.
     lenient = replace(config, min_confidence=config.pair_min_confidence)
     readings: list[CornerRead] = []
     for corner in find_corners(masks, config, typical if read else None, exclude):
@@ -105,7 +105,7 @@ def read_loose_corners(
     readings = [r for r in readings if r[0].confidence >= config.min_loose_confidence] + \
         agreeing_pairs([r for r in readings if r[0].confidence < config.min_loose_confidence],
                         config)
-    kept: list[tuple[CardObservation, np.ndarray, float]] = []
+    kept: list[CornerRead] = []
     named = [(o.name, o.corners.mean(axis=0)) for o in found if o.name]
     readings = _without_conflicts(readings, config)
     for observation, tip, width in sorted(readings, key=lambda item: -item[0].confidence):
@@ -142,7 +142,7 @@ def _read_corner(
 def _read_visible_ends(
     frame: Image, found: list[CardObservation], read_width: float | None,
     model: GlyphModel, config: VisionConfig,
-) -> list[tuple[CardObservation, np.ndarray, float]]:
+) -> list[CornerRead]:
     """Unread outlines shorter than a card read again as the visible end of a covered card: the
     index corners of its ends, at the width of the read cards or else at the end's length."""
     readings = []
