@@ -122,3 +122,22 @@ class VisionConfig:
     merged_ten_similarity: float = 0.85
     """A rank glyph in one piece is read as a ten ('1' and '0' run together) when it matches
     the tens at least this closely."""
+    # pipeline
+    plausible_width_shares: tuple[float, float] = (0.12, 0.7)
+    """When no card was read, only unread outlines this wide (shares of the frame's shorter side)
+    give the typical card width for reading loose corners."""
+    max_end_aspect: float = 1.3
+    """An unread outline whose long side is at most this many times its short side is read again
+    as the visible end of a covered card."""
+    pair_min_confidence: float = 0.3
+    """Loose corners read at least this surely may confirm each other in pairs."""
+    pair_centre_reach: float = 0.25
+    pair_min_distance: float = 0.6
+    """Two corner readings are of one card when the cards they imply have centres this close,
+    and their corners are at least the second share of a card width apart (shares of its width)."""
+    pair_min_cosine: float = 0.9
+    """The two corners' index views must look along one line (the same way or opposite ways),
+    within this cosine."""
+    corner_more_masks: int = 2
+    """Masks searched for loose corners after the first `corner_masks`: the next ones are the
+    brightest whiteness level and the mask cut along edges, which parts cards touching in a fan."""

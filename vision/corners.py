@@ -47,11 +47,18 @@ def find_corners(
     else:
         min_edge = config.corner_min_edge * card_width * masks.scale
     max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
+    min_area = min_edge * min_edge
+    too_few = 2 * np.pi * min_area
     corners: list[CardCorner] = []
-    for index, mask in enumerate(masks.masks[: config.corner_masks]):
+    searched = config.corner_masks + config.corner_more_masks
+    for index, mask in enumerate(masks.masks[:searched]):
+        if index in masks.fallback:
+            continue
         limit = np.array(mask.shape[::-1], np.float32) - masks.pad - 2
         for contour in masks.contours(index):
-            if cv2.contourArea(contour) < (min_edge * min_edge):
+            # Every boundary point is listed, so a contour of fewer points than this cannot
+            # enclose the area (isoperimetric bound): it is dropped before its area is measured.
+            if len(contour) ** 2 < too_few or cv2.contourArea(contour) < min_area:
                 continue
             perimeter = cv2.arcLength(contour, True)
             poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2)
@@ -90,16 +97,17 @@ def find_corners(
     return corners
 
 
-def corner_views(frame: Image, corner: CardCorner, card_width: float,
-                 config: VisionConfig) -> Iterator[tuple[Image, Quad]]:
-    """The index view at a corner for the top-left and top-right hypotheses, with its outline.
+def corner_views(frame: Image, corner: CardCorner, card_width: float, config: VisionConfig,
+                 hypotheses: tuple[bool, ...] = (True, False)) -> Iterator[tuple[Image, Quad]]:
+    """The index view at a corner for the top-left and top-right hypotheses (`first_is_short`
+    True and False, as asked for), with its outline.
 
     Views are warped one at a time, as asked for: a reader that stops at the first does not pay
     for the second."""
     unit = card_width / config.card_width
     crop_w = round(config.index_width * config.card_width) * unit
     crop_h = round(config.index_height * config.card_height) * unit
-    for first_is_short in (True, False):
+    for first_is_short in hypotheses:
         if first_is_short:
             across, down = corner.first, corner.second
             origin = corner.tip
@@ -111,3 +119,32 @@ def corner_views(frame: Image, corner: CardCorner, card_width: float,
                             origin + across * crop_w + down * crop_h, origin + down * crop_h],
                            np.float32)
         yield view, outline
+
+
+def end_corners(quad: Quad, card_width: float | None) -> Iterator[tuple[CardCorner, bool]]:
+    """The corners of the short ends of an outline, each as seen with that end on top: its left
+    corner as a top-left one and its right corner as a top-right one (`first_is_short`).
+
+    The ends are the pair of opposite sides nearer the card width in length; without a width,
+    both pairs are tried, the shorter first. Each corner's width is the card width, or else the
+    length of its end."""
+    pts = np.asarray(quad, np.float32)
+    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    pairs = [0, 1] if sides[0] + sides[2] <= sides[1] + sides[3] else [1, 0]
+    if card_width is not None:
+        pairs = [min(pairs, key=lambda k: abs(sides[k] + sides[k + 2] - 2 * card_width))]
+    for start in pairs:
+        width = card_width or float(sides[start] + sides[start + 2]) / 2
+        for i in (start, start + 2):
+            left, right = pts[i % 4], pts[(i + 1) % 4]
+            across = _unit(right - left)
+            down_left, down_right = _unit(pts[(i + 3) % 4] - left), _unit(pts[(i + 2) % 4] - right)
+            depth = float(min(sides[(i + 1) % 4], sides[(i + 3) % 4]))
+            yield CardCorner(left, across, down_left, width, depth), True
+            yield CardCorner(right, down_right, -across, width, depth), False
+
+
+def _unit(vector: Vector) -> Vector:
+    """The vector scaled to length one."""
+    unit: Vector = vector / max(float(np.linalg.norm(vector)), 1e-6)
+    return unit

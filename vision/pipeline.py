@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
 from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import VisionConfig
-from vision.corners import corner_views, find_corners
+from vision.corners import CardCorner, corner_views, end_corners, find_corners
 from vision.detect import MaskSet, card_masks, find_cards
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.glyphs import index_views
 from vision.model import GlyphModel
 from vision.read import read_views
+
+CornerRead = tuple[CardObservation, np.ndarray, float]
+"""A card read at a loose corner: the observation, the corner's tip and the card's extent."""
 
 
 def recognise(
@@ -53,26 +58,54 @@ def _short_side(quad: Quad) -> float:
     return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
+def typical_width(
+    read: list[Quad], quads: list[Quad], frame_side: int, config: VisionConfig
+) -> float | None:
+    """The typical card width: of the cards read, or else of the outlines of card size.
+
+    An unread outline can be a blob over several cards or a scrap of one, so only outlines whose
+    width is a plausible share of the frame's shorter side count; None when there are none."""
+    if read:
+        return float(np.median([_short_side(q) for q in read]))
+    low, high = config.plausible_width_shares
+    widths = [w for w in (_short_side(q) for q in quads) if low <= w / frame_side <= high]
+    return float(np.median(widths)) if widths else None
+
+
+def _corner_widths(typical: float | None, corner: CardCorner) -> list[float]:
+    """Card widths to try at a corner when no card was read: the unread outlines' typical width,
+    then the corner's own shorter edge."""
+    own = corner.shorter_edge
+    if typical is None:
+        return [own]
+    return [typical, own]
+
+
 def read_loose_corners(
     frame: Image, masks: MaskSet, quads: list[Quad], found: list[CardObservation],
     model: GlyphModel, config: VisionConfig,
 ) -> list[CardObservation]:
     """Read cards of which only a corner shows, away from the cards already read."""
     read = [o.corners for o in found if o.reading is not None]
-    typical = float(np.median([_short_side(q) for q in (read or quads)])) if quads else None
+    typical = typical_width(read, quads, min(frame.shape[:2]), config)
     exclude = _cards_area(masks, read, typical) if typical else None
-    readings: list[tuple[CardObservation, np.ndarray, float]] = []
-    for corner in find_corners(masks, config, typical, exclude):
-        width = typical or corner.shorter_edge
-        # A card is at least as wide as two thirds of any straight edge seen on it.
-        extent = max(width, corner.longer_edge / 1.5)
-        for view, outline in corner_views(frame, corner, width, config):
-            reading, confidence = read_views([view], model, config)
-            if reading is not None and confidence >= config.min_loose_confidence:
-                observation = CardObservation(outline, reading, round(confidence, 3), whole=False)
-                readings.append((observation, corner.tip, extent))
-                break
-    kept: list[tuple[CardObservation, np.ndarray, float]] = []
+    # Corners are read down to a lower confidence: two unsure readings that agree, at two
+    # corners of one card, confirm each other.
+    lenient = replace(config, min_confidence=config.pair_min_confidence)
+    readings: list[CornerRead] = []
+    for corner in find_corners(masks, config, typical if read else None, exclude):
+        widths = [typical] if read and typical else _corner_widths(typical, corner)
+        for width in widths:
+            found_here = _read_corner(frame, corner, width, (True, False), model, lenient)
+            if found_here is not None:
+                readings.append(found_here)
+                if found_here[0].confidence >= config.min_loose_confidence:
+                    break
+    readings += _read_visible_ends(frame, found, typical if read else None, model, lenient)
+    readings = [r for r in readings if r[0].confidence >= config.min_loose_confidence] + \
+        agreeing_pairs([r for r in readings if r[0].confidence < config.min_loose_confidence],
+                        config)
+    kept: list[CornerRead] = []
     named = [(o.name, o.corners.mean(axis=0)) for o in found if o.name]
     readings = _without_conflicts(readings, config)
     for observation, tip, width in sorted(readings, key=lambda item: -item[0].confidence):
@@ -85,6 +118,108 @@ def read_loose_corners(
             continue
         kept.append((observation, tip, width))
     return [o for o, _, _ in kept]
+
+
+def _read_corner(
+    frame: Image, corner: CardCorner, width: float, hypotheses: tuple[bool, ...],
+    model: GlyphModel, config: VisionConfig,
+) -> CornerRead | None:
+    """The surest reading of a corner's index views (the first sure one ends the search), with
+    the corner's tip and card extent; `config.min_confidence` is the least kept."""
+    # A card is at least as wide as two thirds of any straight edge seen on it.
+    extent = max(width, corner.longer_edge / 1.5)
+    best: CornerRead | None = None
+    for view, outline in corner_views(frame, corner, width, config, hypotheses):
+        reading, confidence = read_views([view], model, config)
+        if reading is not None and (best is None or confidence > best[0].confidence):
+            best = CardObservation(outline, reading, round(confidence, 3), whole=False), \
+                corner.tip, extent
+            if confidence >= config.min_loose_confidence:
+                break
+    return best
+
+
+def _read_visible_ends(
+    frame: Image, found: list[CardObservation], read_width: float | None,
+    model: GlyphModel, config: VisionConfig,
+) -> list[CornerRead]:
+    """Unread outlines shorter than a card read again as the visible end of a covered card: the
+    index corners of its ends, at the width of the read cards or else at the end's length."""
+    readings = []
+    for observation in found:
+        if observation.reading is not None:
+            continue
+        quad = observation.corners
+        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+        short, long = sorted((sides[0] + sides[2], sides[1] + sides[3]))
+        # Nearly square, or a strip as wide as the read cards: not a whole card's shape.
+        shallow = read_width is not None and abs(long / 2 - read_width) < 0.15 * read_width
+        if long > config.max_end_aspect * short and not shallow:
+            continue
+        for corner, first_is_short in end_corners(quad, read_width):
+            found_here = _read_corner(frame, corner, corner.shorter_edge, (first_is_short,),
+                                      model, config)
+            if found_here is not None:
+                readings.append(found_here)
+    return readings
+
+
+def agreeing_pairs(unsure: list[CornerRead], config: VisionConfig) -> list[CornerRead]:
+    """Unsure readings of one name at two corners of one card, each pair taken as one surer
+    reading: both ends of a side (four-index decks) or opposite corners.
+
+    Each reading implies where its card lies (the index's corner, the reading direction and the
+    card width it was read at); two readings are of one card when those cards have nearly the
+    same centre and lie along the same line, and the corners are not one and the same."""
+    cards = [_implied_card(observation, tip, config) for observation, tip, _ in unsure]
+    pairs: list[CornerRead] = []
+    used: set[int] = set()
+    for i, (first, tip, extent) in enumerate(unsure):
+        for j in range(i + 1, len(unsure)):
+            second, other_tip, other_extent = unsure[j]
+            if i in used or j in used or first.name != second.name:
+                continue
+            (centre, down, width), (other_centre, other_down, other_width) = cards[i], cards[j]
+            size = max(width, other_width)
+            apart = float(np.linalg.norm(other_tip - tip))
+            off_centre = float(np.linalg.norm(other_centre - centre))
+            if (apart < config.pair_min_distance * size
+                    or off_centre > config.pair_centre_reach * size
+                    or abs(float(down @ other_down)) < config.pair_min_cosine):
+                continue
+            surer = max(first, second, key=lambda o: o.confidence)
+            confidence = min(
+                1.0, surer.confidence / config.single_corner_factor + config.agreement_bonus)
+            if confidence < config.min_loose_confidence or surer.reading is None:
+                continue
+            reading = replace(surer.reading, confidence=round(confidence, 3))
+            observation = CardObservation(surer.corners, reading, round(confidence, 3), whole=False)
+            pairs.append((observation, tip if surer is first else other_tip,
+                          max(extent, other_extent)))
+            used |= {i, j}
+    return pairs
+
+
+def _implied_card(
+    observation: CardObservation, tip: np.ndarray, config: VisionConfig
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The centre, downward direction and width of the card a loose index view implies: the
+    view's top edge runs along the card's top, from its corner (top-left or top-right) inward."""
+    outline = observation.corners
+    across, down = outline[1] - outline[0], outline[3] - outline[0]
+    view_width = float(np.linalg.norm(across))
+    width = view_width * config.card_width / round(config.index_width * config.card_width)
+    across, down = across / max(view_width, 1e-6), _unit(down)
+    # A top-right corner's view ends at the tip; the card's top-left lies a card width before it.
+    at_right = np.linalg.norm(tip - outline[1]) < np.linalg.norm(tip - outline[0])
+    top_left = tip - across * width if at_right else tip
+    height = width * config.card_height / config.card_width
+    return top_left + across * width / 2 + down * height / 2, down, width
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    """The vector scaled to length one."""
+    return vector / max(float(np.linalg.norm(vector)), 1e-6)
 
 
 def _without_conflicts(

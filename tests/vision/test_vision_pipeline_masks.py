@@ -1,0 +1,44 @@
+"""Loose corners are also sought in the mask cut along edges, which parts cards of a fan."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.config import VisionConfig
+from vision.corners import find_corners
+from vision.detect import MaskSet
+
+UNDER = ((40, 60), (140, 270))
+OVER = ((80, 56), (180, 266))
+"""Two cards of a fan: the one on top lies a little higher, so in a mask where both are one
+region its top-left corner is only a 4 pixel step."""
+
+
+def _fan_masks(parted_index: int, fallback: frozenset[int] = frozenset()) -> MaskSet:
+    merged = np.zeros((330, 240), np.uint8)
+    for start, end in (UNDER, OVER):
+        cv2.rectangle(merged, start, end, 255, -1)
+    parted = merged.copy()
+    # The shadow along the top card's left side, as the mask cut along edges sees it.
+    cv2.line(parted, (78, 56), (78, 270), 0, 2)
+    masks = [merged] * parted_index + [parted]
+    return MaskSet(masks, scale=1.0, pad=0, fallback=fallback)
+
+
+def _tips(masks: MaskSet, config: VisionConfig) -> set[tuple[int, int]]:
+    corners = find_corners(masks, config, card_width=100.0)
+    return {(round(float(c.tip[0])), round(float(c.tip[1]))) for c in corners}
+
+
+def test_top_card_corner_of_a_fan_is_found_in_the_mask_cut_along_edges() -> None:
+    config = VisionConfig()
+    assert (80, 56) not in _tips(_fan_masks(3), replace(config, corner_more_masks=0))
+    assert (80, 56) in _tips(_fan_masks(3), config)
+    assert (40, 60) in _tips(_fan_masks(3), replace(config, corner_more_masks=0))
+
+
+def test_fallback_masks_are_not_searched_for_corners() -> None:
+    assert (80, 56) not in _tips(_fan_masks(3, fallback=frozenset({3})), VisionConfig())
