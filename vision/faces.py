@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import Image, Quad
+from vision.guess import Guess
 
 FACE_SIZE = (16, 24)
 """Width and height of the coarse colour face a card is compared by."""
@@ -64,15 +65,6 @@ def image_face(image: Image) -> FaceVector:
 
 
 @dataclass(frozen=True)
-class FaceMatch:
-    """The best-matching known face and how sure the match is."""
-
-    name: str
-    similarity: float
-    margin: float
-
-
-@dataclass(frozen=True)
 class FaceSet:
     """Known card faces (each stored as seen upright) with their card names."""
 
@@ -105,7 +97,7 @@ class FaceSet:
         """True when a joker face is known."""
         return bool(np.any(self.names == JOKER))
 
-    def match(self, frame: Image, corners: Quad) -> FaceMatch | None:
+    def match(self, frame: Image, corners: Quad) -> Guess | None:
         """The known face nearest the outlined card, either way up; None if no face is known."""
         if not len(self):
             return None
@@ -116,7 +108,7 @@ class FaceSet:
         others = scores[self.names != self.names[best]]
         runner_up = float(others.max()) if others.size else -1.0
         similarity = float(scores[best])
-        return FaceMatch(str(self.names[best]), similarity, similarity - runner_up)
+        return Guess(str(self.names[best]), similarity, similarity - runner_up)
 
 
 def _turned(vector: FaceVector) -> FaceVector:

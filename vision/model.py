@@ -13,17 +13,9 @@ from vision.cards import Image
 from vision.errors import ProfileError
 from vision.faces import FaceSet
 from vision.features import Vector, glyph_features
+from vision.guess import Guess
 
 DEFAULT_MODEL = Path(__file__).with_name("data") / "glyph_model.npz"
-
-
-@dataclass(frozen=True)
-class Guess:
-    """The best label for a glyph, its cosine similarity and the margin to the next label."""
-
-    label: str
-    similarity: float
-    margin: float
 
 
 @dataclass(frozen=True)

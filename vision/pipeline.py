@@ -44,7 +44,7 @@ def read_joker(
 ) -> tuple[Reading | None, float]:
     """The joker, when the outlined card's face matches a known joker face closely enough."""
     match = faces.match(frame, corners)
-    if (match is None or match.name != JOKER or match.similarity < config.min_joker_similarity
+    if (match is None or match.label != JOKER or match.similarity < config.min_joker_similarity
             or match.margin < config.min_face_margin):
         return None, 0.0
     span = 1.0 - config.min_joker_similarity

@@ -8,7 +8,8 @@ from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
 from vision.fonts import BLOB, PIECE_TEXT
 from vision.glyphs import IndexGlyphs, index_views, split_index
-from vision.model import GlyphModel, Guess
+from vision.guess import Guess
+from vision.model import GlyphModel
 
 RANK_LABELS = frozenset(rank.value for rank in Rank)
 TEN = frozenset("T")

@@ -104,18 +104,24 @@ def test_enroll_rejects_photos_not_named_by_card(tmp_path: Path,
     assert "holiday.jpg" in capsys.readouterr().err
 
 
-def test_eval_scores_a_labelled_folder(shared_dir: Path, tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def mini_folder(shared_dir: Path, tmp_path: Path, keep: list[str]) -> Path:
+    """A labelled folder holding only the `keep` photos of the shared set, with its scorer."""
     folder = tmp_path / "mini"
-    (folder / "dev" / "vosloo_crops").mkdir(parents=True)
     source = shared_dir / "vision"
     labels = json.loads((source / "labels.json").read_text())
-    keep = ["vosloo_crops/9H_00.jpg", "vosloo_crops/KS_11.jpg"]
     labels["images"] = {k: labels["images"][k] for k in keep}
+    (folder / "dev").mkdir(parents=True)
     (folder / "labels.json").write_text(json.dumps(labels))
     for key in keep:
+        (folder / "dev" / key).parent.mkdir(exist_ok=True)
         shutil.copy(source / "dev" / key, folder / "dev" / key)
     shutil.copy(source / "score.py", folder / "score.py")
+    return folder
+
+
+def test_eval_scores_a_labelled_folder(shared_dir: Path, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    folder = mini_folder(shared_dir, tmp_path, ["vosloo_crops/9H_00.jpg", "vosloo_crops/KS_11.jpg"])
     assert main(["vision", "eval", str(folder)]) == 0
     table = capsys.readouterr().out
     row = next(line for line in table.splitlines() if line.startswith("vosloo_crops"))
@@ -126,17 +132,10 @@ def test_eval_scores_the_rank_only_halves_apart(shared_dir: Path, tmp_path: Path
                                                capsys: pytest.CaptureFixture[str]) -> None:
     from vision.fitting import is_fit_photo
 
-    folder = tmp_path / "mini"
-    (folder / "dev" / "edje_train").mkdir(parents=True)
-    source = shared_dir / "vision"
-    labels = json.loads((source / "labels.json").read_text())
+    labels = json.loads((shared_dir / "vision" / "labels.json").read_text())
     edje = sorted(k for k in labels["images"] if k.startswith("edje_train/"))
     keep = [next(k for k in edje if is_fit_photo(k)), next(k for k in edje if not is_fit_photo(k))]
-    labels["images"] = {k: labels["images"][k] for k in keep}
-    (folder / "labels.json").write_text(json.dumps(labels))
-    for key in keep:
-        shutil.copy(source / "dev" / key, folder / "dev" / key)
-    shutil.copy(source / "score.py", folder / "score.py")
+    folder = mini_folder(shared_dir, tmp_path, keep)
     assert main(["vision", "eval", str(folder), "--halves"]) == 0
     text = capsys.readouterr().out
     halves = text.split("edje_train, ")

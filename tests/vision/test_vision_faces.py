@@ -84,4 +84,4 @@ def test_an_empty_face_set_matches_nothing() -> None:
     corners = np.array([[480, 130], [800, 130], [800, 590], [480, 590]], np.float32)
     assert FaceSet.empty().match(scene, corners) is None
     match = builtin_faces().match(scene, corners)
-    assert match is not None and match.name == JOKER
+    assert match is not None and match.label == JOKER

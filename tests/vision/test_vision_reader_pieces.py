@@ -69,12 +69,20 @@ def test_a_corner_with_one_short_edge_is_found() -> None:
     assert (50, 50) not in _tips(replace(config, corner_short_edge=1.0))
 
 
+def _drawn_index(text: str, x: int, font: int, scale: float, suit: str,
+                 box: tuple[int, int, int, int], ink: tuple[int, int, int]) -> np.ndarray:
+    """An upright 88x204 corner view: `text` at `x`, the suit drawn in `box` (x0, y0, x1, y1)."""
+    view = np.full((204, 88, 3), 245, np.uint8)
+    cv2.putText(view, text, (x, 60), font, scale, (20, 20, 20), 4, cv2.LINE_AA)
+    x0, y0, x1, y1 = box
+    shape = cv2.resize(suit_shape(suit, 0.9), (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+    view[y0:y1, x0:x1][shape > 127] = ink
+    return view
+
+
 def test_an_index_at_the_right_of_a_view_is_found_unmirrored() -> None:
     # A top-right corner of a trick pile's covered card: its index sits at the view's right.
-    view = np.full((204, 88, 3), 245, np.uint8)
-    cv2.putText(view, "K", (52, 60), cv2.FONT_HERSHEY_DUPLEX, 1.6, (20, 20, 20), 4, cv2.LINE_AA)
-    shape = cv2.resize(suit_shape("S", 0.9), (28, 32), interpolation=cv2.INTER_AREA)
-    view[80:112, 52:80][shape > 127] = (20, 20, 20)
+    view = _drawn_index("K", 52, cv2.FONT_HERSHEY_DUPLEX, 1.6, "S", (52, 80, 80, 112), (20, 20, 20))
     config = VisionConfig()
     glyphs = split_index(view, config)
     assert glyphs is not None
@@ -88,10 +96,8 @@ def test_an_index_at_the_right_of_a_view_is_found_unmirrored() -> None:
 
 
 def test_a_ten_shaped_glyph_is_weighed_against_no_other_rank() -> None:
-    view = np.full((204, 88, 3), 245, np.uint8)
-    cv2.putText(view, "10", (8, 60), cv2.FONT_HERSHEY_COMPLEX, 1.5, (20, 20, 20), 4, cv2.LINE_AA)
-    shape = cv2.resize(suit_shape("H", 0.9), (36, 40), interpolation=cv2.INTER_AREA)
-    view[80:120, 12:48][shape > 127] = (30, 30, 200)
+    view = _drawn_index("10", 8, cv2.FONT_HERSHEY_COMPLEX, 1.5, "H", (12, 80, 48, 120),
+                        (30, 30, 200))
     config = VisionConfig()
     glyphs = split_index(view, config)
     assert glyphs is not None and glyphs.ten_shaped
