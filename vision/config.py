@@ -72,9 +72,10 @@ class VisionConfig:
     rank_full_margin: float = 0.1
     suit_full_margin: float = 0.06
     """Similarity margins over the next label that earn full confidence."""
-    red_level: float = 0.15
-    black_level: float = 0.08
-    """Ink redness above which a suit is red, below which it is black."""
+    red_level: float = 0.3
+    black_level: float = 0.2
+    """Ink redness (its chroma over its darkness) above which a suit is red, below which it is
+    black; between the two the colour does not decide."""
     min_corner_confidence: float = 0.25
     """When corners disagree, those read less surely than this are set aside."""
     single_corner_factor: float = 0.85

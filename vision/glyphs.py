@@ -306,10 +306,19 @@ def _joining_level(ink: Image, pieces: Mask, config: VisionConfig) -> float:
 
 
 def _redness(view: Image, ink_mask: Image, paper: tuple[float, ...]) -> float:
-    """Mean (R - max(G, B)) of the ink, after white balance on the paper colour, over 255."""
-    gains = (*(200.0 / max(level, 1.0) for level in paper), 0.0)
+    """How red the ink is, whatever its strength: after white balance on the paper colour, the
+    ink's mean R - max(G, B) over its mean darkness (a pale pink and a full red alike)."""
+    gains = (*(PAPER_LEVEL / max(level, 1.0) for level in paper), 0.0)
     blue, green, red = cv2.split(cv2.multiply(view, gains, dtype=cv2.CV_32F))  # type: ignore[call-overload]
-    return float(cv2.mean(cv2.subtract(red, cv2.max(blue, green)), mask=ink_mask)[0]) / 255.0
+    chroma = cv2.mean(cv2.subtract(red, cv2.max(blue, green)), mask=ink_mask)[0]
+    darkness = PAPER_LEVEL - cv2.mean(cv2.min(cv2.min(blue, green), red), mask=ink_mask)[0]
+    return float(chroma / max(darkness, MIN_INK_DARKNESS))
+
+
+PAPER_LEVEL = 200.0
+"""The level the paper is balanced to before the ink's colour is measured."""
+MIN_INK_DARKNESS = 20.0
+"""Ink fainter than this below the paper counts as this dark, so faint specks do not decide."""
 
 
 def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: Image) -> bool:
