@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 import cv2
@@ -52,3 +53,50 @@ def glyph_features(glyph: Image) -> Vector:
     vector = np.concatenate([hog, 0.5 * coarse, [aspect]]).astype(np.float32)
     norm = float(np.linalg.norm(vector))
     return vector / norm if norm > 0 else vector
+
+
+def glyphs_features(glyphs: Sequence[Image]) -> list[Vector]:
+    """`glyph_features` of several glyphs of one size at once, side by side: the same vectors."""
+    count = len(glyphs)
+    if count == 1:
+        return [glyph_features(glyphs[0])]
+    size = glyphs[0].shape[0]
+    # Each glyph mirrored 2 pixels beyond its sides, as OpenCV's filters see a lone glyph's border.
+    padded = cv2.hconcat([cv2.copyMakeBorder(g, 0, 0, 2, 2, cv2.BORDER_REFLECT_101)
+                          for g in glyphs])
+    image = cv2.GaussianBlur(padded, (3, 3), 0)
+    gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude, angle = (
+        a.reshape(size, count, size + 4)[:, :, 2:-2].reshape(size, count * size)
+        for a in cv2.cartToPolar(gx, gy)
+    )
+    half_turn = angle - PI * (angle >= PI)
+    bins = (half_turn / np.pi * BINS).astype(np.int32) % BINS
+    index = _row_offsets(size, count) + bins
+    cells = CELLS * CELLS * BINS
+    hist = np.bincount(index.ravel(), weights=magnitude.ravel(), minlength=cells * count)
+    hist = hist.reshape(count, CELLS * CELLS, BINS).astype(np.float64)
+    floor = 1e-3 * (hist.max(axis=(1, 2), keepdims=True) + 1.0)
+    hist = hist / (np.linalg.norm(hist, axis=2, keepdims=True) + floor)
+    coarse = cv2.resize(cv2.hconcat(list(glyphs)), (8 * count, 8),
+                        interpolation=cv2.INTER_AREA) / 255.0
+    vectors = []
+    for k, glyph in enumerate(glyphs):
+        _, _, width, height = cv2.boundingRect(glyph)
+        aspect = width / height if height else 0.0
+        pixels = coarse[:, 8 * k : 8 * k + 8].reshape(-1)
+        vector = np.concatenate([hist[k].reshape(-1), 0.5 * pixels, [aspect]]).astype(np.float32)
+        norm = float(np.linalg.norm(vector))
+        vectors.append(vector / norm if norm > 0 else vector)
+    return vectors
+
+
+@cache
+def _row_offsets(size: int, count: int) -> npt.NDArray[np.int32]:
+    """`_cell_offsets` for `count` glyphs side by side, each glyph's cells after the last's."""
+    one = _cell_offsets(size)
+    step = CELLS * CELLS * BINS
+    offsets: npt.NDArray[np.int32] = np.hstack([one + k * step for k in range(count)]).astype(
+        np.int32)
+    return offsets

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
+from vision.features import glyphs_features
 from vision.fonts import BLOB, PIECE_TEXT
 from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.guess import Guess
@@ -63,7 +64,9 @@ def read_corner(
     exceed `better_than` (the suit is then not classified)."""
     # A '1' beside a closed '0' is a ten by its shape; no other rank comes in two such pieces,
     # so the glyph model only has to confirm that it looks like one.
-    rank = model.ranks.classify(glyphs.rank, TEN if glyphs.ten_shaped else None, NOT_A_RANK)
+    rank_vector, suit_vector = glyphs_features([glyphs.rank, glyphs.suit])
+    rank = model.ranks.classify_vector(rank_vector, TEN if glyphs.ten_shaped else None,
+                                       NOT_A_RANK)
     if rank is None or rank.label not in RANK_LABELS:
         return None
     if (rank.label == "T") != glyphs.ten_shaped and not _merged_ten(rank, glyphs, config):
@@ -74,7 +77,7 @@ def read_corner(
     if rank_confidence <= better_than:
         return None
     allowed = suits_for_colour(glyphs.redness, config)
-    suit = model.suits.classify(glyphs.suit, allowed, NOT_A_SUIT)
+    suit = model.suits.classify_vector(suit_vector, allowed, NOT_A_SUIT)
     if suit is None or suit.label not in SUIT_LABELS:
         return None
     confidence = min(rank_confidence, _guess_confidence(suit, config.suit_full_margin, config))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import cv2
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision.errors import ProfileError
+from vision.features import glyph_features, glyphs_features
 from vision.glyphs import normalise_glyph
 from vision.model import GlyphModel, GlyphSet
 from vision.synthetic import suit_shape
@@ -66,3 +68,16 @@ def test_soft_black_suits_keep_apart(suit: str, sigma: float, level: int) -> Non
     guess = GlyphModel.load().suits.classify(normalise_glyph(soft, 32), frozenset("CS"))
     assert guess is not None
     assert guess.label == suit
+
+
+def test_glyphs_described_together_match_each_described_alone() -> None:
+    rng = np.random.default_rng(5)
+    drawn = [normalise_glyph(suit_shape(suit, 0.9), 32) for suit in "CDHS"]
+    # Ink right up to the glyph's sides too, where the filters meet the border.
+    noisy = [(rng.random((32, 32)) > 0.6).astype(np.uint8) * 255 for _ in range(3)]
+    glyphs = drawn + noisy
+    for first, second in pairwise(glyphs):
+        together = glyphs_features([first, second])
+        alone = [glyph_features(first), glyph_features(second)]
+        assert all(np.array_equal(a, b) for a, b in zip(together, alone, strict=True))
+    assert np.array_equal(glyphs_features(glyphs)[4], glyph_features(glyphs[4]))
