@@ -17,8 +17,12 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-import cv2
-import numpy as np
+# One core: numpy's BLAS is held to one thread before numpy loads (OpenCV's is set in main).
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
