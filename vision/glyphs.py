@@ -122,9 +122,9 @@ def split_index(view: Image, config: VisionConfig, level_shift: float = 0.0) -> 
     binary[:edge] = 0
     binary[:, :edge] = 0
     binary[:, -edge:] = 0
-    # Grana's block-based labelling: the same components, about twice as fast on small views.
-    _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
-        binary, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    labels, stats = _components(binary)
+    if _too_tall(stats, *binary.shape[:2]):
+        labels, stats = _cut_frame_lines(binary, labels, stats)
     pieces = _glyph_sized(stats, binary.shape)
     if len(pieces) < 2:
         return None
@@ -171,6 +171,87 @@ def split_index(view: Image, config: VisionConfig, level_shift: float = 0.0) -> 
     )
 
 
+def _components(binary: Image) -> tuple[Image, Image]:
+    """Labels and stats of the 8-connected pieces of ink."""
+    # Grana's block-based labelling: the same components, about twice as fast on small views.
+    _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        binary, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    return labels, stats
+
+
+def _too_tall(stats: Image, height: int, width: int) -> bool:
+    """True when a piece of ink is taller than any glyph (half the view) and wider than a line:
+    a frame line with something joined to it."""
+    sizes = stats[1:]
+    return bool(np.any((sizes[:, cv2.CC_STAT_HEIGHT] > GLYPH_MAX_HEIGHT * height)
+                       & (sizes[:, cv2.CC_STAT_WIDTH] > _line_band(width))))
+
+
+def _cut_frame_lines(binary: Image, labels: Image, stats: Image) -> tuple[Image, Image]:
+    """Labels and stats once frame lines are cut out of the ink, except from pieces that stay
+    larger than a glyph without them (a picture): those are left whole."""
+    height, width = binary.shape[:2]
+    cut = cv2.bitwise_and(binary, cv2.bitwise_not(frame_lines(binary)))
+    cut_labels, cut_stats = _components(cut)
+    sizes = cut_stats[1:]
+    large = np.nonzero((sizes[:, cv2.CC_STAT_WIDTH] > GLYPH_MAX_WIDTH * width)
+                       | (sizes[:, cv2.CC_STAT_HEIGHT] > GLYPH_MAX_HEIGHT * height))[0] + 1
+    if not large.size:
+        return cut_labels, cut_stats
+    whole = []
+    for piece in large.tolist():
+        x, y, w, h, _ = cut_stats[piece].tolist()
+        box = cut_labels[y : y + h, x : x + w] == piece
+        row, col = np.unravel_index(int(np.argmax(box)), box.shape)
+        whole.append(int(labels[y + row, x + col]))
+    kept = np.isin(labels, whole).astype(np.uint8) * 255
+    return _components(cv2.bitwise_or(cut, kept))
+
+
+GLYPH_MAX_WIDTH = 0.6
+"""No index glyph is wider than this share of the index view."""
+
+GLYPH_MAX_HEIGHT = 0.5
+"""No index glyph is taller than this share of the index view."""
+
+LINE_SLANT = 0.04
+"""How far (share of the view's width) a frame line may wander either side of a column."""
+
+LINE_THICKNESS = 0.1
+"""A frame line is thinner than this share of the view's width."""
+
+
+def _slant(width: int) -> int:
+    """Pixels a frame line may wander either side of a column in a view this wide."""
+    return max(1, round(LINE_SLANT * width))
+
+
+def _line_band(width: int) -> int:
+    """The widest a frame line can be, its slant allowed for, in a view this wide."""
+    return 2 * _slant(width) + max(2, round(LINE_THICKNESS * width))
+
+
+LINE_ROWS = 34
+"""Frame lines are sought in the view shrunk to this many rows (lines run on unbroken)."""
+
+
+def frame_lines(binary: Image) -> Image:
+    """The ink of thin, near-vertical lines longer than any glyph is tall (a court picture's
+    frame): runs of ink down a column, allowed a slight slant, over half the view's height."""
+    height, width = binary.shape[:2]
+    rows = min(height, LINE_ROWS)
+    shrunk = cv2.resize(binary, (width, rows), interpolation=cv2.INTER_NEAREST)
+    slant = _slant(width)
+    widened = cv2.dilate(shrunk, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * slant + 1, 1)))
+    runs = cv2.morphologyEx(widened, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_RECT, (1, int(GLYPH_MAX_HEIGHT * rows) + 1)))
+    thick = cv2.morphologyEx(runs, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_RECT, (_line_band(width) + 1, 1)))
+    lines = cv2.resize(cv2.subtract(runs, thick), (width, height),
+                       interpolation=cv2.INTER_NEAREST)
+    return cv2.bitwise_and(lines, binary)
+
+
 Box = tuple[int, int, int, int, int]
 """A glyph's (y, x, width, height, component label)."""
 
@@ -186,7 +267,7 @@ def _glyph_sized(stats: Image, shape: tuple[int, ...]) -> list[list[int]]:
     found = []
     for label in (np.nonzero(plausible)[0] + 1).tolist():
         x, y, w, h, area = rows[label]
-        if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
+        if w > GLYPH_MAX_WIDTH * width or h > GLYPH_MAX_HEIGHT * height or area < 0.15 * w * h:
             continue
         found.append([x, y, w, h, area, label])
     return found
