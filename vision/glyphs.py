@@ -19,7 +19,9 @@ class IndexGlyphs:
     rank: Image
     suit: Image
     redness: float
-    """Mean (R - max(G, B)) of the ink pixels after white balance on the paper, over 255."""
+    """Mean (R - max(G, B)) of the ink pixels after white balance on the paper, as a share of
+    the ink's depth below the paper (times `REDNESS_SCALE`): near 0 for black or grey ink, about
+    0.15-0.45 for red ink however pale."""
     rank_parts: int
     """How many separate pieces of ink the rank glyph has (two for '10')."""
     ten_shaped: bool
@@ -387,10 +389,20 @@ def _joining_level(ink: Image, pieces: Mask, config: VisionConfig) -> float:
 
 
 def _redness(view: Image, ink_mask: Image, paper: tuple[float, ...]) -> float:
-    """Mean (R - max(G, B)) of the ink, after white balance on the paper colour, over 255."""
-    gains = (*(200.0 / max(level, 1.0) for level in paper), 0.0)
+    """Mean (R - max(G, B)) of the ink, after white balance on the paper colour, as a share of
+    the ink's mean depth below the paper, times `REDNESS_SCALE`: pale red ink counts as red."""
+    gains = (*(PAPER_LEVEL / max(level, 1.0) for level in paper), 0.0)
     blue, green, red = cv2.split(cv2.multiply(view, gains, dtype=cv2.CV_32F))  # type: ignore[call-overload]
-    return float(cv2.mean(cv2.subtract(red, cv2.max(blue, green)), mask=ink_mask)[0]) / 255.0
+    excess = cv2.mean(cv2.subtract(red, cv2.max(blue, green)), mask=ink_mask)[0]
+    depth = PAPER_LEVEL - cv2.mean(cv2.min(cv2.min(blue, green), red), mask=ink_mask)[0]
+    return REDNESS_SCALE * float(excess) / max(float(depth), 1.0)
+
+
+PAPER_LEVEL = 200.0
+"""The paper's grey level after white balance."""
+
+REDNESS_SCALE = 0.45
+"""Puts the ink's redness relative to its depth on the scale of `red_level` and `black_level`."""
 
 
 def _ten_shaped(row: list[tuple[int, int, int, int, int]], labels: Image) -> bool:
