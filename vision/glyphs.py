@@ -124,15 +124,15 @@ def split_index(view: Image, config: VisionConfig, level_shift: float = 0.0) -> 
     binary[:edge] = 0
     binary[:, :edge] = 0
     binary[:, -edge:] = 0
+    height, width = binary.shape
     labels, stats = _components(binary)
-    if _too_tall(stats, *binary.shape[:2]):
+    if _too_tall(stats, height, width):
         labels, stats = _cut_frame_lines(binary, labels, stats)
-    pieces = _glyph_sized(stats, binary.shape)
+    pieces = [p for p in _glyph_sized(stats, binary.shape) if not _card_edge(p, edge, width)]
     if len(pieces) < 2:
         return None
     # An index sits in the card's corner: at the left of the view, or (a top-right corner
     # read from a trick pile) at its right.
-    height, width = binary.shape
     found = _locate_index(pieces, width, height, edge, mirrored=False) or _locate_index(
         pieces, width, height, edge, mirrored=True)
     if found is None:
@@ -256,6 +256,18 @@ def frame_lines(binary: Image) -> Image:
 
 Box = tuple[int, int, int, int, int]
 """A glyph's (y, x, width, height, component label)."""
+
+
+EDGE_STRIP = 2.5
+"""A piece from a top corner of the view this many times as tall as wide is the card's edge."""
+
+
+def _card_edge(piece: list[int], edge: int, width: int) -> bool:
+    """True for a thin upright strip of ink that starts in a top corner of the view (touching the
+    cleared top margin and a cleared side margin): the card's edge or the table beyond it."""
+    x, y, w, h = piece[:4]
+    in_corner = y <= edge and (x <= edge or x + w >= width - edge)
+    return in_corner and h >= EDGE_STRIP * w
 
 
 def _glyph_sized(stats: Image, shape: tuple[int, ...]) -> list[list[int]]:
