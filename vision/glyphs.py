@@ -19,7 +19,9 @@ class IndexGlyphs:
     rank: Image
     suit: Image
     redness: float
-    """Mean (R - max(G, B)) of the ink pixels after white balance on the paper, over 255."""
+    """Mean (R - max(G, B)) of the ink pixels after white balance on the paper, as a share of
+    the ink's depth below the paper: near 0 for black or grey ink, 0.3-0.9 for red ink however
+    pale."""
     rank_parts: int
     """How many separate pieces of ink the rank glyph has (two for '10')."""
     ten_shaped: bool
@@ -122,15 +124,15 @@ def split_index(view: Image, config: VisionConfig, level_shift: float = 0.0) -> 
     binary[:edge] = 0
     binary[:, :edge] = 0
     binary[:, -edge:] = 0
-    # Grana's block-based labelling: the same components, about twice as fast on small views.
-    _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
-        binary, 8, cv2.CV_32S, cv2.CCL_GRANA)
-    pieces = _glyph_sized(stats, binary.shape)
+    height, width = binary.shape
+    labels, stats = _components(binary)
+    if _too_tall(stats, height, width):
+        labels, stats = _cut_frame_lines(binary, labels, stats)
+    pieces = [p for p in _glyph_sized(stats, binary.shape) if not _card_edge(p, edge, width)]
     if len(pieces) < 2:
         return None
     # An index sits in the card's corner: at the left of the view, or (a top-right corner
     # read from a trick pile) at its right.
-    height, width = binary.shape
     found = _locate_index(pieces, width, height, edge, mirrored=False) or _locate_index(
         pieces, width, height, edge, mirrored=True)
     if found is None:
@@ -171,8 +173,101 @@ def split_index(view: Image, config: VisionConfig, level_shift: float = 0.0) -> 
     )
 
 
+def _components(binary: Image) -> tuple[Image, Image]:
+    """Labels and stats of the 8-connected pieces of ink."""
+    # Grana's block-based labelling: the same components, about twice as fast on small views.
+    _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        binary, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    return labels, stats
+
+
+def _too_tall(stats: Image, height: int, width: int) -> bool:
+    """True when a piece of ink is taller than any glyph (half the view) and wider than a line:
+    a frame line with something joined to it."""
+    sizes = stats[1:]
+    return bool(np.any((sizes[:, cv2.CC_STAT_HEIGHT] > GLYPH_MAX_HEIGHT * height)
+                       & (sizes[:, cv2.CC_STAT_WIDTH] > _line_band(width))))
+
+
+def _cut_frame_lines(binary: Image, labels: Image, stats: Image) -> tuple[Image, Image]:
+    """Labels and stats once frame lines are cut out of the ink, except from pieces that stay
+    larger than a glyph without them (a picture): those are left whole."""
+    height, width = binary.shape[:2]
+    cut = cv2.bitwise_and(binary, cv2.bitwise_not(frame_lines(binary)))
+    cut_labels, cut_stats = _components(cut)
+    sizes = cut_stats[1:]
+    large = np.nonzero((sizes[:, cv2.CC_STAT_WIDTH] > GLYPH_MAX_WIDTH * width)
+                       | (sizes[:, cv2.CC_STAT_HEIGHT] > GLYPH_MAX_HEIGHT * height))[0] + 1
+    if not large.size:
+        return cut_labels, cut_stats
+    whole = []
+    for piece in large.tolist():
+        x, y, w, h, _ = cut_stats[piece].tolist()
+        box = cut_labels[y : y + h, x : x + w] == piece
+        row, col = np.unravel_index(int(np.argmax(box)), box.shape)
+        whole.append(int(labels[y + row, x + col]))
+    kept = np.isin(labels, whole).astype(np.uint8) * 255
+    return _components(cv2.bitwise_or(cut, kept))
+
+
+GLYPH_MAX_WIDTH = 0.6
+"""No index glyph is wider than this share of the index view."""
+
+GLYPH_MAX_HEIGHT = 0.5
+"""No index glyph is taller than this share of the index view."""
+
+LINE_SLANT = 0.04
+"""How far (share of the view's width) a frame line may wander either side of a column."""
+
+LINE_THICKNESS = 0.1
+"""A frame line is thinner than this share of the view's width."""
+
+
+def _slant(width: int) -> int:
+    """Pixels a frame line may wander either side of a column in a view this wide."""
+    return max(1, round(LINE_SLANT * width))
+
+
+def _line_band(width: int) -> int:
+    """The widest a frame line can be, its slant allowed for, in a view this wide."""
+    return 2 * _slant(width) + max(2, round(LINE_THICKNESS * width))
+
+
+LINE_ROWS = 34
+"""Frame lines are sought in the view shrunk to this many rows (lines run on unbroken)."""
+
+
+def frame_lines(binary: Image) -> Image:
+    """The ink of thin, near-vertical lines longer than any glyph is tall (a court picture's
+    frame): runs of ink down a column, allowed a slight slant, over half the view's height."""
+    height, width = binary.shape[:2]
+    rows = min(height, LINE_ROWS)
+    shrunk = cv2.resize(binary, (width, rows), interpolation=cv2.INTER_NEAREST)
+    slant = _slant(width)
+    widened = cv2.dilate(shrunk, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * slant + 1, 1)))
+    runs = cv2.morphologyEx(widened, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_RECT, (1, int(GLYPH_MAX_HEIGHT * rows) + 1)))
+    thick = cv2.morphologyEx(runs, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_RECT, (_line_band(width) + 1, 1)))
+    lines = cv2.resize(cv2.subtract(runs, thick), (width, height),
+                       interpolation=cv2.INTER_NEAREST)
+    return cv2.bitwise_and(lines, binary)
+
+
 Box = tuple[int, int, int, int, int]
 """A glyph's (y, x, width, height, component label)."""
+
+
+EDGE_STRIP = 2.5
+"""A piece from a top corner of the view this many times as tall as wide is the card's edge."""
+
+
+def _card_edge(piece: list[int], edge: int, width: int) -> bool:
+    """True for a thin upright strip of ink that starts in a top corner of the view (touching the
+    cleared top margin and a cleared side margin): the card's edge or the table beyond it."""
+    x, y, w, h = piece[:4]
+    in_corner = y <= edge and (x <= edge or x + w >= width - edge)
+    return in_corner and h >= EDGE_STRIP * w
 
 
 def _glyph_sized(stats: Image, shape: tuple[int, ...]) -> list[list[int]]:
@@ -186,7 +281,7 @@ def _glyph_sized(stats: Image, shape: tuple[int, ...]) -> list[list[int]]:
     found = []
     for label in (np.nonzero(plausible)[0] + 1).tolist():
         x, y, w, h, area = rows[label]
-        if w > 0.6 * width or h > 0.5 * height or area < 0.15 * w * h:
+        if w > GLYPH_MAX_WIDTH * width or h > GLYPH_MAX_HEIGHT * height or area < 0.15 * w * h:
             continue
         found.append([x, y, w, h, area, label])
     return found
