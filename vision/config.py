@@ -144,9 +144,3 @@ class VisionConfig:
     brightest whiteness level and the mask cut along edges, which parts cards touching in a fan.
     2 reads 3 more edje cards for about 2.6 M instructions (about 0.4-1 ms) a frame; off by
     default to keep the 20 ms frame budget with room."""
-    # reader 3
-    outline_shifts: tuple[float, ...] = ()
-    """Further second-look shifts for the corners of whole outlines (not loose corners), also at
-    corners that showed no glyphs: higher ink levels part an index from a court picture's frame
-    line that it ran into. (-0.3, -0.5) reads 4 more edje cards for about 13 M instructions on
-    the benchmark frame (its one unread card); off while that does not fit the frame budget."""

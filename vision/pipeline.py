@@ -30,8 +30,7 @@ def recognise(
     observations = []
     quads = find_cards(frame, config, masks)
     for corners in quads:
-        reading, confidence = read_views(index_views(frame, corners, config), model, config,
-                                         whole=True)
+        reading, confidence = read_views(index_views(frame, corners, config), model, config)
         if reading is None and faces.has_joker:
             reading, confidence = read_joker(frame, corners, faces, config)
         observations.append(CardObservation(corners, reading, round(confidence, 3)))

@@ -86,13 +86,12 @@ def read_corner(
     return CornerReading(rank=rank, suit=suit, confidence=confidence)
 
 
-def _second_look(view: Image, corner: CornerReading | None, shifts: tuple[float, ...],
-                 found: bool, model: GlyphModel, config: VisionConfig) -> CornerReading | None:
+def _second_look(view: Image, corner: CornerReading | None, model: GlyphModel,
+                 config: VisionConfig) -> CornerReading | None:
     """Split a corner again at other ink levels (pale glyphs broken at the view's level, or
-    glyphs run into the frame beside them); the surest reading is kept. A view that showed no
-    index glyphs (`found` false) is only split at higher levels, where glyphs come apart."""
-    lower_found = found
-    for shift in shifts:
+    glyphs run into the frame beside them); the surest reading is kept."""
+    lower_found = True
+    for shift in config.second_look_shifts:
         if shift > 0 and not lower_found:
             continue
         glyphs = split_index(view, config, shift)
@@ -108,26 +107,23 @@ def _second_look(view: Image, corner: CornerReading | None, shifts: tuple[float,
 
 
 def read_views(
-    views: list[Image], model: GlyphModel, config: VisionConfig, whole: bool = False
+    views: list[Image], model: GlyphModel, config: VisionConfig
 ) -> tuple[Reading | None, float]:
     """Combine the corner readings of one card; returns the reading (or None) and a confidence.
 
     When that reads nothing, corners that showed glyphs but were read unsurely (or not at all)
-    get a second look at other ink levels. A `whole` card's outline (few in a frame) gets the
-    `outline_shifts` too, also at corners that showed no glyphs."""
+    get a second look at other ink levels."""
     looks: list[tuple[bool, CornerReading | None]] = []
     for view in views:
         glyphs = split_index(view, config)
         looks.append((glyphs is not None,
                       read_corner(glyphs, model, config) if glyphs is not None else None))
     reading, confidence = _combined([c for _, c in looks if c is not None], config)
-    shifts = config.second_look_shifts + (config.outline_shifts if whole else ())
-    if reading is not None or not shifts:
+    if reading is not None or not config.second_look_shifts:
         return reading, confidence
     again = [
-        _second_look(view, corner, shifts, found, model, config)
-        if (found or whole) and (corner is None or corner.confidence < config.second_look_below)
-        else corner
+        _second_look(view, corner, model, config)
+        if found and (corner is None or corner.confidence < config.second_look_below) else corner
         for view, (found, corner) in zip(views, looks, strict=True)
     ]
     return _combined([c for c in again if c is not None], config)
@@ -157,5 +153,5 @@ def read_card(
 ) -> Reading | None:
     """Read the card outlined by `corners` in a BGR frame; None when it cannot be read surely."""
     config = config or VisionConfig()
-    reading, _ = read_views(index_views(frame, corners, config), model, config, whole=True)
+    reading, _ = read_views(index_views(frame, corners, config), model, config)
     return reading
