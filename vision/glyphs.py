@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -31,9 +32,8 @@ class IndexGlyphs:
 def _card_transform(corners: Quad, config: VisionConfig) -> Image:
     """Perspective transform from the frame to the upright rectified card."""
     pts = np.asarray(corners, dtype=np.float32)
-    first = float(np.linalg.norm(pts[1] - pts[0]))
-    second = float(np.linalg.norm(pts[2] - pts[1]))
-    if first > second:
+    a, b, c = pts[:3].tolist()
+    if math.dist(a, b) > math.dist(b, c):
         pts = np.roll(pts, -1, axis=0)
     right, bottom = config.card_width - 1, config.card_height - 1
     target = np.array([[0, 0], [right, 0], [right, bottom], [0, bottom]], np.float32)
@@ -79,9 +79,8 @@ def index_zoom(frame_pixels_per_unit: float, config: VisionConfig) -> int:
 
 def _short_side(corners: Quad) -> float:
     """Mean length of a quad's two shorter opposite sides, in frame pixels."""
-    pts = np.asarray(corners, dtype=np.float64)
-    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
-    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+    a, b, c, d = np.asarray(corners, dtype=np.float64).tolist()
+    return min(math.dist(a, b) + math.dist(c, d), math.dist(b, c) + math.dist(d, a)) / 2
 
 
 def normalise_glyph(mask: Image, size: int) -> Image:
@@ -184,9 +183,9 @@ def _components(binary: Image) -> tuple[Image, Image]:
 def _too_tall(stats: Image, height: int, width: int) -> bool:
     """True when a piece of ink is taller than any glyph (half the view) and wider than a line:
     a frame line with something joined to it."""
-    sizes = stats[1:]
-    return bool(np.any((sizes[:, cv2.CC_STAT_HEIGHT] > GLYPH_MAX_HEIGHT * height)
-                       & (sizes[:, cv2.CC_STAT_WIDTH] > _line_band(width))))
+    limit = GLYPH_MAX_HEIGHT * height
+    tall_widths = [w for _, _, w, h, _ in stats[1:].tolist() if h > limit]
+    return bool(tall_widths) and max(tall_widths) > _line_band(width)
 
 
 def _cut_frame_lines(binary: Image, labels: Image, stats: Image) -> tuple[Image, Image]:
@@ -206,8 +205,9 @@ def _cut_frame_lines(binary: Image, labels: Image, stats: Image) -> tuple[Image,
         box = cut_labels[y : y + h, x : x + w] == piece
         row, col = np.unravel_index(int(np.argmax(box)), box.shape)
         whole.append(int(labels[y + row, x + col]))
-    kept = np.isin(labels, whole).astype(np.uint8) * 255
-    return _components(cv2.bitwise_or(cut, kept))
+    for label in whole:
+        cut = cv2.bitwise_or(cut, cv2.compare(labels, label, cv2.CMP_EQ))  # type: ignore[call-overload]
+    return _components(cut)
 
 
 GLYPH_MAX_WIDTH = 0.6
