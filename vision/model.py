@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -41,35 +42,21 @@ class GlyphSet:
         if self.features.shape[0] == 0:
             return None
         names, grouped, starts = self._label_groups
-        best = np.maximum.reduceat(grouped @ vector, starts)
-        if vetoes:
-            vetoed = ~self._excluded(vetoes)
-            veto = float(best[vetoed].max()) if vetoed.any() else -np.inf
-            best[vetoed] = -np.inf
-        if allowed is not None:
-            best[self._excluded(allowed)] = -np.inf
-        if vetoes and veto > float(best.max()):
+        best: list[float] = np.maximum.reduceat(grouped @ vector, starts).tolist()
+        top, first, second, veto = -math.inf, -1, -math.inf, -math.inf
+        for index, (name, similarity) in enumerate(zip(names, best, strict=True)):
+            if name in vetoes:
+                veto = max(veto, similarity)
+            elif allowed is not None and name not in allowed:
+                continue
+            elif similarity > top:
+                top, first, second = similarity, index, top
+            elif similarity > second:
+                second = similarity
+        if first < 0 or veto > top:
             return None
-        first = int(np.argmax(best))
-        top = float(best[first])
-        if not np.isfinite(top):
-            return None
-        best[first] = -np.inf
-        runner_up = float(best.max()) if len(best) > 1 else -np.inf
-        second = runner_up if np.isfinite(runner_up) else 0.0
-        return Guess(label=names[first], similarity=top, margin=top - second)
-
-    def _excluded(self, allowed: frozenset[str]) -> npt.NDArray[np.bool_]:
-        """Which of the distinct labels are not in `allowed`, cached per set of labels."""
-        cache = self._exclusions
-        if allowed not in cache:
-            cache[allowed] = np.array([name not in allowed for name in self._label_groups[0]])
-        return cache[allowed]
-
-    @cached_property
-    def _exclusions(self) -> dict[frozenset[str], npt.NDArray[np.bool_]]:
-        """Cache of `_excluded` results."""
-        return {}
+        return Guess(label=names[first], similarity=top,
+                     margin=top - (second if second > -math.inf else 0.0))
 
     @cached_property
     def _label_groups(
