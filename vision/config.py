@@ -144,3 +144,8 @@ class VisionConfig:
     brightest whiteness level and the mask cut along edges, which parts cards touching in a fan.
     2 reads 3 more edje cards for about 2.6 M instructions (about 0.4-1 ms) a frame; off by
     default to keep the 20 ms frame budget with room."""
+    # reader 3
+    corner_shifts: tuple[float, ...] = (-0.5,)
+    """Further second-look shifts for loose corners only (a covered card's index, often run into
+    the card over it): a higher ink level parts it. Whole outlines do without (a frame's few
+    unread outlines would pay most)."""

@@ -130,7 +130,7 @@ def _read_corner(
     extent = max(width, corner.longer_edge / 1.5)
     best: CornerRead | None = None
     for view, outline in corner_views(frame, corner, width, config, hypotheses):
-        reading, confidence = read_views([view], model, config)
+        reading, confidence = read_views([view], model, config, config.corner_shifts)
         if reading is not None and (best is None or confidence > best[0].confidence):
             best = CardObservation(outline, reading, round(confidence, 3), whole=False), \
                 corner.tip, extent

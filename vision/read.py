@@ -86,12 +86,12 @@ def read_corner(
     return CornerReading(rank=rank, suit=suit, confidence=confidence)
 
 
-def _second_look(view: Image, corner: CornerReading | None, model: GlyphModel,
-                 config: VisionConfig) -> CornerReading | None:
+def _second_look(view: Image, corner: CornerReading | None, shifts: tuple[float, ...],
+                 model: GlyphModel, config: VisionConfig) -> CornerReading | None:
     """Split a corner again at other ink levels (pale glyphs broken at the view's level, or
     glyphs run into the frame beside them); the surest reading is kept."""
     lower_found = True
-    for shift in config.second_look_shifts:
+    for shift in shifts:
         if shift > 0 and not lower_found:
             continue
         glyphs = split_index(view, config, shift)
@@ -107,22 +107,24 @@ def _second_look(view: Image, corner: CornerReading | None, model: GlyphModel,
 
 
 def read_views(
-    views: list[Image], model: GlyphModel, config: VisionConfig
+    views: list[Image], model: GlyphModel, config: VisionConfig,
+    more_shifts: tuple[float, ...] = (),
 ) -> tuple[Reading | None, float]:
     """Combine the corner readings of one card; returns the reading (or None) and a confidence.
 
     When that reads nothing, corners that showed glyphs but were read unsurely (or not at all)
-    get a second look at other ink levels."""
+    get a second look at other ink levels: `second_look_shifts`, then `more_shifts`."""
     looks: list[tuple[bool, CornerReading | None]] = []
     for view in views:
         glyphs = split_index(view, config)
         looks.append((glyphs is not None,
                       read_corner(glyphs, model, config) if glyphs is not None else None))
     reading, confidence = _combined([c for _, c in looks if c is not None], config)
-    if reading is not None or not config.second_look_shifts:
+    shifts = config.second_look_shifts + more_shifts
+    if reading is not None or not shifts:
         return reading, confidence
     again = [
-        _second_look(view, corner, model, config)
+        _second_look(view, corner, shifts, model, config)
         if found and (corner is None or corner.confidence < config.second_look_below) else corner
         for view, (found, corner) in zip(views, looks, strict=True)
     ]
