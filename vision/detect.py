@@ -1,8 +1,9 @@
 """Find card outlines in a frame: bright low-saturation quads of card shape.
 
-Where no colour mask gives a card, two fallbacks are tried: regions enclosed by a ring of edges
-(a white card on a light table), and cards built on one whole side of a region that is not
-card-shaped as a whole (the top card of a fanned pile, a card touching a light object).
+Where no colour mask gives a card, three fallbacks are tried: regions enclosed by a ring of edges
+(a white card on a light table), cards built on one whole side of a region that is not
+card-shaped as a whole (the top card of a fanned pile, a card touching a light object), and the
+pieces such a region falls into when opened (a card parted from a thin light streak it touches).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
+from vision.finder_parts import parted_pieces
 from vision.outline_boxes import Bounds, bounds, bounds_iou
-from vision.outline_sides import side_quads
+from vision.outline_sides import crossed, side_quads
 
 
 def order_corners(points: npt.NDArray[np.floating]) -> Quad:
@@ -300,6 +302,49 @@ def _side_candidates(
     return built
 
 
+PARTED_RANK = -15.0
+"""Cards parted from what they touch rank below the edge-ring fallback, above cards built on one
+side."""
+
+
+def _parted_candidates(
+    unshaped: list[tuple[Image, Sequence[int]]], found_boxes: list[Sequence[int]],
+    candidates: list[tuple[float, Quad]], frame_area: int, gray: Image | None,
+    config: VisionConfig,
+) -> list[tuple[float, Quad]]:
+    """Card quads among the pieces of the regions that were not card-shaped, once opened."""
+    parted: list[tuple[float, Quad]] = []
+    if not config.part_kernels:
+        return parted
+    for contour, box in unshaped:
+        if any(_rect_iou(box, other) > config.same_region_iou or _piece_of(box, other)
+               for other in found_boxes):
+            continue
+        for _, piece in parted_pieces(contour, config.part_kernels):
+            area = cv2.contourArea(piece)
+            if not config.min_card_area * frame_area < area < config.max_card_area * frame_area:
+                continue
+            found = _quad_of(piece, config, [c for _, c in candidates + parted])
+            if found is None:
+                continue
+            quad, support = found
+            # A piece lying within an outline found already is a part of that card.
+            extent = bounds(quad)
+            if any(_within(extent, bounds(other)) for _, other in candidates):
+                continue
+            # An edge straight across it is another card's outline: the piece is two cards.
+            if gray is None or not crossed(gray, quad, config):
+                parted.append((PARTED_RANK + round(support, 1) + area / frame_area, quad))
+    return parted
+
+
+def _within(inner: Bounds, outer: Bounds, share: float = 0.8) -> bool:
+    """True when at least `share` of box `inner` lies inside box `outer`."""
+    across = max(0.0, min(inner[2], outer[2]) - max(inner[0], outer[0]))
+    down = max(0.0, min(inner[3], outer[3]) - max(inner[1], outer[1]))
+    return across * down >= share * (inner[2] - inner[0]) * (inner[3] - inner[1])
+
+
 def find_cards(
     frame: Image, config: VisionConfig | None = None, masks: MaskSet | None = None
 ) -> list[Quad]:
@@ -345,6 +390,8 @@ def find_cards(
     if masks.gray is not None:
         candidates += _side_candidates(masks, masks.gray, unshaped, found_boxes, candidates,
                                        config)
+    candidates += _parted_candidates(unshaped, found_boxes, candidates, frame_area, masks.gray,
+                                     config)
     kept: list[tuple[Quad, Bounds]] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         extent = bounds(quad)
