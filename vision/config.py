@@ -147,3 +147,6 @@ class VisionConfig:
     part_kernels: tuple[int, ...] = (7, 13)
     """Discs (diameters in mask pixels) by which a region not card-shaped as a whole is opened
     to part a card from thin light things touching it."""
+    weak_support: float = 0.8
+    """A quad following its region's outline less than this is replaced by a card built on a
+    whole side of the region, when one lies inside it."""

@@ -338,6 +338,24 @@ def _parted_candidates(
     return parted
 
 
+def _narrow_weak(
+    candidates: list[tuple[float, Quad]], weak: list[tuple[int, Image]], gray: Image,
+    frame_area: int, config: VisionConfig,
+) -> None:
+    """Replace each weakly supported quad by a card built on a whole side of its region, when
+    one is found inside it: a card merged with a light patch of table beside it."""
+    min_side = math.sqrt(config.min_card_area * frame_area)
+    for index, contour in weak:
+        score, quad = candidates[index]
+        others = [bounds(q) for i, (_, q) in enumerate(candidates) if i != index]
+        taken = np.array(others).reshape(-1, 4)
+        built = side_quads(contour, gray, config, min_side, taken)
+        # The built card with the straightest far side, among those inside the quad.
+        inside = [(share, q) for q, share in built if _within(bounds(q), bounds(quad), 0.9)]
+        if inside:
+            candidates[index] = (score, order_corners(max(inside, key=lambda item: item[0])[1]))
+
+
 def _within(inner: Bounds, outer: Bounds, share: float = 0.8) -> bool:
     """True when at least `share` of box `inner` lies inside box `outer`."""
     across = max(0.0, min(inner[2], outer[2]) - max(inner[0], outer[0]))
@@ -358,6 +376,8 @@ def find_cards(
     seen_boxes: list[Sequence[int]] = []
     fallback = masks.fallback
     unshaped: list[tuple[Image, Sequence[int]]] = []
+    weak: list[tuple[int, Image]] = []
+    """Candidates whose quad follows their region's outline weakly, and the region."""
     """Regions of card size that are not card-shaped as a whole, and their bounding boxes."""
     found_boxes: list[Sequence[int]] = []
     """Bounding rectangles of the regions that gave candidates outside the fallback masks."""
@@ -383,10 +403,14 @@ def find_cards(
             else:
                 seen_boxes.append(box)
                 quad, support = found
+                if support < config.weak_support and masks.gray is not None:
+                    weak.append((len(candidates), contour))
                 if index not in fallback:
                     found_boxes.append(box)
                 penalty = -10.0 if index in fallback else 0.0
                 candidates.append((penalty + round(support, 1) + area / frame_area, quad))
+    if weak and masks.gray is not None:
+        _narrow_weak(candidates, weak, masks.gray, frame_area, config)
     if masks.gray is not None:
         candidates += _side_candidates(masks, masks.gray, unshaped, found_boxes, candidates,
                                        config)
