@@ -328,9 +328,11 @@ def _parted_candidates(
             if found is None:
                 continue
             quad, support = found
-            # A piece lying within an outline found already is a part of that card.
+            # A piece lying within an outline found already, at most four times its size, is a
+            # part of that card.
             extent = bounds(quad)
-            if any(_within(extent, bounds(other)) for _, other in candidates):
+            if any(_within(extent, outer) and _box_area(outer) <= 4 * _box_area(extent)
+                   for outer in (bounds(other) for _, other in candidates)):
                 continue
             # An edge straight across it is another card's outline: the piece is two cards.
             if gray is None or not crossed(gray, quad, config):
@@ -354,6 +356,11 @@ def _narrow_weak(
         inside = [(share, q) for q, share in built if _within(bounds(q), bounds(quad), 0.9)]
         if inside:
             candidates[index] = (score, order_corners(max(inside, key=lambda item: item[0])[1]))
+
+
+def _box_area(box: Bounds) -> float:
+    """Area of a bounding box."""
+    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _within(inner: Bounds, outer: Bounds, share: float = 0.8) -> bool:

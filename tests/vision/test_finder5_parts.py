@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.detect import _quad_of, find_cards
+from vision.detect import _parted_candidates, _quad_of, find_cards
 from vision.finder_parts import parted_pieces
 from vision.imageio import read_image
 from vision.outline_boxes import box_iou
@@ -60,3 +60,42 @@ def test_a_card_touching_light_wood_grain_in_a_photo_is_outlined(shared_dir: Pat
     frame = read_image(vision / "dev" / name)
     assert any(box_iou(quad, truth) > 0.8 for quad in find_cards(frame, CONFIG))
     assert not any(box_iou(quad, truth) > 0.8 for quad in find_cards(frame, UNPARTED))
+
+
+def _card_with_bridge() -> tuple[np.ndarray, list[tuple[np.ndarray, tuple[int, int, int, int]]]]:
+    mask = np.zeros((400, 400), np.uint8)
+    mask[140:260, 160:240] = 255
+    cv2.line(mask, (239, 259), (399, 160), 255, 4)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    gray = np.full((400, 400), 60, np.uint8)
+    gray[mask > 0] = 230
+    return gray, [(contours[0], cv2.boundingRect(contours[0]))]
+
+
+def _square(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+def test_a_piece_inside_an_outline_of_about_its_size_is_part_of_that_card() -> None:
+    gray, unshaped = _card_with_bridge()
+    card = _square(160, 140, 239, 259)
+    alone = _parted_candidates(unshaped, [], [], 400 * 400, gray, CONFIG)
+    assert len(alone) == 1 and box_iou(alone[0][1], card) > 0.95
+    # An outline around it, a little larger: the piece is a part of that card.
+    around = [(0.5, _square(150, 130, 250, 270))]
+    assert _parted_candidates(unshaped, [], around, 400 * 400, gray, CONFIG) == []
+    # An outline many times larger (a folder the card lies on) does not swallow it.
+    folder = [(1.2, _square(20, 20, 380, 380))]
+    assert len(_parted_candidates(unshaped, [], folder, 400 * 400, gray, CONFIG)) == 1
+
+
+def test_a_card_on_a_light_folder_in_a_photo_is_outlined(shared_dir: Path) -> None:
+    vision = shared_dir / "vision"
+    name = "edje_train/IMG_2579.jpg"
+    labels = json.loads((vision / "labels.json").read_text())
+    x0, y0, x1, y1 = next(c["box"] for c in labels["images"][name]["cards"]
+                          if c["box"][0] < 100 and c["box"][1] > 250)
+    truth = _square(x0, y0, x1, y1)
+    frame = read_image(vision / "dev" / name)
+    assert any(box_iou(quad, truth) > 0.65 for quad in find_cards(frame, CONFIG))
+    assert not any(box_iou(quad, truth) > 0.3 for quad in find_cards(frame, UNPARTED))
