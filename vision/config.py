@@ -150,3 +150,7 @@ class VisionConfig:
     weak_support: float = 0.8
     """A quad following its region's outline less than this is replaced by a card built on a
     whole side of the region, when one lies inside it."""
+    part_rings: bool = True
+    """Regions of the edge-ring fallback that reach the frame's border are opened too."""
+    part_max_box: float = 0.5
+    """Regions whose bounding box is larger than this share of the frame are not opened."""

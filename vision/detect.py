@@ -320,9 +320,16 @@ def _parted_candidates(
         if any(_rect_iou(box, other) > config.same_region_iou or _piece_of(box, other)
                for other in found_boxes):
             continue
+        # A region as large as half the frame is a table or a sheet, too costly to open.
+        if box[2] * box[3] > config.part_max_box * frame_area:
+            continue
+        whole = cv2.contourArea(contour)
         for _, piece in parted_pieces(contour, config.part_kernels):
             area = cv2.contourArea(piece)
             if not config.min_card_area * frame_area < area < config.max_card_area * frame_area:
+                continue
+            # A piece with nearly all of the region's area is the region, not card-shaped.
+            if area > 0.98 * whole:
                 continue
             found = _quad_of(piece, config, [c for _, c in candidates + parted])
             if found is None:
@@ -383,9 +390,12 @@ def find_cards(
     seen_boxes: list[Sequence[int]] = []
     fallback = masks.fallback
     unshaped: list[tuple[Image, Sequence[int]]] = []
+    """Regions of card size that are not card-shaped as a whole, and their bounding boxes."""
     weak: list[tuple[int, Image]] = []
     """Candidates whose quad follows their region's outline weakly, and the region."""
-    """Regions of card size that are not card-shaped as a whole, and their bounding boxes."""
+    rings: list[tuple[Image, Sequence[int]]] = []
+    """Regions of the edge-ring fallback that reach the frame's border (a ring joined to the
+    edges of a tiled or cluttered table), and their bounding boxes."""
     found_boxes: list[Sequence[int]] = []
     """Bounding rectangles of the regions that gave candidates outside the fallback masks."""
     for index in range(len(masks.masks)):
@@ -403,6 +413,8 @@ def find_cards(
                 _touches_border(box, masks) or any(_rect_iou(box, b) > config.nms_iou for b in
                                                    found_boxes)
             ):
+                if config.part_rings and _touches_border(box, masks):
+                    rings.append((contour, box))
                 continue
             found = _quad_of(contour, config, [c for _, c in candidates])
             if found is None:
@@ -421,8 +433,11 @@ def find_cards(
     if masks.gray is not None:
         candidates += _side_candidates(masks, masks.gray, unshaped, found_boxes, candidates,
                                        config)
-    candidates += _parted_candidates(unshaped, found_boxes, candidates, frame_area, masks.gray,
-                                     config)
+    parted = _parted_candidates(unshaped + rings, found_boxes, candidates, frame_area,
+                                masks.gray, config)
+    # Like the rings they come from, cards parted from a ring region must not reach the border.
+    candidates += [(score, quad) for score, quad in parted
+                   if not _touches_border(cv2.boundingRect(quad), masks)]
     kept: list[tuple[Quad, Bounds]] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         extent = bounds(quad)
