@@ -144,7 +144,7 @@ class VisionConfig:
     2 reads 3 more edje cards for about 2.6 M instructions (about 0.4-1 ms) a frame; off by
     default to keep the 20 ms frame budget with room."""
     # finder 5
-    part_kernels: tuple[int, ...] = (7, 13)
+    part_kernels: tuple[int, ...] = (11,)
     """Discs (diameters in mask pixels) by which a region not card-shaped as a whole is opened
     to part a card from thin light things touching it."""
     weak_support: float = 0.8

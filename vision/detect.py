@@ -50,9 +50,10 @@ def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
 
 def _masks(
     small: Image, pad: int, config: VisionConfig
-) -> tuple[list[Image], list[Image], Image]:
+) -> tuple[list[Image], list[Image], Image, int]:
     """Binary masks in which a card face should appear as one region, fallback masks that are
-    only searched where the first found nothing, and the frame in grey."""
+    only searched where the first found nothing, the frame in grey, and the index of the mask
+    cut along edges."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
@@ -68,11 +69,12 @@ def _masks(
         whiteness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15
     )
     masks.append(cv2.bitwise_and(mask, not_edges))
+    edge_cut = len(masks) - 1
     masks += _off_background_masks(small, pad, config)
     # A card on a table as light as its face still shows its outline as a ring of edges.
     rings = cv2.bitwise_not(not_edges)
     _clear_border(rings, pad)
-    return masks, [rings], gray
+    return masks, [rings], gray, edge_cut
 
 
 def _clear_border(mask: Image, pad: int) -> None:
@@ -243,6 +245,10 @@ class MaskSet:
     """Masks whose quads only count where no other mask found a card."""
     gray: Image | None = None
     """The shrunk, padded frame in grey, where card sides hidden in a region are checked."""
+    opened_in: frozenset[int] = frozenset()
+    """Masks that follow edges (cut along them, or their rings), whose regions not card-shaped
+    are opened: there a card and a light thing touching it are joined by thin bridges, where
+    the masks of fixed whiteness levels merge them in bulk."""
     _contours: dict[int, Sequence[Image]] = field(default_factory=dict, compare=False, repr=False)
 
     def contours(self, index: int) -> Sequence[Image]:
@@ -262,10 +268,11 @@ def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     """Shrink and pad the frame and build the masks that cards are looked for in."""
     small, scale, pad = _shrink(frame, config)
     opening = np.ones((3, 3), np.uint8)
-    masks, fallback, gray = _masks(small, pad, config)
+    masks, fallback, gray, edge_cut = _masks(small, pad, config)
     opened = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in masks]
     indices = frozenset(range(len(opened), len(opened) + len(fallback)))
-    return MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray)
+    return MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray,
+                   opened_in=indices | {edge_cut})
 
 
 def _side_candidates(
@@ -393,9 +400,9 @@ def find_cards(
     """Regions of card size that are not card-shaped as a whole, and their bounding boxes."""
     weak: list[tuple[int, Image]] = []
     """Candidates whose quad follows their region's outline weakly, and the region."""
-    rings: list[tuple[Image, Sequence[int]]] = []
-    """Regions of the edge-ring fallback that reach the frame's border (a ring joined to the
-    edges of a tiled or cluttered table), and their bounding boxes."""
+    to_part: list[tuple[Image, Sequence[int]]] = []
+    """The unshaped regions of the masks that follow edges, and the edge-ring regions that reach
+    the frame's border (a ring joined to the grout of a tiled floor): regions to be opened."""
     found_boxes: list[Sequence[int]] = []
     """Bounding rectangles of the regions that gave candidates outside the fallback masks."""
     for index in range(len(masks.masks)):
@@ -414,11 +421,13 @@ def find_cards(
                                                    found_boxes)
             ):
                 if config.part_rings and _touches_border(box, masks):
-                    rings.append((contour, box))
+                    to_part.append((contour, box))
                 continue
             found = _quad_of(contour, config, [c for _, c in candidates])
             if found is None:
                 unshaped.append((contour, box))
+                if index in masks.opened_in:
+                    to_part.append((contour, box))
             else:
                 seen_boxes.append(box)
                 quad, support = found
@@ -433,9 +442,9 @@ def find_cards(
     if masks.gray is not None:
         candidates += _side_candidates(masks, masks.gray, unshaped, found_boxes, candidates,
                                        config)
-    parted = _parted_candidates(unshaped + rings, found_boxes, candidates, frame_area,
+    parted = _parted_candidates(to_part, found_boxes, candidates, frame_area,
                                 masks.gray, config)
-    # Like the rings they come from, cards parted from a ring region must not reach the border.
+    # Like the edge rings, cards parted from a region must not reach the frame's border.
     candidates += [(score, quad) for score, quad in parted
                    if not _touches_border(cv2.boundingRect(quad), masks)]
     kept: list[tuple[Quad, Bounds]] = []
