@@ -1,7 +1,7 @@
 """Cards parted from light things they touch: a region opened until thin bridges break.
 
 A card touching a light streak of wood, a grout line or the edge of a paper is one region with
-it in a colour mask, not card-shaped as a whole. Opening the region (erosion, then dilation)
+it in a mask, not card-shaped as a whole. Opening the region (erosion, then dilation)
 with a disc wider than the bridge parts the card from it, while the card itself, far wider
 than the disc, keeps its shape.
 """
@@ -17,8 +17,8 @@ from vision.cards import Image
 
 
 def parted_pieces(contour: Image, kernels: tuple[int, ...]) -> Iterator[tuple[int, Image]]:
-    """Outer contours of the pieces a region falls into when opened by discs of the given
-    diameters (in mask pixels), with the diameter; only openings that part the region count."""
+    """Outer contours of the pieces a region (filled, holes and all) falls into when opened by
+    discs of the given diameters (in mask pixels), each with its diameter."""
     x, y, w, h = cv2.boundingRect(contour)
     margin = 2
     region = np.zeros((h + 2 * margin, w + 2 * margin), np.uint8)

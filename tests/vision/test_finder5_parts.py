@@ -10,11 +10,12 @@ import cv2
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.detect import _parted_candidates, _quad_of, find_cards
+from vision.detect import _parted_candidates, _quad_of, card_masks, find_cards
 from vision.finder_parts import parted_pieces
 from vision.imageio import read_image
 from vision.outline_boxes import box_iou
 from vision.outline_sides import crossed
+from vision.scenes import paste_card, plain_card
 
 CONFIG = VisionConfig()
 UNPARTED = dataclasses.replace(CONFIG, part_kernels=())
@@ -115,3 +116,20 @@ def test_a_card_whose_edge_ring_joins_the_grout_of_a_tiled_floor_is_outlined(
     # the card is not outlined.
     unringed = dataclasses.replace(CONFIG, part_rings=False)
     assert not any(box_iou(quad, truth) > 0.3 for quad in find_cards(frame, unringed))
+
+
+def test_regions_are_opened_in_the_masks_that_follow_edges() -> None:
+    # A white card on a green table: the mask cut along edges leaves a gap at the card's
+    # outline, the whiteness masks do not; the rings are the edges themselves.
+    frame = np.full((480, 640, 3), (40, 90, 35), np.uint8)
+    truth = paste_card(frame, plain_card("9", "C"), (320, 240), 260, angle=0)
+    masks = card_masks(frame, CONFIG)
+    (edge_cut,) = masks.opened_in - masks.fallback
+    assert masks.fallback <= masks.opened_in
+    assert 0 not in masks.opened_in
+    x0, y0 = np.round(truth[0] * masks.scale + masks.pad).astype(int)
+    # Along the card's top side, a few pixels in from its corner.
+    row = y0
+    cols = slice(x0 + 10, x0 + 30)
+    assert masks.masks[0][row, cols].any()
+    assert not masks.masks[edge_cut][row, cols].any()
