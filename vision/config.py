@@ -149,3 +149,15 @@ class VisionConfig:
     """Further second-look shifts for loose corners only (a covered card's index, often run into
     the card over it): a higher ink level parts it. Whole outlines do without (a frame's few
     unread outlines would pay most)."""
+    # finder 5
+    part_kernels: tuple[int, ...] = (11,)
+    """Discs (diameters in mask pixels, the frame shrunk to `detect_long_side`) by which a region
+    not card-shaped as a whole is opened to part a card from thin light things touching it;
+    () turns parting off. (7, 13) reads one more edje card for about half as much cost again."""
+    weak_support: float = 0.8
+    """A quad following its region's outline less than this is replaced by a card built on a
+    whole side of the region, when one lies inside it."""
+    part_rings: bool = True
+    """Regions of the edge-ring fallback that reach the frame's border are opened too."""
+    part_max_box: float = 0.5
+    """Regions whose bounding box is larger than this share of the frame are not opened."""

@@ -1,8 +1,9 @@
 """Find card outlines in a frame: bright low-saturation quads of card shape.
 
-Where no colour mask gives a card, two fallbacks are tried: regions enclosed by a ring of edges
-(a white card on a light table), and cards built on one whole side of a region that is not
-card-shaped as a whole (the top card of a fanned pile, a card touching a light object).
+Where no colour mask gives a card, three fallbacks are tried: regions enclosed by a ring of edges
+(a white card on a light table), cards built on one whole side of a region that is not
+card-shaped as a whole (the top card of a fanned pile, a card touching a light object), and the
+pieces such a region falls into when opened (a card parted from a thin light streak it touches).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
+from vision.finder_parts import parted_pieces
 from vision.outline_boxes import Bounds, bounds, bounds_iou
-from vision.outline_sides import side_quads
+from vision.outline_sides import crossed, side_quads
 
 
 def order_corners(points: npt.NDArray[np.floating]) -> Quad:
@@ -48,9 +50,10 @@ def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
 
 def _masks(
     small: Image, pad: int, config: VisionConfig
-) -> tuple[list[Image], list[Image], Image]:
+) -> tuple[list[Image], list[Image], Image, int]:
     """Binary masks in which a card face should appear as one region, fallback masks that are
-    only searched where the first found nothing, and the frame in grey."""
+    only searched where the first found nothing, the frame in grey, and the index of the mask
+    cut along edges."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
@@ -66,11 +69,12 @@ def _masks(
         whiteness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15
     )
     masks.append(cv2.bitwise_and(mask, not_edges))
+    edge_cut = len(masks) - 1
     masks += _off_background_masks(small, pad, config)
     # A card on a table as light as its face still shows its outline as a ring of edges.
     rings = cv2.bitwise_not(not_edges)
     _clear_border(rings, pad)
-    return masks, [rings], gray
+    return masks, [rings], gray, edge_cut
 
 
 def _clear_border(mask: Image, pad: int) -> None:
@@ -241,6 +245,10 @@ class MaskSet:
     """Masks whose quads only count where no other mask found a card."""
     gray: Image | None = None
     """The shrunk, padded frame in grey, where card sides hidden in a region are checked."""
+    opened_in: frozenset[int] = frozenset()
+    """Masks that follow edges (cut along them, or their rings), whose regions not card-shaped
+    are opened: there a card and a light thing touching it are joined by thin bridges, where
+    the masks of fixed whiteness levels merge them in bulk."""
     _contours: dict[int, Sequence[Image]] = field(default_factory=dict, compare=False, repr=False)
 
     def contours(self, index: int) -> Sequence[Image]:
@@ -260,10 +268,11 @@ def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     """Shrink and pad the frame and build the masks that cards are looked for in."""
     small, scale, pad = _shrink(frame, config)
     opening = np.ones((3, 3), np.uint8)
-    masks, fallback, gray = _masks(small, pad, config)
+    masks, fallback, gray, edge_cut = _masks(small, pad, config)
     opened = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in masks]
     indices = frozenset(range(len(opened), len(opened) + len(fallback)))
-    return MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray)
+    return MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray,
+                   opened_in=indices | {edge_cut})
 
 
 def _side_candidates(
@@ -300,6 +309,81 @@ def _side_candidates(
     return built
 
 
+PARTED_RANK = -15.0
+"""Cards parted from what they touch rank below the edge-ring fallback, above cards built on one
+side."""
+
+
+def _parted_candidates(
+    unshaped: list[tuple[Image, Sequence[int]]], found_boxes: list[Sequence[int]],
+    candidates: list[tuple[float, Quad]], frame_area: int, gray: Image | None,
+    config: VisionConfig,
+) -> list[tuple[float, Quad]]:
+    """Card quads among the pieces of the regions that were not card-shaped, once opened."""
+    parted: list[tuple[float, Quad]] = []
+    if not config.part_kernels:
+        return parted
+    for contour, box in unshaped:
+        if any(_rect_iou(box, other) > config.same_region_iou or _piece_of(box, other)
+               for other in found_boxes):
+            continue
+        # A region as large as half the frame is a table or a sheet, too costly to open.
+        if box[2] * box[3] > config.part_max_box * frame_area:
+            continue
+        whole = cv2.contourArea(contour)
+        for _, piece in parted_pieces(contour, config.part_kernels):
+            area = cv2.contourArea(piece)
+            if not config.min_card_area * frame_area < area < config.max_card_area * frame_area:
+                continue
+            # A piece with nearly all of the region's area is the region, not card-shaped.
+            if area > 0.98 * whole:
+                continue
+            found = _quad_of(piece, config, [c for _, c in candidates + parted])
+            if found is None:
+                continue
+            quad, support = found
+            # A piece lying within an outline found already, at most four times its size, is a
+            # part of that card.
+            extent = bounds(quad)
+            if any(_within(extent, outer) and _box_area(outer) <= 4 * _box_area(extent)
+                   for outer in (bounds(other) for _, other in candidates)):
+                continue
+            # An edge straight across it is another card's outline: the piece is two cards.
+            if gray is None or not crossed(gray, quad, config):
+                parted.append((PARTED_RANK + round(support, 1) + area / frame_area, quad))
+    return parted
+
+
+def _narrow_weak(
+    candidates: list[tuple[float, Quad]], weak: list[tuple[int, Image]], gray: Image,
+    frame_area: int, config: VisionConfig,
+) -> None:
+    """Replace each weakly supported quad by a card built on a whole side of its region, when
+    one is found inside it: a card merged with a light patch of table beside it."""
+    min_side = math.sqrt(config.min_card_area * frame_area)
+    for index, contour in weak:
+        score, quad = candidates[index]
+        others = [bounds(q) for i, (_, q) in enumerate(candidates) if i != index]
+        taken = np.array(others).reshape(-1, 4)
+        built = side_quads(contour, gray, config, min_side, taken)
+        # The built card with the straightest far side, among those inside the quad.
+        inside = [(share, q) for q, share in built if _within(bounds(q), bounds(quad), 0.9)]
+        if inside:
+            candidates[index] = (score, order_corners(max(inside, key=lambda item: item[0])[1]))
+
+
+def _box_area(box: Bounds) -> float:
+    """Area of a bounding box."""
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def _within(inner: Bounds, outer: Bounds, share: float = 0.8) -> bool:
+    """True when at least `share` of box `inner` lies inside box `outer`."""
+    across = max(0.0, min(inner[2], outer[2]) - max(inner[0], outer[0]))
+    down = max(0.0, min(inner[3], outer[3]) - max(inner[1], outer[1]))
+    return across * down >= share * (inner[2] - inner[0]) * (inner[3] - inner[1])
+
+
 def find_cards(
     frame: Image, config: VisionConfig | None = None, masks: MaskSet | None = None
 ) -> list[Quad]:
@@ -314,6 +398,11 @@ def find_cards(
     fallback = masks.fallback
     unshaped: list[tuple[Image, Sequence[int]]] = []
     """Regions of card size that are not card-shaped as a whole, and their bounding boxes."""
+    weak: list[tuple[int, Image]] = []
+    """Candidates whose quad follows their region's outline weakly, and the region."""
+    to_part: list[tuple[Image, Sequence[int]]] = []
+    """The unshaped regions of the masks that follow edges, and the edge-ring regions that reach
+    the frame's border (a ring joined to the grout of a tiled floor): regions to be opened."""
     found_boxes: list[Sequence[int]] = []
     """Bounding rectangles of the regions that gave candidates outside the fallback masks."""
     for index in range(len(masks.masks)):
@@ -331,20 +420,33 @@ def find_cards(
                 _touches_border(box, masks) or any(_rect_iou(box, b) > config.nms_iou for b in
                                                    found_boxes)
             ):
+                if config.part_rings and _touches_border(box, masks):
+                    to_part.append((contour, box))
                 continue
             found = _quad_of(contour, config, [c for _, c in candidates])
             if found is None:
                 unshaped.append((contour, box))
+                if index in masks.opened_in:
+                    to_part.append((contour, box))
             else:
                 seen_boxes.append(box)
                 quad, support = found
+                if support < config.weak_support and masks.gray is not None:
+                    weak.append((len(candidates), contour))
                 if index not in fallback:
                     found_boxes.append(box)
                 penalty = -10.0 if index in fallback else 0.0
                 candidates.append((penalty + round(support, 1) + area / frame_area, quad))
+    if weak and masks.gray is not None:
+        _narrow_weak(candidates, weak, masks.gray, frame_area, config)
     if masks.gray is not None:
         candidates += _side_candidates(masks, masks.gray, unshaped, found_boxes, candidates,
                                        config)
+    parted = _parted_candidates(to_part, found_boxes, candidates, frame_area,
+                                masks.gray, config)
+    # Like the edge rings, cards parted from a region must not reach the frame's border.
+    candidates += [(score, quad) for score, quad in parted
+                   if not _touches_border(cv2.boundingRect(quad), masks)]
     kept: list[tuple[Quad, Bounds]] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         extent = bounds(quad)

@@ -140,3 +140,21 @@ def side_quads(contour: Image, gray: Image, config: VisionConfig, min_side: floa
         ):
             found.append((quad, float(shares[best])))
     return found
+
+
+def crossed(gray: Image, quad: Quad, config: VisionConfig) -> bool:
+    """True when a straight edge runs across the quad parallel to one of its sides: the outline
+    of another card lying on it, so the quad spans more than one card."""
+    pts = np.asarray(quad, np.float32)
+    for a, b, c, d in ((0, 1, 2, 3), (1, 2, 3, 0)):
+        # Lines from side a-d to side b-c, parallel to side a-b.
+        depth = min(float(np.linalg.norm(pts[d] - pts[a])), float(np.linalg.norm(pts[c] - pts[b])))
+        side = float(np.linalg.norm(pts[b] - pts[a]))
+        reach = max(1, round(config.side_reach * min(side, depth)))
+        starts = pts[a] + INTERIOR_FRACTIONS * (pts[d] - pts[a])
+        ends = pts[b] + INTERIOR_FRACTIONS * (pts[c] - pts[b])
+        if _edge_shares(gray, starts, ends, reach, config.side_contrast).max() >= (
+            config.side_cover_evidence
+        ):
+            return True
+    return False
