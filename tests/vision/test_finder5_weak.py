@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import json
-from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.config import VisionConfig
 from vision.detect import find_cards
-from vision.imageio import read_image
 from vision.outline_boxes import box_iou
 from vision.scenes import paste_card, plain_card
 
@@ -43,13 +40,3 @@ def test_a_short_band_leaves_the_card_outline_as_it_was() -> None:
     for config in (CONFIG, UNNARROWED):
         assert max(box_iou(quad, truth) for quad in find_cards(frame, config)) > 0.95
 
-
-def test_a_card_merged_with_light_wood_in_a_photo_is_narrowed(shared_dir: Path) -> None:
-    vision = shared_dir / "vision"
-    name = "edje_train/cam_image34.jpg"
-    labels = json.loads((vision / "labels.json").read_text())
-    x0, y0, x1, y1 = labels["images"][name]["cards"][0]["box"]
-    truth = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
-    frame = read_image(vision / "dev" / name)
-    assert max(box_iou(quad, truth) for quad in find_cards(frame, CONFIG)) > 0.8
-    assert max(box_iou(quad, truth) for quad in find_cards(frame, UNNARROWED)) < 0.6
