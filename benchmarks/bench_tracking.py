@@ -15,15 +15,19 @@ import tempfile
 import time
 from pathlib import Path
 
-import cv2
-import numpy as np
+# One core: numpy's BLAS is held to one thread before numpy loads (OpenCV's is set in main).
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
 
-from table.log import dump_events
-from table.simulate import simulate_game
-from vision.live import LiveConfig, TableWatcher
-from vision.model import GlyphModel
-from vision.profile import with_profile
-from vision.table_synth import SynthConfig, TableScene, compare_events, tricks_from_log
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from table.log import dump_events  # noqa: E402
+from table.simulate import simulate_game  # noqa: E402
+from vision.live import LiveConfig, TableWatcher  # noqa: E402
+from vision.model import GlyphModel  # noqa: E402
+from vision.profile import with_profile  # noqa: E402
+from vision.table_synth import SynthConfig, TableScene, compare_events, tricks_from_log  # noqa: E402
 
 
 def render(seed: int, size: tuple[int, int], tricks: int | None) -> tuple[TableScene, list[
