@@ -98,13 +98,21 @@ def read_loose_corners(
         if _repeats(corner, tried, typical or corner.shorter_edge, config):
             continue
         widths = [typical] if read and typical else _corner_widths(typical, corner)
+        sure = unsure = False
         for width in widths:
             found_here = _read_corner(frame, corner, width, (True, False), model, lenient)
-            if found_here is not None:
-                readings.append(found_here)
-                if found_here[0].confidence >= config.min_loose_confidence:
-                    tried.append(corner)
-                    break
+            if found_here is None:
+                continue
+            readings.append(found_here)
+            if found_here[0].confidence >= config.min_loose_confidence:
+                sure = True
+                break
+            unsure = True
+        # Only a corner read unsurely is read again where another mask finds it: a slightly
+        # different view may confirm it; a sure reading stands, and views that read nothing
+        # at all are not helped by a nearly equal one.
+        if sure or not unsure:
+            tried.append(corner)
     readings += _read_visible_ends(frame, found, typical if read else None, model, lenient)
     readings = [r for r in readings if r[0].confidence >= config.min_loose_confidence] + \
         agreeing_pairs([r for r in readings if r[0].confidence < config.min_loose_confidence],
@@ -126,7 +134,7 @@ def read_loose_corners(
 
 def _repeats(corner: CardCorner, tried: list[CardCorner], width: float,
              config: VisionConfig) -> bool:
-    """Whether a corner is one already read surely, found again (in another mask): its tip within
+    """Whether a corner is one already tried, found again (in another mask): its tip within
     `corner_repeat_reach` card widths of that one's and both its edges within
     `corner_repeat_angle` degrees of that one's."""
     reach = config.corner_repeat_reach * width

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
+from vision import pipeline
 from vision.cards import CardObservation
 from vision.config import VisionConfig
 from vision.corners import CardCorner, find_corners
@@ -75,3 +77,25 @@ def test_middle_card_of_a_fan_is_read_in_the_further_masks(shared_dir: Path) -> 
     model = GlyphModel.load()
     assert _rank_read_in_box(recognise(frame, model, MORE_MASKS), "K", box)
     assert not _rank_read_in_box(recognise(frame, model, VisionConfig()), "K", box)
+
+
+def test_corners_found_again_are_not_read_again_unless_read_unsurely(
+    shared_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A cluttered photo where no card is read whole: the four masks find many corners twice.
+    frame, _ = _photo(shared_dir, "edje_train/IMG_2663.jpg", "J")
+    model = GlyphModel.load()
+    tips: list[tuple[float, float]] = []
+    reader = pipeline._read_corner
+
+    def counted(frame: np.ndarray, corner: CardCorner, *args: object) -> object:
+        tips.append((float(corner.tip[0]), float(corner.tip[1])))
+        return reader(frame, corner, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "_read_corner", counted)
+    with_rule = [o.name for o in recognise(frame, model, MORE_MASKS)]
+    reads_with_rule = len(tips)
+    tips.clear()
+    without_rule = [o.name for o in recognise(frame, model, NO_REPEAT_RULE)]
+    assert with_rule == without_rule
+    assert reads_with_rule < 0.75 * len(tips)
