@@ -60,6 +60,10 @@ def find_corners(
             # enclose the area (isoperimetric bound): it is dropped before its area is measured.
             if len(contour) ** 2 < too_few or cv2.contourArea(contour) < min_area:
                 continue
+            # A region lying wholly on excluded pixels has no corner outside them: its polygon's
+            # vertices are points of its outline.
+            if exclude is not None and exclude[contour[:, 0, 1], contour[:, 0, 0]].all():
+                continue
             perimeter = cv2.arcLength(contour, True)
             poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2)
             poly = poly.astype(np.float32)

@@ -93,14 +93,26 @@ def read_loose_corners(
     # corners of one card, confirm each other.
     lenient = replace(config, min_confidence=config.pair_min_confidence)
     readings: list[CornerRead] = []
+    tried: list[CardCorner] = []
     for corner in find_corners(masks, config, typical if read else None, exclude):
+        if _repeats(corner, tried, typical or corner.shorter_edge, config):
+            continue
         widths = [typical] if read and typical else _corner_widths(typical, corner)
+        sure = unsure = False
         for width in widths:
             found_here = _read_corner(frame, corner, width, (True, False), model, lenient)
-            if found_here is not None:
-                readings.append(found_here)
-                if found_here[0].confidence >= config.min_loose_confidence:
-                    break
+            if found_here is None:
+                continue
+            readings.append(found_here)
+            if found_here[0].confidence >= config.min_loose_confidence:
+                sure = True
+                break
+            unsure = True
+        # Only a corner read unsurely is read again where another mask finds it: a slightly
+        # different view may confirm it; a sure reading stands, and views that read nothing
+        # at all are not helped by a nearly equal one.
+        if sure or not unsure:
+            tried.append(corner)
     readings += _read_visible_ends(frame, found, typical if read else None, model, lenient)
     readings = [r for r in readings if r[0].confidence >= config.min_loose_confidence] + \
         agreeing_pairs([r for r in readings if r[0].confidence < config.min_loose_confidence],
@@ -118,6 +130,21 @@ def read_loose_corners(
             continue
         kept.append((observation, tip, width))
     return [o for o, _, _ in kept]
+
+
+def _repeats(corner: CardCorner, tried: list[CardCorner], width: float,
+             config: VisionConfig) -> bool:
+    """Whether a corner is one already tried, found again (in another mask): its tip within
+    `corner_repeat_reach` card widths of that one's and both its edges within
+    `corner_repeat_angle` degrees of that one's."""
+    reach = config.corner_repeat_reach * width
+    cosine = float(np.cos(np.deg2rad(config.corner_repeat_angle)))
+    return any(
+        float(np.linalg.norm(corner.tip - other.tip)) < reach
+        and float(corner.first @ other.first) >= cosine
+        and float(corner.second @ other.second) >= cosine
+        for other in tried
+    )
 
 
 def _read_corner(
