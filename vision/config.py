@@ -139,12 +139,12 @@ class VisionConfig:
     pair_min_cosine: float = 0.9
     """The two corners' index views must look along one line (the same way or opposite ways),
     within this cosine."""
-    corner_more_masks: int = 0
+    corner_more_masks: int = 2
     """Masks searched for loose corners after the first `corner_masks`: the next ones are the
     brightest whiteness level and the mask cut along edges, which parts cards touching in a fan.
     2 reads 3 more edje cards (middle cards of fans) for about 2.1 M instructions on the
-    benchmark frame (127.1 M against 125.0 M) and 4-52 M on cluttered photos (corners found
-    again are mostly not read again)."""
+    benchmark frame (127.1 M against 125.0 M with 0) and 4-52 M on cluttered photos (corners
+    found again are mostly not read again)."""
     # reader 3
     corner_shifts: tuple[float, ...] = (-0.5,)
     """Further second-look shifts for loose corners only (a covered card's index, often run into
