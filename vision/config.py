@@ -169,3 +169,7 @@ class VisionConfig:
     and whose edges both run within this many degrees of that one's is the same corner found
     again in another mask: it is not read again (a slightly turned view of an index already read
     can misread it as a rival). A corner read unsurely is tried again in the next masks."""
+    # fans 7
+    corner_width_from_edge: bool = True
+    """A loose corner is read at no less than the width its longer visible edge implies (that
+    edge over the card's aspect): a strip of a fanned card shows its whole long side."""

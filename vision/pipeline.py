@@ -72,13 +72,26 @@ def typical_width(
     return float(np.median(widths)) if widths else None
 
 
-def _corner_widths(typical: float | None, corner: CardCorner) -> list[float]:
-    """Card widths to try at a corner when no card was read: the unread outlines' typical width,
-    then the corner's own shorter edge."""
-    own = corner.shorter_edge
-    if typical is None:
-        return [own]
-    return [typical, own]
+def corner_widths(read_width: float | None, typical: float | None, corner: CardCorner,
+                  config: VisionConfig) -> list[float]:
+    """Card widths to try at a corner: the read cards' width; or, when no card was read, the
+    unread outlines' typical width, then the corner's own shorter edge. None is narrower than
+    the card's longest visible edge allows (a card's side is at most its height)."""
+    if read_width is not None:
+        widths = [read_width]
+    elif typical is not None:
+        widths = [typical, corner.shorter_edge]
+    else:
+        widths = [corner.shorter_edge]
+    if not config.corner_width_from_edge:
+        return widths
+    least = corner.longer_edge * config.card_width / config.card_height
+    out: list[float] = []
+    for width in widths:
+        width = max(width, least)
+        if all(abs(width - other) > 0.05 * other for other in out):
+            out.append(width)
+    return out
 
 
 def read_loose_corners(
@@ -97,7 +110,7 @@ def read_loose_corners(
     for corner in find_corners(masks, config, typical if read else None, exclude):
         if _repeats(corner, tried, typical or corner.shorter_edge, config):
             continue
-        widths = [typical] if read and typical else _corner_widths(typical, corner)
+        widths = corner_widths(typical if read else None, typical, corner, config)
         sure = unsure = False
         for width in widths:
             found_here = _read_corner(frame, corner, width, (True, False), model, lenient)
