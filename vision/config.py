@@ -173,3 +173,23 @@ class VisionConfig:
     corner_width_from_edge: bool = True
     """A loose corner is read at no less than the width its longer visible edge implies (that
     edge over the card's aspect): a strip of a fanned card shows its whole long side."""
+    fan_steps: bool = True
+    """Read the cards of a fan lying over another at corners hidden back along their top edge
+    (`corners.FanStep`), once some card was read."""
+    fan_step_rise: float = 0.6
+    fan_step_skew: float = 30.0
+    """A fan step's lower card rises at most `fan_step_rise` card widths beside the upper card,
+    and the two cards are turned at most this many degrees from each other (the step's angle
+    from a right angle, their tops from parallel)."""
+    fan_step_min_area: float = 0.5
+    """Only regions of at least this area (in squared card widths) are searched for fan steps:
+    the upper card's visible strip and the lower card's corner."""
+    fan_step_chamfer: float = 0.2
+    """An edge shorter than this (card widths) leaving a fan step is the upper card's rounded
+    corner: its top edge is the next one."""
+    fan_step_stride: float = 0.1
+    fan_step_reach: float = 0.9
+    """The hidden corner is sought every `fan_step_stride` card widths back along the upper
+    card's top edge, up to `fan_step_reach` card widths."""
+    fan_step_clearance: float = 0.35
+    """No hidden corner is sought this close (card widths) to an index corner of a read card."""

@@ -33,14 +33,28 @@ class CardCorner:
     """Lengths of the two visible edges, in frame pixels."""
 
 
+@dataclass(frozen=True)
+class FanStep:
+    """A concave corner where a card lying over another meets the other's side, as in a fan:
+    the upper card's top edge leaves it, and its own corner lies hidden somewhere back along
+    that edge, on the lower card (white on white shows no edge)."""
+
+    vertex: Vector
+    along: Vector
+    """Unit vector from the vertex along the upper card's visible top edge."""
+    down: Vector
+    """Unit vector into the upper card, square to `along`."""
+
+
 def find_corners(
     masks: MaskSet, config: VisionConfig, card_width: float | None,
-    exclude: Image | None = None,
+    exclude: Image | None = None, steps: list[FanStep] | None = None,
 ) -> list[CardCorner]:
     """Right-angled corners with two straight edges of card scale, in frame pixels.
 
     Corners whose tip falls on a non-zero pixel of `exclude` (mask pixels) are left out. Without a
-    card width, edges must be at least `corner_min_share` of the frame's shorter side.
+    card width, edges must be at least `corner_min_share` of the frame's shorter side. When
+    `steps` is given (and a card width), the fan steps of the regions are added to it.
     """
     if card_width is None:
         min_edge = config.corner_min_share * (min(masks.masks[0].shape) - 2 * masks.pad)
@@ -49,6 +63,7 @@ def find_corners(
     max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
     min_area = min_edge * min_edge
     too_few = 2 * np.pi * min_area
+    step_area = config.fan_step_min_area * (card_width or 0.0) ** 2 * masks.scale ** 2
     corners: list[CardCorner] = []
     searched = config.corner_masks + config.corner_more_masks
     for index, mask in enumerate(masks.masks[:searched]):
@@ -58,7 +73,10 @@ def find_corners(
         for contour in masks.contours(index):
             # Every boundary point is listed, so a contour of fewer points than this cannot
             # enclose the area (isoperimetric bound): it is dropped before its area is measured.
-            if len(contour) ** 2 < too_few or cv2.contourArea(contour) < min_area:
+            if len(contour) ** 2 < too_few:
+                continue
+            area = cv2.contourArea(contour)
+            if area < min_area:
                 continue
             # A region lying wholly on excluded pixels has no corner outside them: its polygon's
             # vertices are points of its outline.
@@ -70,15 +88,25 @@ def find_corners(
             if len(poly) < 4:
                 continue
             inside = np.all((poly > masks.pad + 1) & (poly < limit), axis=1)
+            if not inside.any():
+                continue
+            orientation = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
+            before = poly[np.arange(-1, len(poly) - 1)] - poly
+            after = poly[np.arange(1, len(poly) + 1) % len(poly)] - poly
+            # Only a region as large as a card's visible strip and another card's corner may
+            # hold a fan step; they lie at concave vertices (the region turns inward).
+            if steps is not None and card_width is not None and area >= step_area:
+                turns = (before[:, 0] * after[:, 1] - before[:, 1] * after[:, 0]) * orientation
+                concave = inside & (turns > 0)
+                if concave.any():
+                    steps += _fan_steps(contour, poly, concave, orientation, masks, card_width,
+                                        config)
             if exclude is not None:
                 xs, ys = poly[:, 0].astype(np.intp), poly[:, 1].astype(np.intp)
                 inside &= exclude[ys.clip(0, exclude.shape[0] - 1),
                                   xs.clip(0, exclude.shape[1] - 1)] == 0
             if not inside.any():
                 continue
-            orientation = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
-            before = poly[np.arange(-1, len(poly) - 1)] - poly
-            after = poly[np.arange(1, len(poly) + 1) % len(poly)] - poly
             len_b = np.sqrt((before * before).sum(axis=1))
             len_a = np.sqrt((after * after).sum(axis=1))
             # Both edges of card scale; or one a long stretch of the card's side and the other
@@ -99,6 +127,93 @@ def find_corners(
                 longer = float(max(len_a[i], len_b[i])) / masks.scale
                 corners.append(CardCorner(masks.to_frame(poly[i]), first, second, shorter, longer))
     return corners
+
+
+def _fan_steps(contour: Image, poly: Image, concave: npt.NDArray[np.bool_],
+               orientation: float, masks: MaskSet, card_width: float,
+               config: VisionConfig) -> list[FanStep]:
+    """The fan steps of a region's polygon: a concave vertex whose one edge (the upper card's
+    top) runs on at least `corner_min_edge` card widths, whose other (the lower card's side)
+    rises at most `fan_step_rise` card widths to a corner from which the lower card's top runs
+    back; the cards of a fan are turned a little from each other, so the vertex may be
+    `fan_step_skew` degrees from a right angle and the two tops that far from parallel."""
+    width = card_width * masks.scale
+    count = len(poly)
+    parallel = float(np.cos(np.deg2rad(config.fan_step_skew)))
+    max_cosine = float(np.sin(np.deg2rad(config.fan_step_skew)))
+    loose_cosine = float(np.sin(np.deg2rad(config.fan_step_skew + 15.0)))
+    loose_parallel = float(np.cos(np.deg2rad(config.fan_step_skew + 15.0)))
+    found = []
+    reach = 0.0
+    width_rise, min_top = config.fan_step_rise * width, config.corner_min_edge * width
+    for i in np.nonzero(concave)[0]:
+        vertex = poly[i]
+        for sense in (-1, 1):
+            # The lower card's side: from the vertex back to the one before it (in this sense),
+            # then its top onwards from there.
+            side = poly[(i - sense) % count] - vertex
+            lower_top = poly[(i - 2 * sense) % count] - poly[(i - sense) % count]
+            side_len, lower_len = float(np.hypot(*side)), float(np.hypot(*lower_top))
+            if side_len < 1.0 or side_len > width_rise or lower_len < min_top:
+                continue
+            rise = side / side_len
+            start = vertex
+            end = poly[(i + sense) % count]
+            if float(np.hypot(*(end - vertex))) < config.fan_step_chamfer * width:
+                start, end = end, poly[(i + 2 * sense) % count]
+            # Convex vertices, and those far from a step along the polygon's own edges, are
+            # left before any line is fitted.
+            chord = end - vertex
+            chord = chord / max(float(np.hypot(*chord)), 1e-6)
+            if (float(rise[0] * chord[1] - rise[1] * chord[0]) * orientation * sense <= 0
+                    or abs(float(chord @ rise)) > loose_cosine
+                    or float(chord @ lower_top) / lower_len > -loose_parallel):
+                continue
+            reach = reach or max(2.0, 0.01 * cv2.arcLength(contour, True))
+            edge = _fitted_edge(contour, start, end, reach)
+            if edge is None:
+                continue
+            through, along = edge
+            # The step's corner: where the top edge's line meets the lower card's side (the
+            # polygon's vertex may sit off that line, cut across a rounded corner).
+            normal = np.array([-along[1], along[0]], np.float32)
+            crossing = float(rise @ normal)
+            if abs(crossing) < 1e-3:
+                continue
+            corner = vertex + rise * float((through - vertex) @ normal) / crossing
+            if float((end - corner) @ along) < config.corner_min_edge * width:
+                continue
+            turn = float(rise[0] * along[1] - rise[1] * along[0])
+            if turn * orientation * sense < 0:
+                continue
+            if (abs(float(along @ rise)) > max_cosine
+                    or float(along @ lower_top) / lower_len > -parallel):
+                continue
+            down = normal if float(normal @ rise) < 0 else -normal
+            found.append(FanStep(masks.to_frame(corner), along, down.astype(np.float32)))
+    return found
+
+
+def _fitted_edge(contour: Image, start: Vector, end: Vector,
+                 reach: float) -> tuple[Vector, Vector] | None:
+    """A point and the unit direction (from start towards end) of the line fitted to the
+    outline's points along the middle of the polygon's edge from `start` to `end` (within
+    `reach`, the polygon's tolerance); None when there are too few."""
+    chord = end - start
+    length = float(np.hypot(*chord))
+    if length < 1.0:
+        return None
+    along = chord / length
+    points = contour.reshape(-1, 2).astype(np.float32) - start
+    position = points @ along
+    normal = np.array([-along[1], along[0]], np.float32)
+    near = (np.abs(points @ normal) <= reach) & (position > 0.15 * length) & (
+        position < 0.85 * length)
+    if np.count_nonzero(near) < 5:
+        return None
+    line = cv2.fitLine(points[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel().astype(np.float32)
+    direction = line[:2] if float(line[:2] @ along) > 0 else -line[:2]
+    return (start + line[2:]).astype(np.float32), direction.astype(np.float32)
 
 
 def corner_views(frame: Image, corner: CardCorner, card_width: float, config: VisionConfig,

@@ -1,0 +1,85 @@
+"""Fan steps: the middle cards of a fan, read at corners hidden back along their top edge."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.config import VisionConfig
+from vision.corners import FanStep, find_corners
+from vision.detect import MaskSet
+from vision.imageio import read_image
+from vision.model import GlyphModel
+from vision.pipeline import recognise
+
+NO_STEPS = VisionConfig(fan_steps=False)
+
+
+def _steps(mask: np.ndarray, width: float = 100.0) -> list[FanStep]:
+    steps: list[FanStep] = []
+    find_corners(MaskSet([mask], scale=1.0, pad=0), VisionConfig(), width, None, steps)
+    return steps
+
+
+def _has_step(steps: list[FanStep], vertex: tuple[int, int], along: tuple[int, int],
+              down: tuple[int, int]) -> bool:
+    return any(np.abs(s.vertex - vertex).max() <= 2 and s.along @ np.array(along) > 0.99
+               and s.down @ np.array(down) > 0.99 for s in steps)
+
+
+def test_a_card_lying_over_a_higher_one_gives_a_step_along_its_top() -> None:
+    # The lower card (left) rises 30 pixels above the upper one (right), which covers its right
+    # part; white on white, the mask shows one region.
+    mask = np.zeros((400, 500), np.uint8)
+    cv2.rectangle(mask, (40, 40), (140, 190), 255, -1)
+    cv2.rectangle(mask, (90, 70), (190, 220), 255, -1)
+    steps = _steps(mask)
+    assert _has_step(steps, (140, 70), (1, 0), (0, 1))
+    # The outline alone cannot tell which card is on top: at the other end the left card may
+    # lie over the right one, seen the other way up.
+    assert _has_step(steps, (90, 190), (-1, 0), (0, -1))
+
+
+def test_mirrored_fans_give_mirrored_steps_and_lone_cards_none() -> None:
+    mask = np.zeros((400, 500), np.uint8)
+    cv2.rectangle(mask, (240, 40), (340, 190), 255, -1)
+    cv2.rectangle(mask, (190, 70), (290, 220), 255, -1)
+    assert _has_step(_steps(mask), (240, 70), (-1, 0), (0, 1))
+    lone = np.zeros((400, 500), np.uint8)
+    cv2.rectangle(lone, (40, 40), (140, 190), 255, -1)
+    assert _steps(lone) == []
+
+
+def test_a_rise_higher_than_a_fan_allows_gives_no_step_there() -> None:
+    # The left region rises 1.2 card widths above the right one: two things side by side.
+    mask = np.zeros((500, 500), np.uint8)
+    cv2.rectangle(mask, (40, 40), (140, 300), 255, -1)
+    cv2.rectangle(mask, (90, 160), (290, 420), 255, -1)
+    assert not _has_step(_steps(mask), (140, 160), (1, 0), (0, 1))
+    assert _has_step(_steps(mask, width=250.0), (140, 160), (1, 0), (0, 1))
+
+
+def _photo(shared_dir: Path, name: str) -> tuple[np.ndarray, list[dict[str, object]]]:
+    vision = shared_dir / "vision"
+    labels = json.loads((vision / "labels.json").read_text())
+    return read_image(vision / "dev" / name), labels["images"][name]["cards"]
+
+
+@pytest.mark.parametrize(("name", "middle"), [
+    ("edje_train/IMG_2669.jpg", "JD"),  # the lower card rises above the middle one
+    ("edje_train/IMG_2671.jpg", "QS"),  # the middle card's corner lies at the lower card's side
+])
+def test_middle_card_of_a_fan_is_read_at_its_hidden_corner(shared_dir: Path, name: str,
+                                                            middle: str) -> None:
+    frame, _ = _photo(shared_dir, name)
+    model = GlyphModel.load()
+    with_steps = [o.name for o in recognise(frame, model)]
+    without = [o.name for o in recognise(frame, model, NO_STEPS)]
+    assert middle in with_steps
+    assert middle not in without
+    # Nothing else changes: the other cards are read as before.
+    assert sorted(n for n in with_steps if n and n != middle) == sorted(n for n in without if n)
