@@ -200,7 +200,6 @@ def read_fan_steps(
     reach = config.corner_repeat_reach * width
     cosine = float(np.cos(np.deg2rad(config.corner_repeat_angle)))
     read_tips = [quad[k] for quad in read for k in (0, 2)]
-    outlines = [quad.reshape(-1, 1, 2).astype(np.float32) for quad in read]
     others = [quad.reshape(-1, 1, 2).astype(np.float32) for quad in unread]
     for step in steps:
         if any(float(np.linalg.norm(step.vertex - other.vertex)) < reach
@@ -210,16 +209,28 @@ def read_fan_steps(
         vertex = (float(step.vertex[0]), float(step.vertex[1]))
         if any(cv2.pointPolygonTest(outline, vertex, False) >= 0 for outline in others):
             continue
-        # A point on the upper card's visible strip: when it lies on a read card, that card is
-        # the upper one and needs no search.
-        probe = step.vertex + (step.along * 0.25 + step.down * 0.3) * width
-        if any(cv2.pointPolygonTest(outline, (float(probe[0]), float(probe[1])), False) >= 0
-               for outline in outlines):
+        if any(_on_top_side(step, quad, width, config) for quad in read):
             continue
         found_here = _read_fan_step(frame, step, width, read_tips, model, config)
         if found_here is not None:
             readings.append(found_here)
     return readings
+
+
+def _on_top_side(step: FanStep, quad: Quad, width: float, config: VisionConfig) -> bool:
+    """Whether a step's upper card is the card outlined by `quad`: the step lies on (within
+    `corner_repeat_reach` card widths of) one of its sides, and that side runs along the
+    upper card's top."""
+    offsets = quad - step.vertex
+    sides = np.roll(quad, -1, axis=0) - quad
+    lengths = np.maximum(np.linalg.norm(sides, axis=1), 1e-6)
+    # Where along each side the step's nearest point lies, and how far off the side it is.
+    position = np.clip(-(offsets * sides).sum(axis=1) / lengths ** 2, 0.0, 1.0)
+    apart = np.linalg.norm(offsets + sides * position[:, None], axis=1)
+    nearest = int(np.argmin(apart))
+    along = abs(float(sides[nearest] @ step.along)) / lengths[nearest]
+    return bool(apart[nearest] <= config.corner_repeat_reach * width
+                and along >= np.cos(np.deg2rad(config.fan_step_skew)))
 
 
 def _read_fan_step(

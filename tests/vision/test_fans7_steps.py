@@ -15,6 +15,7 @@ from vision.detect import MaskSet
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
+from vision.scenes import paste_card, plain_card, table_background
 
 NO_STEPS = VisionConfig(fan_steps=False)
 
@@ -61,6 +62,31 @@ def test_a_rise_higher_than_a_fan_allows_gives_no_step_there() -> None:
     cv2.rectangle(mask, (90, 160), (290, 420), 255, -1)
     assert not _has_step(_steps(mask), (140, 160), (1, 0), (0, 1))
     assert _has_step(_steps(mask, width=250.0), (140, 160), (1, 0), (0, 1))
+
+
+def _borderless(rank: str, suit: str) -> np.ndarray:
+    face = plain_card(rank, suit)
+    face[:4], face[-4:], face[:, :4], face[:, -4:] = 250, 250, 250, 250
+    return face
+
+
+@pytest.mark.parametrize(("angles", "drop"), [((-6, 0, 6), 25), ((-8, -2, 5), 40)])
+def test_middle_card_of_a_rendered_fan_of_white_cards_is_read(
+    angles: tuple[int, int, int], drop: int
+) -> None:
+    # White cards without printed borders: where they overlap, the masks show one region. The
+    # left card rises above the others, so the middle card's corner lies hidden on it; a lone
+    # card beside the fan is read whole and gives the card width.
+    scene = table_background(1280, 720, seed=1)
+    for k, (rank, suit) in enumerate([("9", "H"), ("J", "D"), ("K", "S")]):
+        paste_card(scene, _borderless(rank, suit), (330 + k * 120, 330 + (drop if k else 0)),
+                   330, angles[k])
+    paste_card(scene, _borderless("A", "C"), (1000, 340), 330, 3)
+    model = GlyphModel.load()
+    with_steps = [o.name for o in recognise(scene, model)]
+    without = [o.name for o in recognise(scene, model, NO_STEPS)]
+    assert sorted(n for n in with_steps if n) == ["9H", "AC", "JD", "KS"]
+    assert sorted(n for n in without if n) == ["9H", "AC", "KS"]
 
 
 def _photo(shared_dir: Path, name: str) -> tuple[np.ndarray, list[dict[str, object]]]:
