@@ -193,3 +193,6 @@ class VisionConfig:
     card's top edge, up to `fan_step_reach` card widths."""
     fan_step_clearance: float = 0.35
     """No hidden corner is sought this close (card widths) to an index corner of a read card."""
+    fan_step_card_area: float = 1.3
+    """Fan steps inside an unread outline of at most this many card areas are that card's own
+    print; a larger outline is a blob over several cards."""

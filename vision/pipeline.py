@@ -193,14 +193,18 @@ def read_fan_steps(
     sought back along its top edge, every `fan_step_stride` card widths up to
     `fan_step_reach`; a reading counts only where a view half a stride away reads the same
     card. Corners near an index corner of a read card are not sought (that index is read), nor
-    at steps whose upper card is a read one, nor at steps inside an outline found but not read
-    (the edge of that card's own print, such as a court picture)."""
+    at steps whose upper card is a read one, nor at steps inside an outline of about a card's
+    size found but not read (the edge of that card's own print, such as a court picture)."""
     readings: list[CornerRead] = []
     seen: list[FanStep] = []
     reach = config.corner_repeat_reach * width
     cosine = float(np.cos(np.deg2rad(config.corner_repeat_angle)))
     read_tips = [quad[k] for quad in read for k in (0, 2)]
-    others = [quad.reshape(-1, 1, 2).astype(np.float32) for quad in unread]
+    # Only outlines of about one card's size are cards whose print may show steps; a larger
+    # one is a blob over several cards, such as a whole fan.
+    card_area = config.fan_step_card_area * width * width * config.card_height / config.card_width
+    others = [quad.reshape(-1, 1, 2).astype(np.float32) for quad in unread
+              if cv2.contourArea(quad.astype(np.float32)) <= card_area]
     for step in steps:
         if any(float(np.linalg.norm(step.vertex - other.vertex)) < reach
                and float(step.along @ other.along) >= cosine for other in seen):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -11,10 +12,10 @@ import pytest
 
 from vision.config import VisionConfig
 from vision.corners import FanStep, find_corners
-from vision.detect import MaskSet
+from vision.detect import MaskSet, card_masks
 from vision.imageio import read_image
 from vision.model import GlyphModel
-from vision.pipeline import recognise
+from vision.pipeline import _on_top_side, read_fan_steps, recognise
 from vision.scenes import paste_card, plain_card, table_background
 
 NO_STEPS = VisionConfig(fan_steps=False)
@@ -109,3 +110,48 @@ def test_middle_card_of_a_fan_is_read_at_its_hidden_corner(shared_dir: Path, nam
     assert middle not in without
     # Nothing else changes: the other cards are read as before.
     assert sorted(n for n in with_steps if n and n != middle) == sorted(n for n in without if n)
+
+
+def _rect(x0: float, y0: float, width: float, height: float) -> np.ndarray:
+    return np.array([[x0, y0], [x0 + width, y0], [x0 + width, y0 + height], [x0, y0 + height]],
+                    np.float32)
+
+
+def test_a_step_on_a_read_cards_top_side_is_that_cards_own() -> None:
+    read = _rect(200, 100, 100, 150)
+    config = VisionConfig()
+    right, down = np.array([1, 0], np.float32), np.array([0, 1], np.float32)
+    # The read card's top-left corner, where it lies over a card rising above it.
+    assert _on_top_side(FanStep(np.array([200, 100], np.float32), right, down), read, 100.0,
+                        config)
+    # A card whose corner lies at the read card's side, running off it: not the read card.
+    assert not _on_top_side(FanStep(np.array([300, 120], np.float32), right, down), read,
+                            100.0, config)
+    # A step beyond the read card's top-left, along the line of its top: a flush neighbour.
+    assert not _on_top_side(FanStep(np.array([150, 100], np.float32), right, down), read,
+                            100.0, config)
+
+
+def test_steps_inside_an_unread_card_are_its_print_but_inside_a_blob_are_searched() -> None:
+    scene = table_background(1280, 720, seed=1)
+    for k, (rank, suit) in enumerate([("9", "H"), ("J", "D"), ("K", "S")]):
+        paste_card(scene, _borderless(rank, suit), (330 + k * 120, 330 + (25 if k else 0)),
+                   330, (-6, 0, 6)[k])
+    lone = paste_card(scene, _borderless("A", "C"), (1000, 340), 330, 3)
+    config = replace(VisionConfig(), min_confidence=VisionConfig().pair_min_confidence)
+    width = float(np.linalg.norm(lone[1] - lone[0]))
+    steps: list[FanStep] = []
+    find_corners(card_masks(scene, config), config, width, None, steps)
+    model = GlyphModel.load()
+
+    def names(unread: list[np.ndarray]) -> list[str | None]:
+        found = read_fan_steps(scene, steps, [lone], unread, width, model, config)
+        return [observation.name for observation, _, _ in found]
+
+    assert "JD" in names([])
+    # An unread outline of one card's size around the steps: they are that card's print.
+    middle = np.mean([s.vertex for s in steps], axis=0)
+    card = _rect(middle[0] - 100, middle[1] - 50, width, 1.45 * width)
+    assert names([card]) == []
+    # A blob over the whole fan does not hide them.
+    assert "JD" in names([_rect(100, 80, 700, 520)])
