@@ -250,19 +250,28 @@ def _read_fan_step(
     offsets = [(k - 1) * stride
                for k in range(round(config.fan_step_reach / config.fan_step_stride) + 2)]
     quick = replace(config, second_look_shifts=(), corner_shifts=())
-    coarse = [_read_step(frame, step, offset, width, read_tips, model, quick)
-              for offset in offsets]
+    coarse: dict[int, CornerRead | None] = {}
+
+    def at(k: int) -> CornerRead | None:
+        if k not in coarse:
+            coarse[k] = _read_step(frame, step, offsets[k], width, read_tips, model, quick)
+        return coarse[k]
+
     best: CornerRead | None = None
-    for k, here in enumerate(coarse):
+    for k in range(len(offsets)):
+        here = at(k)
         if here is None or (best is not None and here[0].confidence <= best[0].confidence):
             continue
-        beside = [coarse[j] for j in (k - 1, k + 1) if 0 <= j < len(coarse)]
+        beside = [at(j) for j in (k - 1, k + 1) if 0 <= j < len(offsets)]
         if not any(other is not None and other[0].name == here[0].name for other in beside):
             beside = [_read_step(frame, step, offsets[k] + half, width, read_tips, model, config)
                       for half in (-stride / 2, stride / 2)]
         agreeing = [o for o in beside if o is not None and o[0].name == here[0].name]
         if agreeing:
             best = max([here, *agreeing], key=lambda r: r[0].confidence)
+            # A sure reading ends the search: the card's corner has been found.
+            if best[0].confidence >= config.min_loose_confidence:
+                break
     return best
 
 
