@@ -169,3 +169,21 @@ class VisionConfig:
     and whose edges both run within this many degrees of that one's is the same corner found
     again in another mask: it is not read again (a slightly turned view of an index already read
     can misread it as a rival). A corner read unsurely is tried again in the next masks."""
+    # unread 7
+    search_unread: bool = True
+    """An outlined card that reads nothing is read again at each of its right-angled corners
+    as an index corner, at the card widths the read cards and the outline's edges imply."""
+    search_max_skew: float = 20.0
+    """How far (degrees) an outline's corner may be from a right angle to be searched."""
+    search_aspect: float = 1.45
+    """Height over width of the card implied at a searched corner."""
+    search_card_aspects: tuple[float, float] = (1.3, 1.7)
+    """An unread outline of this aspect, right-angled and as wide as the cards read, is a whole
+    card's: its corners are not searched (its index views were read already)."""
+    search_width_step: float = 0.1
+    """Card widths tried at a corner that differ by less than this share are tried once."""
+    search_min_confidence: float = 0.55
+    """A card read at a searched corner must reach this confidence."""
+    search_replace_overlap: float = 0.5
+    """A card read at a searched corner replaces its outline when they overlap this much (IoU);
+    else the outline (perhaps more cards) stays beside it, unread."""
