@@ -182,6 +182,13 @@ class VisionConfig:
     card's: its corners are not searched (its index views were read already)."""
     search_width_step: float = 0.1
     """Card widths tried at a corner that differ by less than this share are tried once."""
+    search_border: float = 0.01
+    """An outline's corner this near the frame's border (share of its long side) is not
+    searched: the frame cuts the outline there."""
+    search_shifts: tuple[float, ...] = ()
+    """Second-look ink level shifts (as `second_look_shifts`) for views at searched corners."""
+    search_min_edge: float = 0.6
+    """A searched corner needs an edge this long (share of the read cards' width)."""
     search_min_confidence: float = 0.55
     """A card read at a searched corner must reach this confidence."""
     search_replace_overlap: float = 0.5

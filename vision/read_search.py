@@ -50,28 +50,32 @@ class CornerFind:
 def index_corners(quad: Quad, config: VisionConfig) -> Iterator[IndexCorner]:
     """Each corner of an outline as an index corner, its two edges taken as across and down in
     the one way that is not mirrored. A corner far from a right angle (an outline cut across a
-    card) is taken twice: each of its edges with the perpendicular to it, into the outline."""
+    card) is taken with an edge whose far end is a right angle (a card's side) and the
+    perpendicular to that edge, into the outline."""
     pts = np.asarray(quad, np.float32)
-    max_cosine = float(np.sin(np.deg2rad(config.search_max_skew)))
-    clockwise = cv2.contourArea(pts.reshape(-1, 1, 2), oriented=True) > 0
+    # Along an outline turning clockwise in the image (y down) the next vertex lies across.
+    if cv2.contourArea(pts.reshape(-1, 1, 2), oriented=True) < 0:
+        pts = pts[::-1].copy()
+    sides = np.roll(pts, -1, axis=0) - pts
+    lengths = np.linalg.norm(sides, axis=1)
+    if lengths.min() < 1.0:
+        return
+    units = (sides / lengths[:, None]).astype(np.float32)
+    # The corner at vertex i, between the side arriving there and the side leaving it.
+    square = np.abs((units * np.roll(units, 1, axis=0)).sum(axis=1)) <= np.sin(
+        np.deg2rad(config.search_max_skew))
     for i in range(4):
-        after, before = pts[(i + 1) % 4] - pts[i], pts[(i + 3) % 4] - pts[i]
-        after_length, before_length = float(np.hypot(*after)), float(np.hypot(*before))
-        if min(after_length, before_length) < 1.0:
-            continue
-        after, before = after / after_length, before / before_length
-        # Image y runs down: a frame (across, down) that is not mirrored turns positively.
-        # Along a clockwise outline (as drawn in the image) the next vertex lies across.
-        if not clockwise:
-            after, before = before, after
-            after_length, before_length = before_length, after_length
-        if abs(float(after @ before)) <= max_cosine:
+        after, after_length = units[i], float(lengths[i])
+        before, before_length = -units[i - 1], float(lengths[i - 1])
+        if square[i]:
             yield IndexCorner(pts[i], after, before, after_length, before_length)
             continue
-        yield IndexCorner(pts[i], after, np.array([-after[1], after[0]], np.float32),
-                          after_length, before_length)
-        yield IndexCorner(pts[i], np.array([before[1], -before[0]], np.float32), before,
-                          after_length, before_length)
+        if square[(i + 1) % 4]:
+            yield IndexCorner(pts[i], after, np.array([-after[1], after[0]], np.float32),
+                              after_length, before_length)
+        if square[i - 1]:
+            yield IndexCorner(pts[i], np.array([before[1], -before[0]], np.float32), before,
+                              after_length, before_length)
 
 
 def corner_widths(corner: IndexCorner, typical: float | None, config: VisionConfig) -> list[float]:
@@ -116,17 +120,30 @@ def implied_card(corner: IndexCorner, width: float, config: VisionConfig) -> Qua
 
 def read_at_corners(
     frame: Image, quad: Quad, model: GlyphModel, config: VisionConfig,
-    typical: float | None = None,
+    typical: float | None = None, read: tuple[Quad, ...] = (),
 ) -> CornerFind | None:
     """The surest reading of an index at one of an outline's corners, at the card widths tried
-    there; None when no corner reads surely enough or two corners disagree."""
+    there; None when no corner reads surely enough or two corners disagree.
+
+    Corners on a card already `read` (whole outlines) are not tried: an index there is that
+    card's. With a typical card width, neither are corners whose edges are both shorter than
+    `search_min_edge` of it (a pip's or a picture's piece)."""
     finds: list[CornerFind] = []
+    # One look at each view: the second looks at other ink levels are for a card's own corners.
+    looks = replace(config, second_look_shifts=config.search_shifts)
     for corner in index_corners(quad, config):
+        if typical is not None and max(corner.across_length, corner.down_length) < (
+                config.search_min_edge * typical):
+            continue
+        if any(_inside(corner.tip, outline) for outline in read):
+            continue
+        if _at_border(corner.tip, frame.shape, config):
+            continue
         best: CornerFind | None = None
         for width in corner_widths(corner, typical, config):
             unit = width / config.card_width
             view = warp_index(frame, corner.tip, corner.across, corner.down, unit, config)
-            reading, confidence = read_views([view], model, config)
+            reading, confidence = read_views([view], model, looks)
             if reading is not None and (best is None or confidence > best.confidence):
                 best = CornerFind(reading, confidence, implied_card(corner, width, config))
         if best is not None and best.confidence >= config.search_min_confidence:
@@ -154,7 +171,8 @@ def read_unread_outlines(
                 or card_shaped(observation.corners, typical, config)):
             result.append(observation)
             continue
-        found = read_at_corners(frame, observation.corners, model, config, typical)
+        found = read_at_corners(frame, observation.corners, model, config, typical,
+                                tuple(whole))
         if found is None or not _new_card(found, read, (width, height), config):
             result.append(observation)
             continue
@@ -177,17 +195,28 @@ def _new_card(found: CornerFind, read: list[CardObservation], size: tuple[int, i
         return False
     width = float(np.linalg.norm(found.card[1] - found.card[0]))
     for other in read:
-        outline = other.corners.reshape(-1, 1, 2).astype(np.float32)
-        if other.whole and any(
-            cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), False) >= 0
-            for p in (centre, tip)
-        ):
+        if other.whole and (_inside(centre, other.corners) or _inside(tip, other.corners)):
             return False
         reach = config.same_card_reach * width
         if other.name == found.reading.name and np.linalg.norm(
                 other.corners.mean(axis=0) - centre) < reach:
             return False
     return True
+
+
+def _at_border(point: Vector, shape: tuple[int, ...], config: VisionConfig) -> bool:
+    """Whether a point lies on the frame's border, where the frame cuts what it shows: an
+    outline's corner there is no card corner."""
+    reach = config.search_border * max(shape[:2])
+    height, width = shape[:2]
+    x, y = float(point[0]), float(point[1])
+    return min(x, y, width - 1 - x, height - 1 - y) < reach
+
+
+def _inside(point: Vector, outline: Quad) -> bool:
+    """Whether a point lies inside (or on) a quad."""
+    contour = np.asarray(outline, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _overlap(card: Quad, outline: Quad) -> float:
