@@ -185,6 +185,10 @@ class VisionConfig:
     search_border: float = 0.01
     """An outline's corner this near the frame's border (share of its long side) is not
     searched: the frame cuts the outline there."""
+    search_beyond: tuple[float, ...] = (0.06, 0.1)
+    """An unread outline of a card's shape, narrower than the read cards or with none read (a
+    court picture outlined instead of its card), is read these shares of a card width out beyond
+    its index corners, along both edges (the first sure reading kept); two corners must agree."""
     search_shifts: tuple[float, ...] = ()
     """Second-look ink level shifts (as `second_look_shifts`) for views at searched corners."""
     search_min_edge: float = 0.6

@@ -153,6 +153,34 @@ def read_at_corners(
     return max(finds, key=lambda f: f.confidence)
 
 
+def read_beyond(
+    frame: Image, quad: Quad, model: GlyphModel, config: VisionConfig,
+    typical: float | None = None,
+) -> CornerFind | None:
+    """A court picture outlined instead of its card: the index lies just beyond the picture's
+    corners at its short sides, out along both edges. Read there (at the read cards' width, else
+    the outline's; the first sure reading of the distances tried), two corners must agree; None
+    otherwise."""
+    looks = replace(config, second_look_shifts=config.search_shifts)
+    finds: list[CornerFind] = []
+    for corner in index_corners(quad, config):
+        if corner.across_length > corner.down_length:
+            continue
+        width = typical or corner.across_length
+        unit = width / config.card_width
+        for beyond in config.search_beyond:
+            origin = corner.tip - beyond * width * (corner.across + corner.down)
+            view = warp_index(frame, origin, corner.across, corner.down, unit, config)
+            reading, confidence = read_views([view], model, looks)
+            if reading is not None and confidence >= config.search_min_confidence:
+                card = replace(corner, tip=origin.astype(np.float32))
+                finds.append(CornerFind(reading, confidence, implied_card(card, width, config)))
+                break
+    if len(finds) < 2 or len({f.reading.name for f in finds}) > 1:
+        return None
+    return max(finds, key=lambda f: f.confidence)
+
+
 def read_unread_outlines(
     frame: Image, observations: list[CardObservation], model: GlyphModel, config: VisionConfig,
 ) -> list[CardObservation]:
@@ -167,12 +195,17 @@ def read_unread_outlines(
     height, width = frame.shape[:2]
     result = []
     for observation in observations:
-        if (observation.reading is not None or not observation.whole
-                or card_shaped(observation.corners, typical, config)):
+        if observation.reading is not None or not observation.whole:
             result.append(observation)
             continue
-        found = read_at_corners(frame, observation.corners, model, config, typical,
-                                tuple(whole))
+        quad = observation.corners
+        if card_shaped(quad, None, config) and (
+                typical is None or _short_side(quad) < (1 - config.search_width_step) * typical):
+            found = read_beyond(frame, quad, model, config, typical)
+        elif card_shaped(quad, typical, config):
+            found = None
+        else:
+            found = read_at_corners(frame, quad, model, config, typical, tuple(whole))
         if found is None or not _new_card(found, read, (width, height), config):
             result.append(observation)
             continue
