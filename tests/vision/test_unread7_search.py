@@ -172,6 +172,8 @@ def _holding(record: dict[str, Any], point: np.ndarray) -> list[str]:
     ("edje_train/IMG_2579.jpg", "TD"),  # an outline on part of a card
     ("edje_train/IMG_2519.jpg", "9C"),  # a card cut across by a toy lying on it
     ("edje_train/cam_image44.jpg", "9S"),  # a webcam card cut across by a shadow
+    ("edje_train/IMG_2507.jpg", "KH"),  # the court picture outlined instead of the card
+    ("edje_train/IMG_2526.jpg", "QS"),  # the same, the card lying sideways
 ])
 def test_recorded_cards_outlined_wrongly_are_read_at_a_corner(
         shared_dir: Path, model: GlyphModel, photo: str, card: str) -> None:
