@@ -125,15 +125,18 @@ def read_at_corners(
     """The surest reading of an index at one of an outline's corners, at the card widths tried
     there; None when no corner reads surely enough or two corners disagree.
 
-    Corners on a card already `read` (whole outlines) are not tried: an index there is that
-    card's. With a typical card width, neither are corners whose edges are both shorter than
-    `search_min_edge` of it (a pip's or a picture's piece)."""
+    Corners on a card already `read` (whole outlines) or on the frame's border are not tried:
+    an index there is that card's, or cut off. Neither are corners whose edges are both shorter
+    than `search_min_edge` of the typical card width (a pip's or a picture's piece), or without
+    one, than the least plausible card width (`plausible_width_shares` of the frame)."""
     finds: list[CornerFind] = []
     # One look at each view: the second looks at other ink levels are for a card's own corners.
     looks = replace(config, second_look_shifts=config.search_shifts)
+    # Without cards read, a card is at least the least plausible share of the frame.
+    least = config.search_min_edge * typical if typical is not None else (
+        config.plausible_width_shares[0] * min(frame.shape[:2]))
     for corner in index_corners(quad, config):
-        if typical is not None and max(corner.across_length, corner.down_length) < (
-                config.search_min_edge * typical):
+        if max(corner.across_length, corner.down_length) < least:
             continue
         if any(_inside(corner.tip, outline) for outline in read):
             continue
