@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +98,8 @@ def test_outline_grown_over_its_index_corner_is_read_at_the_far_corner_at_the_re
                       card[3] - 0.3 * across], np.float32)
     assert read_card(scene, grown, model) is None
     config = VisionConfig()
-    read = [o for o in recognise(scene, model, config) if o.name == "AH"]
+    read = [o for o in recognise(scene, model, replace(config, search_unread=False))
+            if o.name == "AH"]
     assert len(read) == 1
     found = read_unread_outlines(scene, [*read, _unread(grown)], model, config)
     assert [o.name for o in found] == ["AH", "TS"]
@@ -113,7 +115,8 @@ def test_outline_cut_across_the_card_is_read_along_its_whole_side(
                      np.float32)
     assert read_card(scene, wedge, model) is None
     config = VisionConfig()
-    read = [o for o in recognise(scene, model, config) if o.name == "AH"]
+    read = [o for o in recognise(scene, model, replace(config, search_unread=False))
+            if o.name == "AH"]
     found = read_unread_outlines(scene, [*read, _unread(wedge)], model, config)
     assert [o.name for o in found] == ["AH", "TS"]
 
@@ -122,7 +125,8 @@ def test_outline_spanning_a_read_card_reads_only_the_other_card(
         faces: dict[str, Image], model: GlyphModel) -> None:
     scene, left, card = _scene(faces, "9D")
     config = VisionConfig()
-    read = [o for o in recognise(scene, model, config) if o.name == "AH"]
+    read = [o for o in recognise(scene, model, replace(config, search_unread=False))
+            if o.name == "AH"]
     both = cv2.boxPoints(cv2.minAreaRect(np.vstack([left, card]))).astype(np.float32)
     found = read_unread_outlines(scene, [*read, _unread(both)], model, config)
     names = [o.name for o in found]
@@ -179,7 +183,7 @@ def test_recorded_cards_outlined_wrongly_are_read_at_a_corner(
         shared_dir: Path, model: GlyphModel, photo: str, card: str) -> None:
     frame = read_image(shared_dir / "vision" / "dev" / photo)
     config = VisionConfig()
-    before = recognise(frame, model, config)
+    before = recognise(frame, model, replace(config, search_unread=False))
     assert card not in [o.name for o in before]
     after = read_unread_outlines(frame, before, model, config)
     new = [o for o in after if o.name is not None and not any(o is b for b in before)]
@@ -196,6 +200,6 @@ def test_recorded_outline_over_three_cards_adds_no_card(
     # three reads the king at its corner, which is not reported again.
     frame = read_image(shared_dir / "vision" / "dev" / "edje_train/IMG_2626.jpg")
     config = VisionConfig()
-    before = recognise(frame, model, config)
+    before = recognise(frame, model, replace(config, search_unread=False))
     after = read_unread_outlines(frame, before, model, config)
     assert sorted(o.name or "-" for o in after) == sorted(o.name or "-" for o in before)
