@@ -225,13 +225,16 @@ def read_unread_outlines(
 def _new_card(found: CornerFind, read: list[CardObservation], size: tuple[int, int],
               config: VisionConfig) -> bool:
     """Whether a card read at an outline's corner is one no reading explains yet: its centre
-    in the frame, its index corner and centre on no card read, and no card of its name near."""
+    in the frame, its index corner and centre on no card read whole, no index read at a loose
+    corner on it (that index would be covered), and no card of its name near."""
     centre, tip = found.card.mean(axis=0), found.card[0]
     if not (0 <= centre[0] < size[0] and 0 <= centre[1] < size[1]):
         return False
     width = float(np.linalg.norm(found.card[1] - found.card[0]))
     for other in read:
         if other.whole and (_inside(centre, other.corners) or _inside(tip, other.corners)):
+            return False
+        if not other.whole and _inside(other.corners.mean(axis=0), found.card):
             return False
         reach = config.same_card_reach * width
         if other.name == found.reading.name and np.linalg.norm(

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards import CardObservation, Image, Quad
+from vision.cards import CardObservation, Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
 from vision.imageio import read_image
 from vision.model import GlyphModel
@@ -134,6 +134,20 @@ def test_outline_spanning_a_read_card_reads_only_the_other_card(
     # The outline over both cards stays, unread, beside whatever its corners read.
     assert None in names
     assert all(n in ("AH", "9D", None) for n in names)
+
+
+def test_card_over_an_index_read_at_a_loose_corner_is_not_reported(
+        faces: dict[str, Image], model: GlyphModel) -> None:
+    scene, _, card = _scene(faces, "9C")
+    across = card[1] - card[0]
+    merged = np.array([card[0], card[1] + 0.4 * across, card[2] + 0.4 * across, card[3]],
+                      np.float32)
+    # An index read at a loose corner where the 9C would lie: one of the two readings is wrong.
+    centre = card.mean(axis=0)
+    box = centre + np.array([[-10, -15], [10, -15], [10, 15], [-10, 15]], np.float32)
+    loose = CardObservation(box, Reading(Rank.KING, Suit.HEARTS, 0.8), 0.8, whole=False)
+    found = read_unread_outlines(scene, [loose, _unread(merged)], model, VisionConfig())
+    assert [o.name for o in found] == ["KH", None]
 
 
 def test_search_can_be_switched_off(faces: dict[str, Image], model: GlyphModel) -> None:
