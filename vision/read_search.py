@@ -118,6 +118,14 @@ def implied_card(corner: IndexCorner, width: float, config: VisionConfig) -> Qua
     return np.array([tip, tip + across, tip + across + down, tip + down], np.float32)
 
 
+def least_edge(frame: Image, typical: float | None, config: VisionConfig) -> float:
+    """The shortest edge that can be a card's side: `search_min_edge` of the typical card width,
+    or without one, the least plausible card width (`plausible_width_shares` of the frame)."""
+    if typical is not None:
+        return config.search_min_edge * typical
+    return config.plausible_width_shares[0] * min(frame.shape[:2])
+
+
 def read_at_corners(
     frame: Image, quad: Quad, model: GlyphModel, config: VisionConfig,
     typical: float | None = None, read: tuple[Quad, ...] = (),
@@ -132,9 +140,7 @@ def read_at_corners(
     finds: list[CornerFind] = []
     # One look at each view: the second looks at other ink levels are for a card's own corners.
     looks = replace(config, second_look_shifts=config.search_shifts)
-    # Without cards read, a card is at least the least plausible share of the frame.
-    least = config.search_min_edge * typical if typical is not None else (
-        config.plausible_width_shares[0] * min(frame.shape[:2]))
+    least = least_edge(frame, typical, config)
     for corner in index_corners(quad, config):
         if max(corner.across_length, corner.down_length) < least:
             continue
@@ -163,11 +169,12 @@ def read_beyond(
     """A court picture outlined instead of its card: the index lies just beyond the picture's
     corners at its short sides, out along both edges. Read there (at the read cards' width, else
     the outline's; the first sure reading of the distances tried), two corners must agree; None
-    otherwise."""
+    otherwise. Outlines narrower than `least_edge` (a pip) are not taken for a picture."""
     looks = replace(config, second_look_shifts=config.search_shifts)
     finds: list[CornerFind] = []
+    least = least_edge(frame, typical, config)
     for corner in index_corners(quad, config):
-        if corner.across_length > corner.down_length:
+        if corner.across_length > corner.down_length or corner.across_length < least:
             continue
         width = typical or corner.across_length
         unit = width / config.card_width
