@@ -123,7 +123,7 @@ def least_edge(frame: Image, typical: float | None, config: VisionConfig) -> flo
     or without one, the least plausible card width (`plausible_width_shares` of the frame)."""
     if typical is not None:
         return config.search_min_edge * typical
-    return config.plausible_width_shares[0] * min(frame.shape[:2])
+    return float(config.plausible_width_shares[0] * min(frame.shape[:2]))
 
 
 def read_at_corners(
