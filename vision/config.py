@@ -171,8 +171,9 @@ class VisionConfig:
     can misread it as a rival). A corner read unsurely is tried again in the next masks."""
     # unread 7
     search_unread: bool = True
-    """An outlined card that reads nothing is read again at each of its right-angled corners
-    as an index corner, at the card widths the read cards and the outline's edges imply."""
+    """An outlined card that reads nothing is read again at its corners as an index corner
+    (`read_search.read_unread_outlines`, after the loose corners), at the width of the cards
+    read whole, or without any, at the widths the outline's two edges there imply."""
     search_max_skew: float = 20.0
     """How far (degrees) an outline's corner may be from a right angle to be searched."""
     search_aspect: float = 1.45
@@ -181,7 +182,8 @@ class VisionConfig:
     """An unread outline of this aspect, right-angled and as wide as the cards read, is a whole
     card's: its corners are not searched (its index views were read already)."""
     search_width_step: float = 0.1
-    """Card widths tried at a corner that differ by less than this share are tried once."""
+    """Card widths tried at a corner that differ by less than this share are tried once; an
+    outline this close to the read cards' width is as wide as they are."""
     search_border: float = 0.01
     """An outline's corner this near the frame's border (share of its long side) is not
     searched: the frame cuts the outline there."""
