@@ -196,3 +196,34 @@ class VisionConfig:
     fan_step_card_area: float = 1.3
     """Fan steps inside an unread outline of at most this many card areas are that card's own
     print; a larger outline is a blob over several cards."""
+    # unread 7
+    search_unread: bool = True
+    """An outlined card that reads nothing is read again at its corners as an index corner
+    (`read_search.read_unread_outlines`, after the loose corners), at the width of the cards
+    read whole, or without any, at the widths the outline's two edges there imply."""
+    search_max_skew: float = 20.0
+    """How far (degrees) an outline's corner may be from a right angle to be searched."""
+    search_aspect: float = 1.45
+    """Height over width of the card implied at a searched corner."""
+    search_card_aspects: tuple[float, float] = (1.3, 1.7)
+    """An unread outline of this aspect, right-angled and as wide as the cards read, is a whole
+    card's: its corners are not searched (its index views were read already)."""
+    search_width_step: float = 0.1
+    """Card widths tried at a corner that differ by less than this share are tried once; an
+    outline this close to the read cards' width is as wide as they are."""
+    search_border: float = 0.01
+    """An outline's corner this near the frame's border (share of its long side) is not
+    searched: the frame cuts the outline there."""
+    search_beyond: tuple[float, ...] = (0.06, 0.1)
+    """An unread outline of a card's shape, narrower than the read cards or with none read (a
+    court picture outlined instead of its card), is read these shares of a card width out beyond
+    its index corners, along both edges (the first sure reading kept); two corners must agree."""
+    search_shifts: tuple[float, ...] = ()
+    """Second-look ink level shifts (as `second_look_shifts`) for views at searched corners."""
+    search_min_edge: float = 0.6
+    """A searched corner needs an edge this long (share of the read cards' width)."""
+    search_min_confidence: float = 0.55
+    """A card read at a searched corner must reach this confidence."""
+    search_replace_overlap: float = 0.5
+    """A card read at a searched corner replaces its outline when they overlap this much (IoU);
+    else the outline (perhaps more cards) stays beside it, unread."""

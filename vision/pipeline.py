@@ -15,6 +15,7 @@ from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.glyphs import index_views
 from vision.model import GlyphModel
 from vision.read import read_views
+from vision.read_search import read_unread_outlines
 
 CornerRead = tuple[CardObservation, np.ndarray, float]
 """A card read at a loose corner: the observation, the corner's tip and the card's extent."""
@@ -36,7 +37,7 @@ def recognise(
         observations.append(CardObservation(corners, reading, round(confidence, 3)))
     if config.read_corners:
         observations += read_loose_corners(frame, masks, quads, observations, model, config)
-    return observations
+    return read_unread_outlines(frame, observations, model, config)
 
 
 def read_joker(
