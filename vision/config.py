@@ -169,3 +169,26 @@ class VisionConfig:
     and whose edges both run within this many degrees of that one's is the same corner found
     again in another mask: it is not read again (a slightly turned view of an index already read
     can misread it as a rival). A corner read unsurely is tried again in the next masks."""
+    # lines 7
+    lines_min_length: float = 0.3
+    """Straight segments shorter than this share of the smallest card side are not card sides."""
+    lines_max_segments: int = 80
+    """Only the longest this many segments of a frame are paired into card sides."""
+    lines_max_turn: float = 15.0
+    """How far (degrees) opposite sides of a card may be from parallel (perspective)."""
+    lines_max_skew: float = 20.0
+    """How far (degrees) the two pairs of sides may be from crossing at right angles."""
+    lines_min_aspect: float = 1.25
+    lines_max_aspect: float = 1.75
+    """Aspect limits of a card made of outline lines (1.3-1.6 and a little perspective)."""
+    lines_min_share: float = 0.5
+    """The four segments must cover this share of the quad's sides together."""
+    lines_min_support: float = 0.7
+    """A straight edge must run along this share of each of the quad's four sides."""
+    lines_scale: float = 0.5
+    """Segments are found at this share of the shrunk frame's size (card sides are long)."""
+    lines_cover_area: float = 0.25
+    """Light area inside outlines found already no larger than this share of the frame is taken
+    as explained; the line finder runs only when light area of a card's size is left."""
+    lines: bool = True
+    """Look for cards by their outline lines where light area is left unexplained."""

@@ -1,0 +1,168 @@
+"""Cards found by their outline lines: four straight sides, whatever the colour around them.
+
+A white card on white paper or a light floor differs from what it lies on by little but a faint
+line along each side. Straight segments of the grey frame (OpenCV's line segment detector) are
+paired into opposite sides (nearly parallel, a card's width or length apart, facing each other)
+and two such pairs meeting at about right angles make a quad. It is kept when it has a card's
+aspect, a straight edge runs along most of each of its four sides and none across it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import Image, Quad
+from vision.config import VisionConfig
+from vision.outline_sides import _edge_shares as edge_shares
+from vision.outline_sides import crossed
+
+Segments = npt.NDArray[np.float32]
+"""Rows of x0, y0, x1, y1."""
+
+
+def line_segments(gray: Image, scale: float, min_length: float, limit: int,
+                  within: Image | None = None) -> Segments:
+    """The `limit` longest straight segments at least `min_length` long of the grey image, found
+    at `scale` of its size, whose middles lie in the mask `within` when one is given."""
+    detector = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE, scale)
+    found = detector.detect(gray)[0]
+    if found is None:
+        return np.zeros((0, 4), np.float32)
+    segments = found.reshape(-1, 4).astype(np.float32)
+    if within is not None:
+        middle = np.rint((segments[:, :2] + segments[:, 2:]) / 2).astype(np.intp)
+        np.clip(middle, 0, (within.shape[1] - 1, within.shape[0] - 1), out=middle)
+        segments = segments[within[middle[:, 1], middle[:, 0]] > 0]
+    lengths = np.hypot(segments[:, 2] - segments[:, 0], segments[:, 3] - segments[:, 1])
+    order = np.argsort(-lengths)
+    order = order[lengths[order] >= min_length][:limit]
+    longest: Segments = segments[order]
+    return longest
+
+
+def _opposite_pairs(
+    segments: Segments, min_gap: float, max_gap: float, max_turn: float
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+    """Index pairs (i, j) of segments that may be opposite sides of one card: within `max_turn`
+    degrees of parallel, `min_gap` to `max_gap` apart, overlapping when seen across; and the
+    pairs' mean direction (radians, modulo pi)."""
+    start, end = segments[:, :2], segments[:, 2:]
+    run = end - start
+    angle = np.arctan2(run[:, 1], run[:, 0]) % np.pi
+    unit = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    normal = np.stack([-unit[:, 1], unit[:, 0]], axis=1)
+    middle = (start + end) / 2
+    i, j = np.triu_indices(len(segments), 1)
+    turn = np.abs(angle[i] - angle[j])
+    turn = np.minimum(turn, np.pi - turn)
+    # Distance of each middle from the other's line, both ways round.
+    gap_i = np.abs(((middle[j] - middle[i]) * normal[i]).sum(axis=1))
+    gap_j = np.abs(((middle[i] - middle[j]) * normal[j]).sum(axis=1))
+    gap = (gap_i + gap_j) / 2
+    # Seen across, along segment i's direction, the two segments must overlap.
+    proj_i = np.stack([(start[i] * unit[i]).sum(1), (end[i] * unit[i]).sum(1)], axis=1)
+    proj_j = np.stack([(start[j] * unit[i]).sum(1), (end[j] * unit[i]).sum(1)], axis=1)
+    overlap = np.minimum(proj_i.max(1), proj_j.max(1)) - np.maximum(proj_i.min(1), proj_j.min(1))
+    shorter = np.minimum(np.ptp(proj_i, axis=1), np.ptp(proj_j, axis=1))
+    keep = ((turn <= math.radians(max_turn)) & (gap >= min_gap) & (gap <= max_gap)
+            & (overlap >= 0.3 * shorter))
+    i, j = i[keep], j[keep]
+    vectors = unit[i] + np.where(((unit[i] * unit[j]).sum(1) >= 0)[:, None], unit[j], -unit[j])
+    mean = (np.arctan2(vectors[:, 1], vectors[:, 0]) % np.pi).astype(np.float32)
+    return i, j, mean
+
+
+def _line_of(segments: Segments) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Homogeneous line coefficients (a, b, c), a x + b y + c = 0, of each segment."""
+    ones = np.ones((len(segments), 1))
+    p = np.hstack([segments[:, :2].astype(np.float64), ones])
+    q = np.hstack([segments[:, 2:].astype(np.float64), ones])
+    return np.cross(p, q), p
+
+
+def _corners(lines: npt.NDArray[np.float64], a: npt.NDArray[np.intp],
+             b: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+    """Intersections of lines a and b (rows of x, y; inf when parallel)."""
+    point = np.cross(lines[a], lines[b])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return point[:, :2] / point[:, 2:3]
+
+
+def line_quads(gray: Image, segments: Segments, config: VisionConfig,
+               min_side: float, max_side: float) -> list[tuple[Quad, float]]:
+    """Card quads made of two pairs of opposite sides, with the least edge share of their
+    sides, best first."""
+    if len(segments) < 4:
+        return []
+    i, j, mean = _opposite_pairs(segments, min_side, max_side, config.lines_max_turn)
+    if len(i) < 2:
+        return []
+    lines, _ = _line_of(segments)
+    p, q = np.triu_indices(len(i), 1)
+    cross = np.abs(mean[p] - mean[q])
+    cross = np.minimum(cross, np.pi - cross)
+    keep = cross >= math.radians(90 - config.lines_max_skew)
+    # No segment may serve twice.
+    keep &= (i[p] != i[q]) & (i[p] != j[q]) & (j[p] != i[q]) & (j[p] != j[q])
+    p, q = p[keep], q[keep]
+    if not len(p):
+        return []
+    # Corners in order around the quad: side a1 meets b1, b1 meets a2, a2 meets b2, b2 meets a1.
+    a1, a2, b1, b2 = i[p], j[p], i[q], j[q]
+    quads = np.stack([_corners(lines, a1, b1), _corners(lines, b1, a2),
+                      _corners(lines, a2, b2), _corners(lines, b2, a1)], axis=1)
+    finite = np.isfinite(quads).all(axis=(1, 2))
+    quads, members = quads[finite], np.stack([a1, a2, b1, b2], axis=1)[finite]
+    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
+    across = (sides[:, 0] + sides[:, 2]) / 2
+    along = (sides[:, 1] + sides[:, 3]) / 2
+    aspect = np.maximum(across, along) / np.maximum(np.minimum(across, along), 1e-6)
+    keep = ((aspect >= config.lines_min_aspect) & (aspect <= config.lines_max_aspect)
+            & (np.minimum(across, along) >= min_side) & (np.maximum(across, along) <= max_side))
+    quads, members = quads[keep], members[keep]
+    quads, members = _segments_on_sides(quads, members, segments, config.lines_min_share)
+    found: list[tuple[Quad, float]] = []
+    for quad in quads.astype(np.float32):
+        starts, ends = quad, np.roll(quad, -1, axis=0)
+        reach = max(1, round(config.side_reach * min_side))
+        shares = edge_shares(gray, starts, ends, reach, config.side_contrast)
+        if shares.min() < config.lines_min_support:
+            continue
+        if any(np.abs(quad - other).max() < 0.05 * min_side for other, _ in found):
+            continue
+        if crossed(gray, quad, config):
+            continue
+        found.append((quad, float(shares.mean())))
+    found.sort(key=lambda item: -item[1])
+    return found
+
+
+def _segments_on_sides(
+    quads: npt.NDArray[np.float64], members: npt.NDArray[np.intp], segments: Segments,
+    min_share: float,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
+    """The quads whose four segments lie within their sides (give or take a tenth) and cover
+    at least `min_share` of them together."""
+    if not len(quads):
+        return quads, members
+    # Side k of a quad runs from corner k to corner k + 1; segment a1 lies on side 3 (from b2 to
+    # b1), b1 on side 0, a2 on side 1, b2 on side 2 in the corner order of `line_quads`.
+    side_of = (3, 1, 0, 2)
+    ok = np.ones(len(quads), bool)
+    covered = np.zeros(len(quads))
+    for column, side in enumerate(side_of):
+        s = segments[members[:, column]].astype(np.float64)
+        a, b = quads[:, side], quads[:, (side + 1) % 4]
+        run = b - a
+        length2 = np.maximum((run * run).sum(1), 1e-6)
+        t0 = ((s[:, :2] - a) * run).sum(1) / length2
+        t1 = ((s[:, 2:] - a) * run).sum(1) / length2
+        low, high = np.minimum(t0, t1), np.maximum(t0, t1)
+        ok &= (low >= -0.1) & (high <= 1.1)
+        covered += np.clip(high, 0, 1) - np.clip(low, 0, 1)
+    ok &= covered / 4 >= min_share
+    return quads[ok], members[ok]
