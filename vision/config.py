@@ -192,3 +192,7 @@ class VisionConfig:
     as explained; the line finder runs only when light area of a card's size is left."""
     lines: bool = True
     """Look for cards by their outline lines where light area is left unexplained."""
+    lines_min_light: float = 0.35
+    """A card made of outline lines must be light (in the first whiteness mask) over this share
+    of its inside: a card's face is mostly paper (true cards on edje 0.39-0.93, a box cover,
+    a sticker or a book 0.0-0.33)."""

@@ -421,9 +421,25 @@ def _line_candidates(
         if any(_within(extent, outer) and _box_area(outer) <= 2 * _box_area(extent)
                for outer in (bounds(other) for _, other in candidates)):
             continue
+        # A card's face is mostly paper: light in the frame's first whiteness mask.
+        if _light_share(masks.masks[0], ordered) < config.lines_min_light:
+            continue
         area = cv2.contourArea(ordered)
         found.append((LINES_RANK + round(support, 1) + area / frame_area, ordered))
     return found
+
+
+def _light_share(light: Image, quad: Quad) -> float:
+    """Share of the quad's inside that is set in the binary mask `light`."""
+    x, y, w, h = cv2.boundingRect(quad)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(light.shape[1], x + w), min(light.shape[0], y + h)
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.rint(quad - (x0, y0)).astype(np.int32), 255)
+    total = cv2.countNonZero(inside)
+    if total == 0:
+        return 0.0
+    return cv2.countNonZero(cv2.bitwise_and(inside, light[y0:y1, x0:x1])) / total
 
 
 def _narrow_weak(

@@ -145,8 +145,9 @@ def _segments_on_sides(
     quads: npt.NDArray[np.float64], members: npt.NDArray[np.intp], segments: Segments,
     min_share: float,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
-    """The quads whose four segments lie within their sides (give or take a tenth) and cover
-    at least `min_share` of them together."""
+    """The quads whose four segments each lie along a fifth of their side at least and cover
+    `min_share` of the sides together (a segment may run on past a corner: a card's side in
+    line with a grout line or another card's)."""
     if not len(quads):
         return quads, members
     # Side k of a quad runs from corner k to corner k + 1; segment a1 lies on side 3 (from b2 to
@@ -162,7 +163,8 @@ def _segments_on_sides(
         t0 = ((s[:, :2] - a) * run).sum(1) / length2
         t1 = ((s[:, 2:] - a) * run).sum(1) / length2
         low, high = np.minimum(t0, t1), np.maximum(t0, t1)
-        ok &= (low >= -0.1) & (high <= 1.1)
-        covered += np.clip(high, 0, 1) - np.clip(low, 0, 1)
+        share = np.clip(high, 0, 1) - np.clip(low, 0, 1)
+        ok &= share >= 0.2
+        covered += share
     ok &= covered / 4 >= min_share
     return quads[ok], members[ok]
