@@ -181,8 +181,10 @@ class VisionConfig:
     lines_min_aspect: float = 1.25
     lines_max_aspect: float = 1.75
     """Aspect limits of a card made of outline lines (1.3-1.6 and a little perspective)."""
-    lines_min_share: float = 0.5
-    """The four segments must cover this share of the quad's sides together."""
+    lines_min_share: float = 0.75
+    """The four segments must cover this share of the quad's sides together (the cards found by
+    lines on edje have 0.8-0.9; at 0.5 a tiled floor gives three times as many quads to check,
+    at 0.9 none of those cards is found)."""
     lines_min_support: float = 0.7
     """A straight edge must run along this share of each of the quad's four sides."""
     lines_scale: float = 0.5

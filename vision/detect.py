@@ -411,19 +411,28 @@ def _line_candidates(
                              free[y0:y1, x0:x1])
     segments += np.array([x0, y0, x0, y0], np.float32)
     found: list[tuple[float, Quad]] = []
+    taken = [bounds(other) for _, other in candidates]
     for quad, support in line_quads(gray, segments, config, min_side, max(gray.shape)):
         ordered = order_corners(quad)
+        extent = bounds(ordered)
+        # Ranked below every outline found already (and the better quads of lines), a quad
+        # overlapping one of them would be suppressed.
+        if any(bounds_iou(extent, other) > config.nms_iou for other in taken):
+            continue
         if _touches_border(cv2.boundingRect(ordered), masks):
             continue
-        extent = bounds(ordered)
         # A quad within an outline found already, at most twice its size (a court picture's
         # frame), is a part of that card.
         if any(_within(extent, outer) and _box_area(outer) <= 2 * _box_area(extent)
-               for outer in (bounds(other) for _, other in candidates)):
+               for outer in taken[: len(candidates)]):
             continue
         # A card's face is mostly paper: light in the frame's first whiteness mask.
         if _light_share(masks.masks[0], ordered) < config.lines_min_light:
             continue
+        # An edge straight across it is another card's outline: the quad spans two cards.
+        if crossed(gray, ordered, config):
+            continue
+        taken.append(extent)
         area = cv2.contourArea(ordered)
         found.append((LINES_RANK + round(support, 1) + area / frame_area, ordered))
     return found

@@ -4,7 +4,8 @@ A white card on white paper or a light floor differs from what it lies on by lit
 line along each side. Straight segments of the grey frame (OpenCV's line segment detector) are
 paired into opposite sides (nearly parallel, a card's width or length apart, facing each other)
 and two such pairs meeting at about right angles make a quad. It is kept when it has a card's
-aspect, a straight edge runs along most of each of its four sides and none across it.
+aspect and a straight edge runs along most of each of its four sides (and, checked by the
+caller, none across it).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import numpy.typing as npt
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
 from vision.outline_sides import _edge_shares as edge_shares
-from vision.outline_sides import crossed
 
 Segments = npt.NDArray[np.float32]
 """Rows of x0, y0, x1, y1."""
@@ -46,10 +46,11 @@ def line_segments(gray: Image, scale: float, min_length: float, limit: int,
 
 def _opposite_pairs(
     segments: Segments, min_gap: float, max_gap: float, max_turn: float
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float32],
+           npt.NDArray[np.float32]]:
     """Index pairs (i, j) of segments that may be opposite sides of one card: within `max_turn`
-    degrees of parallel, `min_gap` to `max_gap` apart, overlapping when seen across; and the
-    pairs' mean direction (radians, modulo pi)."""
+    degrees of parallel, `min_gap` to `max_gap` apart, overlapping when seen across; the pairs'
+    mean direction (radians, modulo pi) and their distance apart."""
     start, end = segments[:, :2], segments[:, 2:]
     run = end - start
     angle = np.arctan2(run[:, 1], run[:, 0]) % np.pi
@@ -73,39 +74,47 @@ def _opposite_pairs(
     i, j = i[keep], j[keep]
     vectors = unit[i] + np.where(((unit[i] * unit[j]).sum(1) >= 0)[:, None], unit[j], -unit[j])
     mean = (np.arctan2(vectors[:, 1], vectors[:, 0]) % np.pi).astype(np.float32)
-    return i, j, mean
+    return i, j, mean, gap[keep].astype(np.float32)
 
 
-def _line_of(segments: Segments) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Homogeneous line coefficients (a, b, c), a x + b y + c = 0, of each segment."""
-    ones = np.ones((len(segments), 1))
-    p = np.hstack([segments[:, :2].astype(np.float64), ones])
-    q = np.hstack([segments[:, 2:].astype(np.float64), ones])
-    return np.cross(p, q), p
+def _line_of(segments: Segments) -> npt.NDArray[np.float64]:
+    """Line coefficients (a, b, c), a x + b y = c, of each segment."""
+    s = segments.astype(np.float64)
+    a = s[:, 3] - s[:, 1]
+    b = s[:, 0] - s[:, 2]
+    return np.stack([a, b, a * s[:, 0] + b * s[:, 1]], axis=1)
 
 
-def _corners(lines: npt.NDArray[np.float64], a: npt.NDArray[np.intp],
-             b: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
-    """Intersections of lines a and b (rows of x, y; inf when parallel)."""
-    point = np.cross(lines[a], lines[b])
+def _corners(lines: npt.NDArray[np.float64], first: npt.NDArray[np.intp],
+             second: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+    """Intersections of lines `first` and `second` (rows of x, y; inf or nan when parallel)."""
+    a1, b1, c1 = lines[first].T
+    a2, b2, c2 = lines[second].T
+    det = a1 * b2 - a2 * b1
     with np.errstate(divide="ignore", invalid="ignore"):
-        return point[:, :2] / point[:, 2:3]
+        return np.stack([(c1 * b2 - c2 * b1) / det, (a1 * c2 - a2 * c1) / det], axis=1)
 
 
 def line_quads(gray: Image, segments: Segments, config: VisionConfig,
                min_side: float, max_side: float) -> list[tuple[Quad, float]]:
-    """Card quads made of two pairs of opposite sides, with the least edge share of their
-    sides, best first."""
+    """Card quads made of two pairs of opposite sides along each of which a straight edge runs,
+    sides `min_side` to `max_side` long, with the mean edge share of their sides, best first.
+    Whether an edge runs across a quad (two cards) is left to the caller, who checks only the
+    quads it may keep."""
     if len(segments) < 4:
         return []
-    i, j, mean = _opposite_pairs(segments, min_side, max_side, config.lines_max_turn)
+    i, j, mean, gap = _opposite_pairs(segments, min_side, max_side, config.lines_max_turn)
     if len(i) < 2:
         return []
-    lines, _ = _line_of(segments)
+    lines = _line_of(segments)
     p, q = np.triu_indices(len(i), 1)
     cross = np.abs(mean[p] - mean[q])
     cross = np.minimum(cross, np.pi - cross)
     keep = cross >= math.radians(90 - config.lines_max_skew)
+    # The two pairs' distances apart are the card's width and length (a tenth either way for
+    # the sides' slant).
+    ratio = np.maximum(gap[p], gap[q]) / np.minimum(gap[p], gap[q])
+    keep &= (ratio >= 0.9 * config.lines_min_aspect) & (ratio <= 1.1 * config.lines_max_aspect)
     # No segment may serve twice.
     keep &= (i[p] != i[q]) & (i[p] != j[q]) & (j[p] != i[q]) & (j[p] != j[q])
     p, q = p[keep], q[keep]
@@ -125,20 +134,20 @@ def line_quads(gray: Image, segments: Segments, config: VisionConfig,
             & (np.minimum(across, along) >= min_side) & (np.maximum(across, along) <= max_side))
     quads, members = quads[keep], members[keep]
     quads, members = _segments_on_sides(quads, members, segments, config.lines_min_share)
-    found: list[tuple[Quad, float]] = []
-    for quad in quads.astype(np.float32):
-        starts, ends = quad, np.roll(quad, -1, axis=0)
-        reach = max(1, round(config.side_reach * min_side))
-        shares = edge_shares(gray, starts, ends, reach, config.side_contrast)
-        if shares.min() < config.lines_min_support:
-            continue
-        if any(np.abs(quad - other).max() < 0.05 * min_side for other, _ in found):
-            continue
-        if crossed(gray, quad, config):
-            continue
-        found.append((quad, float(shares.mean())))
-    found.sort(key=lambda item: -item[1])
-    return found
+    if not len(quads):
+        return []
+    # Quads alike to a twentieth of the smallest card side are one (a side found in pieces).
+    grid = np.rint(quads.reshape(-1, 8) / (0.05 * min_side)).astype(np.int64)
+    _, first = np.unique(grid, axis=0, return_index=True)
+    cards: npt.NDArray[np.float32] = quads[np.sort(first)].astype(np.float32)
+    reach = max(1, round(config.side_reach * min_side))
+    starts: npt.NDArray[np.float32] = cards.reshape(-1, 2)
+    ends: npt.NDArray[np.float32] = np.roll(cards, -1, axis=1).reshape(-1, 2)
+    shares = edge_shares(gray, starts, ends, reach, config.side_contrast).reshape(-1, 4)
+    keep = shares.min(axis=1) >= config.lines_min_support
+    cards, support = cards[keep], shares[keep].mean(axis=1)
+    order = np.argsort(-support, kind="stable")
+    return [(cards[k], float(support[k])) for k in order]
 
 
 def _segments_on_sides(
