@@ -60,21 +60,25 @@ def _opposite_pairs(
     i, j = np.triu_indices(len(segments), 1)
     turn = np.abs(angle[i] - angle[j])
     turn = np.minimum(turn, np.pi - turn)
+    near = turn <= math.radians(max_turn)
+    i, j = i[near], j[near]
     # Distance of each middle from the other's line, both ways round.
-    gap_i = np.abs(((middle[j] - middle[i]) * normal[i]).sum(axis=1))
-    gap_j = np.abs(((middle[i] - middle[j]) * normal[j]).sum(axis=1))
-    gap = (gap_i + gap_j) / 2
+    step = middle[j] - middle[i]
+    gap = (np.abs((step * normal[i]).sum(axis=1)) + np.abs((step * normal[j]).sum(axis=1))) / 2
+    apart = (gap >= min_gap) & (gap <= max_gap)
+    i, j, gap = i[apart], j[apart], gap[apart]
     # Seen across, along segment i's direction, the two segments must overlap.
-    proj_i = np.stack([(start[i] * unit[i]).sum(1), (end[i] * unit[i]).sum(1)], axis=1)
-    proj_j = np.stack([(start[j] * unit[i]).sum(1), (end[j] * unit[i]).sum(1)], axis=1)
-    overlap = np.minimum(proj_i.max(1), proj_j.max(1)) - np.maximum(proj_i.min(1), proj_j.min(1))
-    shorter = np.minimum(np.ptp(proj_i, axis=1), np.ptp(proj_j, axis=1))
-    keep = ((turn <= math.radians(max_turn)) & (gap >= min_gap) & (gap <= max_gap)
-            & (overlap >= 0.3 * shorter))
-    i, j = i[keep], j[keep]
+    along = unit[i]
+    a0, a1 = (start[i] * along).sum(axis=1), (end[i] * along).sum(axis=1)
+    b0, b1 = (start[j] * along).sum(axis=1), (end[j] * along).sum(axis=1)
+    low_a, high_a = np.minimum(a0, a1), np.maximum(a0, a1)
+    low_b, high_b = np.minimum(b0, b1), np.maximum(b0, b1)
+    overlap = np.minimum(high_a, high_b) - np.maximum(low_a, low_b)
+    keep = overlap >= 0.3 * np.minimum(high_a - low_a, high_b - low_b)
+    i, j, gap = i[keep], j[keep], gap[keep]
     vectors = unit[i] + np.where(((unit[i] * unit[j]).sum(1) >= 0)[:, None], unit[j], -unit[j])
     mean = (np.arctan2(vectors[:, 1], vectors[:, 0]) % np.pi).astype(np.float32)
-    return i, j, mean, gap[keep].astype(np.float32)
+    return i, j, mean, gap.astype(np.float32)
 
 
 def _line_of(segments: Segments) -> npt.NDArray[np.float64]:
@@ -83,6 +87,25 @@ def _line_of(segments: Segments) -> npt.NDArray[np.float64]:
     a = s[:, 3] - s[:, 1]
     b = s[:, 0] - s[:, 2]
     return np.stack([a, b, a * s[:, 0] + b * s[:, 1]], axis=1)
+
+
+def _between(segments: Segments, lines: npt.NDArray[np.float64], i: npt.NDArray[np.intp],
+             j: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
+    """For each pair of lines (i, j) and each segment, whether some of the segment lies in the
+    band between the two lines."""
+    ends = segments.reshape(-1, 2).astype(np.float64)
+    side = ends @ lines[:, :2].T - lines[None, :, 2]
+    # Line j's side measured the way line i's normal points.
+    facing = np.sign((lines[i, :2] * lines[j, :2]).sum(axis=1))
+    to_i, to_j = side[:, i], side[:, j] * facing
+    # Where each end lies across the band: 0 on line i, 1 on line j (the lines are near
+    # parallel and apart, so no end is as far from both).
+    span = to_i - to_j
+    span[span == 0] = 1e-9
+    where = (to_i / span).reshape(len(segments), 2, -1)
+    inside: npt.NDArray[np.bool_] = ((np.maximum(where[:, 0], where[:, 1]) >= 0)
+                                     & (np.minimum(where[:, 0], where[:, 1]) <= 1)).T
+    return inside
 
 
 def _corners(lines: npt.NDArray[np.float64], first: npt.NDArray[np.intp],
@@ -117,6 +140,10 @@ def line_quads(gray: Image, segments: Segments, config: VisionConfig,
     keep &= (ratio >= 0.9 * config.lines_min_aspect) & (ratio <= 1.1 * config.lines_max_aspect)
     # No segment may serve twice.
     keep &= (i[p] != i[q]) & (i[p] != j[q]) & (j[p] != i[q]) & (j[p] != j[q])
+    p, q = p[keep], q[keep]
+    # Each pair's segments reach in between the other pair's lines.
+    inside = _between(segments, lines, i, j)
+    keep = (inside[p, i[q]] & inside[p, j[q]] & inside[q, i[p]] & inside[q, j[p]])
     p, q = p[keep], q[keep]
     if not len(p):
         return []
