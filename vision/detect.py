@@ -384,6 +384,11 @@ def _unexplained_light(masks: MaskSet, candidates: list[tuple[float, Quad]], fra
     left = cv2.subtract(light, cover)
     if cv2.countNonZero(left) < least:
         return None
+    # Light clutter (glints, print, slivers along outlines) is no card: some one light region
+    # left must be of a card's area.
+    _, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    if int(stats[1:, cv2.CC_STAT_AREA].max(initial=0)) < least:
+        return None
     return left, cover
 
 

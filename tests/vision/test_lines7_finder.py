@@ -100,6 +100,20 @@ def test_no_lines_are_sought_where_every_light_area_is_an_outlined_card() -> Non
     assert _unexplained_light(masks, [], frame_area, CONFIG) is not None
 
 
+def test_scattered_light_specks_are_no_reason_to_look_for_lines() -> None:
+    frame = table_background(640, 480)
+    rng = np.random.default_rng(3)
+    for x, y in rng.integers(20, 460, size=(300, 2)):
+        cv2.circle(frame, (int(x), int(y)), 4, (250, 250, 250), -1)
+    masks = card_masks(frame, CONFIG)
+    frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
+    # Together the specks cover far more than a card's area, each far less.
+    assert cv2.countNonZero(masks.masks[0]) > 3 * CONFIG.min_card_area * frame_area
+    assert _unexplained_light(masks, [], frame_area, CONFIG) is None
+    cv2.rectangle(frame, (200, 150), (300, 290), (250, 250, 250), -1)
+    assert _unexplained_light(card_masks(frame, CONFIG), [], frame_area, CONFIG) is not None
+
+
 def _photo_and_truth(shared_dir: Path, name: str) -> tuple[np.ndarray, np.ndarray]:
     """A labelled dev photo and its first card's labelled box, as a quad."""
     vision = shared_dir / "vision"
