@@ -227,3 +227,32 @@ class VisionConfig:
     search_replace_overlap: float = 0.5
     """A card read at a searched corner replaces its outline when they overlap this much (IoU);
     else the outline (perhaps more cards) stays beside it, unread."""
+    # lines 7
+    lines_min_length: float = 0.3
+    """Straight segments shorter than this share of the smallest card side are not card sides."""
+    lines_max_segments: int = 80
+    """Only the longest this many segments of a frame are paired into card sides."""
+    lines_max_turn: float = 15.0
+    """How far (degrees) opposite sides of a card may be from parallel (perspective)."""
+    lines_max_skew: float = 20.0
+    """How far (degrees) the two pairs of sides may be from crossing at right angles."""
+    lines_min_aspect: float = 1.25
+    lines_max_aspect: float = 1.75
+    """Aspect limits of a card made of outline lines (1.3-1.6 and a little perspective)."""
+    lines_min_share: float = 0.75
+    """The four segments must cover this share of the quad's sides together (the cards found by
+    lines on edje have 0.8-0.9; at 0.5 a tiled floor gives three times as many quads to check,
+    at 0.9 none of those cards is found)."""
+    lines_min_support: float = 0.7
+    """A straight edge must run along this share of each of the quad's four sides."""
+    lines_scale: float = 0.5
+    """Segments are found at this share of the shrunk frame's size (card sides are long)."""
+    lines_cover_area: float = 0.25
+    """Light area inside outlines found already no larger than this share of the frame is taken
+    as explained; the line finder runs only when light area of a card's size is left."""
+    lines: bool = True
+    """Look for cards by their outline lines where light area is left unexplained."""
+    lines_min_light: float = 0.35
+    """A card made of outline lines must be light (in the first whiteness mask) over this share
+    of its inside: a card's face is mostly paper (true cards on edje 0.39-0.93, a box cover,
+    a sticker or a book 0.0-0.33)."""

@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
+from vision.finder_lines import line_quads, line_segments
 from vision.finder_parts import parted_pieces
 from vision.outline_boxes import Bounds, bounds, bounds_iou
 from vision.outline_sides import crossed, side_quads
@@ -354,6 +355,107 @@ def _parted_candidates(
     return parted
 
 
+LINES_RANK = -30.0
+"""Cards made of outline lines rank below every other candidate: they only fill gaps."""
+
+
+GATE_STEP = 4
+"""The light area left unexplained is measured at this fraction of the mask's resolution."""
+
+
+def _unexplained_light(masks: MaskSet, candidates: list[tuple[float, Quad]], frame_area: int,
+                       config: VisionConfig) -> tuple[Image, Image] | None:
+    """The light area (first whiteness mask) outside the card-sized outlines found already and
+    the area those outlines cover, both at 1 / GATE_STEP of the mask's resolution; None when
+    less than a card's area of light is left."""
+    light = np.ascontiguousarray(masks.masks[0][::GATE_STEP, ::GATE_STEP])
+    least = config.min_card_area * frame_area / GATE_STEP**2
+    if cv2.countNonZero(light) < least:
+        return None
+    cover = np.zeros_like(light)
+    limit = config.lines_cover_area * frame_area
+    quads = [np.rint(q / GATE_STEP).astype(np.int32) for _, q in candidates
+             if cv2.contourArea(q) <= limit]
+    for quad in quads:
+        # Filled one by one: the outlines of one card found in several masks overlap.
+        cv2.fillConvexPoly(cover, quad, 255)
+    if quads:
+        cv2.polylines(cover, quads, True, 255, 2)
+    left = cv2.subtract(light, cover)
+    if cv2.countNonZero(left) < least:
+        return None
+    # Light clutter (glints, print, slivers along outlines) is no card: some one light region
+    # left must be of a card's area.
+    _, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    if int(stats[1:, cv2.CC_STAT_AREA].max(initial=0)) < least:
+        return None
+    return left, cover
+
+
+def _line_candidates(
+    masks: MaskSet, candidates: list[tuple[float, Quad]], frame_area: int, config: VisionConfig
+) -> list[tuple[float, Quad]]:
+    """Cards made of four outline lines, looked for around the light area that no outline
+    explains yet, from segments outside the outlines found already."""
+    gray = masks.gray
+    if gray is None or not config.lines:
+        return []
+    unexplained = _unexplained_light(masks, candidates, frame_area, config)
+    if unexplained is None:
+        return []
+    left, cover = unexplained
+    min_side = math.sqrt(config.min_card_area * frame_area)
+    x, y, w, h = (GATE_STEP * v for v in cv2.boundingRect(left))
+    margin = round(min_side / 2)
+    x0, y0 = max(0, x - margin), max(0, y - margin)
+    x1, y1 = min(gray.shape[1], x + w + margin), min(gray.shape[0], y + h + margin)
+    free = cv2.resize(cv2.bitwise_not(cover), None, fx=GATE_STEP, fy=GATE_STEP,
+                      interpolation=cv2.INTER_NEAREST)
+    segments = line_segments(gray[y0:y1, x0:x1], config.lines_scale,
+                             config.lines_min_length * min_side, config.lines_max_segments,
+                             free[y0:y1, x0:x1])
+    segments += np.array([x0, y0, x0, y0], np.float32)
+    found: list[tuple[float, Quad]] = []
+    taken = [bounds(other) for _, other in candidates]
+    for quad, support in line_quads(gray, segments, config, min_side, max(gray.shape)):
+        ordered = order_corners(quad)
+        extent = bounds(ordered)
+        # Ranked below every outline found already (and the better quads of lines), a quad
+        # overlapping one of them would be suppressed.
+        if any(bounds_iou(extent, other) > config.nms_iou for other in taken):
+            continue
+        if _touches_border(cv2.boundingRect(ordered), masks):
+            continue
+        # A quad within an outline found already, at most twice its size (a court picture's
+        # frame), is a part of that card.
+        if any(_within(extent, outer) and _box_area(outer) <= 2 * _box_area(extent)
+               for outer in taken[: len(candidates)]):
+            continue
+        # A card's face is mostly paper: light in the frame's first whiteness mask.
+        if _light_share(masks.masks[0], ordered) < config.lines_min_light:
+            continue
+        # An edge straight across it is another card's outline: the quad spans two cards.
+        if crossed(gray, ordered, config):
+            continue
+        taken.append(extent)
+        area = cv2.contourArea(ordered)
+        found.append((LINES_RANK + round(support, 1) + area / frame_area, ordered))
+    return found
+
+
+def _light_share(light: Image, quad: Quad) -> float:
+    """Share of the quad's inside that is set in the binary mask `light`."""
+    x, y, w, h = cv2.boundingRect(quad)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(light.shape[1], x + w), min(light.shape[0], y + h)
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.rint(quad - (x0, y0)).astype(np.int32), 255)
+    total = cv2.countNonZero(inside)
+    if total == 0:
+        return 0.0
+    return cv2.countNonZero(cv2.bitwise_and(inside, light[y0:y1, x0:x1])) / total
+
+
 def _narrow_weak(
     candidates: list[tuple[float, Quad]], weak: list[tuple[int, Image]], gray: Image,
     frame_area: int, config: VisionConfig,
@@ -447,6 +549,7 @@ def find_cards(
     # Like the edge rings, cards parted from a region must not reach the frame's border.
     candidates += [(score, quad) for score, quad in parted
                    if not _touches_border(cv2.boundingRect(quad), masks)]
+    candidates += _line_candidates(masks, candidates, frame_area, config)
     kept: list[tuple[Quad, Bounds]] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         extent = bounds(quad)

@@ -18,7 +18,8 @@ from vision.outline_sides import crossed
 from vision.scenes import paste_card, plain_card
 
 CONFIG = VisionConfig()
-UNPARTED = dataclasses.replace(CONFIG, part_kernels=())
+UNPARTED = dataclasses.replace(CONFIG, part_kernels=(), lines=False)
+"""Neither parted nor found by outline lines (which find some of these cards too)."""
 
 
 def test_opening_keeps_a_wide_region_whole_and_drops_thin_bridges() -> None:
@@ -126,7 +127,7 @@ def test_a_card_whose_edge_ring_joins_the_grout_of_a_tiled_floor_is_outlined(
     assert any(box_iou(quad, truth) > 0.8 for quad in find_cards(frame, CONFIG))
     # The ring region reaches the frame's border along the grout: without opening such regions
     # the card is not outlined.
-    unringed = dataclasses.replace(CONFIG, part_rings=False)
+    unringed = dataclasses.replace(CONFIG, part_rings=False, lines=False)
     assert not any(box_iou(quad, truth) > 0.3 for quad in find_cards(frame, unringed))
 
 
