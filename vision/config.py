@@ -196,3 +196,13 @@ class VisionConfig:
     fan_step_card_area: float = 1.3
     """Fan steps inside an unread outline of at most this many card areas are that card's own
     print; a larger outline is a blob over several cards."""
+    # fans 8
+    fan_stubs: bool = True
+    """Read cards of a fan at corners atop a short stub of their side (`fan_stubs.py`)."""
+    stub_epsilon: float = 0.006
+    """The finer polygon (share of the perimeter) in which stubs of card sides are sought."""
+    stub_min_rise: float = 0.05
+    """A stub rises at least this many card widths above the lower card's top."""
+    stub_width_factors: tuple[float, ...] = (0.9, 1.0, 1.1)
+    """A stub corner is read at these shares of the card width; a card counts where readings at
+    two widths and in two masks agree."""
