@@ -15,6 +15,7 @@ from vision.fan_stubs import StubCorner, find_stub_corners
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
+from vision.scenes import paste_card, plain_card, table_background
 
 NO_STUBS = VisionConfig(fan_stubs=False)
 
@@ -74,6 +75,31 @@ def test_a_lone_card_and_a_notch_in_one_card_give_none() -> None:
     notch = lone.copy()
     cv2.rectangle(notch, (40, 40), (60, 50), 0, -1)
     assert _stubs(notch) == []
+
+
+def _borderless(rank: str, suit: str) -> np.ndarray:
+    face = plain_card(rank, suit)
+    face[:4], face[-4:], face[:, :4], face[:, -4:] = 250, 250, 250, 250
+    return face
+
+
+@pytest.mark.parametrize("rise", [12, 20])
+def test_middle_card_of_a_rendered_fan_is_read_at_its_stub(rise: int) -> None:
+    # White cards without printed borders, each raised `rise` pixels above the one before it,
+    # their lower ends under a card lying across them: the middle card shows only its index
+    # corner, its side for `rise` pixels above the left card. A lone card gives the width.
+    # Fan steps are off, so that only the stub can read the middle card.
+    scene = table_background(1280, 720, seed=1)
+    for k, (rank, suit) in enumerate([("9", "H"), ("J", "D"), ("K", "S")]):
+        paste_card(scene, _borderless(rank, suit), (330 + k * 110, 300 - k * rise), 330, 2)
+    paste_card(scene, _borderless("Q", "C"), (440, 520), 330, 90)
+    paste_card(scene, _borderless("A", "C"), (1000, 340), 330, 3)
+    model = GlyphModel.load()
+    with_stubs = [o.name for o in recognise(scene, model, VisionConfig(fan_steps=False))]
+    without = [o.name for o in recognise(scene, model,
+                                         VisionConfig(fan_steps=False, fan_stubs=False))]
+    assert sorted(n for n in with_stubs if n) == ["9H", "AC", "JD", "KS", "QC"]
+    assert sorted(n for n in without if n) == ["9H", "AC", "KS", "QC"]
 
 
 def _photo(shared_dir: Path, name: str) -> tuple[np.ndarray, list[str]]:
