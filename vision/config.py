@@ -203,6 +203,6 @@ class VisionConfig:
     """The finer polygon (share of the perimeter) in which stubs of card sides are sought."""
     stub_min_rise: float = 0.05
     """A stub rises at least this many card widths above the lower card's top."""
-    stub_width_factors: tuple[float, ...] = (0.9, 1.0, 1.1)
+    stub_width_factors: tuple[float, ...] = (0.9, 1.1)
     """A stub corner is read at these shares of the card width; a card counts where readings at
     two widths and in two masks agree."""

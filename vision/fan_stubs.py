@@ -65,6 +65,7 @@ class StubSearch:
         self.min_top, self.max_rise = config.corner_min_edge * width, config.fan_step_rise * width
         self.min_rise = config.stub_min_rise * width
         self.parallel = float(np.cos(np.deg2rad(config.fan_step_skew)))
+        self.loose_sine = float(np.sin(np.deg2rad(config.fan_step_skew + 15.0)))
 
     def region(self, index: int, contour: Image, area: float) -> None:
         """Add the stub corners of one region (outer contour `contour` of mask `index`)."""
@@ -94,11 +95,16 @@ class StubSearch:
             raised = np.roll(poly, 2 * sense, axis=0) - np.roll(poly, sense, axis=0)
             lower_len = np.hypot(lower[:, 0], lower[:, 1])
             raised_len = np.hypot(raised[:, 0], raised[:, 1])
+            rise = np.roll(poly, sense, axis=0) - poly
             cosine = (lower * raised).sum(axis=1) / np.maximum(lower_len * raised_len, 1e-6)
+            # The polygon's short rise is known only roughly: square to the raised top within
+            # 15 degrees more than the skew, before a line is fitted to that top.
+            square = np.abs((rise * raised).sum(axis=1)) <= self.loose_sine * np.maximum(
+                rise_len * raised_len, 1e-6)
             candidate = (inside & (turns > 0) & (np.roll(turns, sense) < 0)
                          & (rise_len >= self.min_rise) & (rise_len <= self.max_rise)
                          & (lower_len >= self.min_top) & (raised_len >= self.min_top)
-                         & (cosine <= -self.parallel))
+                         & (cosine <= -self.parallel) & square)
             for i in np.nonzero(candidate)[0]:
                 stub = _stub_at(contour, poly, int(i), sense, reach, self.parallel)
                 if stub is not None:

@@ -137,14 +137,20 @@ def read_loose_corners(
     if steps and typical:
         unread = [o.corners for o in found if o.reading is None]
         readings += read_fan_steps(frame, steps, read, unread, typical, model, lenient)
+    # Index corners already read (of whole cards and loose corners read surely) are not
+    # read again at stubs.
+    read_tips = [quad[k] for quad in read for k in (0, 2)] + [
+        tip for observation, tip, _ in readings
+        if observation.confidence >= config.min_loose_confidence]
     if stubs is not None and typical:
-        readings += read_stub_corners(frame, stubs.found, typical, model, lenient)
+        readings += read_stub_corners(frame, stubs.found, typical, read_tips, model, lenient)
     elif config.fan_stubs and not read:
         # Where no card was read whole, at the width of the loose corners read surely.
         sure_width = _sure_width(readings, config)
         if sure_width is not None:
             found_stubs = find_stub_corners(masks, config, sure_width)
-            readings += read_stub_corners(frame, found_stubs, sure_width, model, lenient)
+            readings += read_stub_corners(frame, found_stubs, sure_width, read_tips, model,
+                                          lenient)
     readings = [r for r in readings if r[0].confidence >= config.min_loose_confidence] + \
         agreeing_pairs([r for r in readings if r[0].confidence < config.min_loose_confidence],
                         config)
@@ -171,29 +177,45 @@ def _sure_width(readings: list[CornerRead], config: VisionConfig) -> float | Non
 
 
 def read_stub_corners(
-    frame: Image, stubs: list[StubCorner], width: float, model: GlyphModel, config: VisionConfig,
+    frame: Image, stubs: list[StubCorner], width: float, read_tips: list[np.ndarray],
+    model: GlyphModel, config: VisionConfig,
 ) -> list[CornerRead]:
     """Cards of a fan read at corners atop a short stub of their side (`fan_stubs.py`).
 
-    Each stub is read at `stub_width_factors` of the card width. A card counts only where its
-    readings at one corner (tips within `corner_repeat_reach` card widths) come from at least
-    two masks and two widths, and the surest of them is sure; that one is kept."""
-    found: list[tuple[int, float, CornerRead]] = []
+    Stubs found again in other masks (tips within `corner_repeat_reach` card widths, edges
+    within `corner_repeat_angle` degrees) are one corner; it is read in the first two masks
+    that find it, each at `stub_width_factors` of the card width, the second only when the
+    first read something. Corners within `fan_step_clearance` card widths of `read_tips` (index
+    corners already read) are not read. A card counts only where readings of it come from both
+    masks and two widths, and the surest of them is sure; that one is kept."""
+    groups: list[list[StubCorner]] = []
     for stub in stubs:
-        for factor in config.stub_width_factors:
-            here = _read_corner(frame, stub.corner, width * factor, (stub.first_is_short,),
-                                model, config)
-            if here is not None:
-                found.append((stub.mask, factor, here))
-    reach = config.corner_repeat_reach * width
+        group = next((g for g in groups if g[0].first_is_short == stub.first_is_short
+                      and _repeats(stub.corner, [g[0].corner], width, config)), None)
+        if group is None:
+            groups.append([stub])
+        elif len(group) < 2 and all(other.mask != stub.mask for other in group):
+            group.append(stub)
     readings: list[CornerRead] = []
-    for _, _, here in found:
-        if here[0].confidence < config.min_loose_confidence:
+    clearance = config.fan_step_clearance * width
+    for group in groups:
+        if any(float(np.linalg.norm(group[0].corner.tip - tip)) < clearance
+               for tip in read_tips):
             continue
-        alike = [(m, f) for m, f, o in found
-                 if o[0].name == here[0].name and float(np.linalg.norm(o[1] - here[1])) < reach]
-        if len({m for m, _ in alike}) >= 2 and len({f for _, f in alike}) >= 2:
-            readings.append(here)
+        found: list[tuple[int, float, CornerRead]] = []
+        for stub in group:
+            if stub is not group[0] and not found:
+                break
+            for factor in config.stub_width_factors:
+                here = _read_corner(frame, stub.corner, width * factor, (stub.first_is_short,),
+                                    model, config)
+                if here is not None:
+                    found.append((stub.mask, factor, here))
+        sure = [here for _, _, here in found if here[0].confidence >= config.min_loose_confidence]
+        for here in sorted(sure, key=lambda r: -r[0].confidence)[:1]:
+            alike = [(m, f) for m, f, o in found if o[0].name == here[0].name]
+            if len({m for m, _ in alike}) >= 2 and len({f for _, f in alike}) >= 2:
+                readings.append(here)
     return readings
 
 
