@@ -256,3 +256,13 @@ class VisionConfig:
     """A card made of outline lines must be light (in the first whiteness mask) over this share
     of its inside: a card's face is mostly paper (true cards on edje 0.39-0.93, a box cover,
     a sticker or a book 0.0-0.33)."""
+    # fans 8
+    fan_stubs: bool = True
+    """Read cards of a fan at corners atop a short stub of their side (`fan_stubs.py`)."""
+    stub_epsilon: float = 0.006
+    """The finer polygon (share of the perimeter) in which stubs of card sides are sought."""
+    stub_min_rise: float = 0.05
+    """A stub rises at least this many card widths above the lower card's top."""
+    stub_width_factors: tuple[float, ...] = (0.9, 1.1)
+    """A stub corner is read at these shares of the card width; a card counts where readings at
+    two widths and in two masks agree."""
