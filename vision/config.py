@@ -256,3 +256,17 @@ class VisionConfig:
     """A card made of outline lines must be light (in the first whiteness mask) over this share
     of its inside: a card's face is mostly paper (true cards on edje 0.39-0.93, a box cover,
     a sticker or a book 0.0-0.33)."""
+    # blur 8
+    sharpen_looks: tuple[float, ...] = (0.0, 0.4, 0.7, -0.3)
+    """A card that reads nothing after the second look has its blurred corners (those that showed
+    glyphs) unsharp-masked and split again at these ink level shifts (as `second_look_shifts`);
+    () turns this off."""
+    sharpen_radius: float = 0.04
+    sharpen_amount: float = 3.0
+    """Unsharp mask: the view minus `sharpen_amount` times its Gaussian blur of this share of the
+    view's width (about a glyph stroke's width), added to the view. A radius of 0.02 or 0.08 each
+    gave a wrong identity on edje."""
+    sharpen_min_edge_width: float = 0.075
+    """Only views whose steepest ink edges are at least this wide (share of the view's width) are
+    blurred enough to be sharpened: the benchmark's artwork views measure 0.05-0.07, the blurred
+    webcam indices that read after sharpening 0.08-0.14."""

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
+from vision.deblur import edge_width, sharpened
 from vision.features import glyphs_features
 from vision.fonts import BLOB, PIECE_TEXT
 from vision.glyphs import IndexGlyphs, index_views, split_index
@@ -128,7 +129,16 @@ def read_views(
         if found and (corner is None or corner.confidence < config.second_look_below) else corner
         for view, (found, corner) in zip(views, looks, strict=True)
     ]
-    return _combined([c for c in again if c is not None], config)
+    reading, confidence = _combined([c for c in again if c is not None], config)
+    if reading is not None or not config.sharpen_looks:
+        return reading, confidence
+    sharp = [
+        _second_look(sharpened(view, config), corner, config.sharpen_looks, model, config)
+        if found and (corner is None or corner.confidence < config.second_look_below)
+        and edge_width(view) >= config.sharpen_min_edge_width else corner
+        for view, (found, _), corner in zip(views, looks, again, strict=True)
+    ]
+    return _combined([c for c in sharp if c is not None], config)
 
 
 def _combined(corners: list[CornerReading], config: VisionConfig) -> tuple[Reading | None, float]:
