@@ -267,6 +267,14 @@ class VisionConfig:
     view's width (about a glyph stroke's width), added to the view. A radius of 0.02 or 0.08 each
     gave a wrong identity on edje."""
     sharpen_min_edge_width: float = 0.075
+    sharpen_min_levels: int = 2
+    """A name read from a sharpened view at fewer of `sharpen_looks`' levels than this is an
+    artefact of the sharpening (at one level only, a jack read `9S` and a price sticker `TC`
+    with some radii and amounts)."""
+    sharpen_min_confidence: float = 0.7
+    """A card read only once sharpened must reach this confidence (above `min_confidence`):
+    with it, no radius from 0.02 to 0.08 or amount from 1.5 to 4.5 gave a wrong identity on
+    dev."""
     """Only views whose steepest ink edges are at least this wide (share of the view's width) are
     blurred enough to be sharpened: the benchmark's artwork views measure 0.05-0.07, the blurred
     webcam indices that read after sharpening 0.08-0.14."""
