@@ -133,7 +133,9 @@ def read_views(
     """Combine the corner readings of one card; returns the reading (or None) and a confidence.
 
     When that reads nothing, corners that showed glyphs but were read unsurely (or not at all)
-    get a second look at other ink levels: `second_look_shifts`, then `more_shifts`."""
+    get a second look at other ink levels: `second_look_shifts`, then `more_shifts`; blurred
+    ones then a sharpened look (`_sharpened_look`), a card so read kept from
+    `sharpen_min_confidence`."""
     looks: list[tuple[bool, CornerReading | None]] = []
     for view in views:
         glyphs = split_index(view, config)
@@ -149,7 +151,8 @@ def read_views(
         for view, (found, corner) in zip(views, looks, strict=True)
     ]
     reading, confidence = _combined([c for c in again if c is not None], config)
-    if reading is not None or not config.sharpen_looks:
+    # Sharpening is a further part of the second look: off with it.
+    if reading is not None or not config.sharpen_looks or not config.second_look_shifts:
         return reading, confidence
     sharp = [
         _sharpened_look(view, corner, model, config)
