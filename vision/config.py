@@ -266,3 +266,25 @@ class VisionConfig:
     stub_width_factors: tuple[float, ...] = (0.9, 1.1)
     """A stub corner is read at these shares of the card width; a card counts where readings at
     two widths and in two masks agree."""
+    # blur 8
+    sharpen_looks: tuple[float, ...] = (0.0, 0.4, 0.7, -0.3)
+    """A card that reads nothing after the second look has its blurred corners (those that showed
+    glyphs) unsharp-masked and split again at these ink level shifts (as `second_look_shifts`);
+    () turns this off."""
+    sharpen_radius: float = 0.04
+    sharpen_amount: float = 3.0
+    """Unsharp mask: the view minus `sharpen_amount` times its Gaussian blur of this share of the
+    view's width (about a glyph stroke's width), added to the view. A radius of 0.02 or 0.08 each
+    gave a wrong identity on edje."""
+    sharpen_min_edge_width: float = 0.075
+    sharpen_min_levels: int = 2
+    """A name read from a sharpened view at fewer of `sharpen_looks`' levels than this is an
+    artefact of the sharpening (at one level only, a jack read `9S` and a price sticker `TC`
+    with some radii and amounts)."""
+    sharpen_min_confidence: float = 0.7
+    """A card read only once sharpened must reach this confidence (above `min_confidence`):
+    with it, no radius from 0.02 to 0.08 or amount from 1.5 to 4.5 gave a wrong identity on
+    dev."""
+    """Only views whose steepest ink edges are at least this wide (share of the view's width) are
+    blurred enough to be sharpened: the benchmark's artwork views measure 0.05-0.07, the blurred
+    webcam indices that read after sharpening 0.08-0.14."""

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
+from vision.deblur import edge_width, sharpened
 from vision.features import glyphs_features
 from vision.fonts import BLOB, PIECE_TEXT
 from vision.glyphs import IndexGlyphs, index_views, split_index
@@ -106,6 +107,25 @@ def _second_look(view: Image, corner: CornerReading | None, shifts: tuple[float,
     return corner
 
 
+def _sharpened_look(view: Image, corner: CornerReading | None, model: GlyphModel,
+                    config: VisionConfig) -> CornerReading | None:
+    """Read a blurred corner again unsharp-masked, at each of `sharpen_looks`' ink levels; a
+    name read at fewer than `sharpen_min_levels` of them is a sharpening artefact, not kept."""
+    sharp = sharpened(view, config)
+    found: dict[tuple[str, str], list[CornerReading]] = {}
+    for shift in config.sharpen_looks:
+        glyphs = split_index(sharp, config, shift)
+        reading = read_corner(glyphs, model, config) if glyphs is not None else None
+        if reading is not None:
+            found.setdefault((reading.rank.label, reading.suit.label), []).append(reading)
+    steady = [max(r, key=lambda c: c.confidence) for r in found.values()
+              if len(r) >= config.sharpen_min_levels]
+    best = max(steady, key=lambda c: c.confidence, default=None)
+    if best is None or (corner is not None and corner.confidence >= best.confidence):
+        return corner
+    return best
+
+
 def read_views(
     views: list[Image], model: GlyphModel, config: VisionConfig,
     more_shifts: tuple[float, ...] = (),
@@ -113,7 +133,9 @@ def read_views(
     """Combine the corner readings of one card; returns the reading (or None) and a confidence.
 
     When that reads nothing, corners that showed glyphs but were read unsurely (or not at all)
-    get a second look at other ink levels: `second_look_shifts`, then `more_shifts`."""
+    get a second look at other ink levels: `second_look_shifts`, then `more_shifts`; blurred
+    ones then a sharpened look (`_sharpened_look`), a card so read kept from
+    `sharpen_min_confidence`."""
     looks: list[tuple[bool, CornerReading | None]] = []
     for view in views:
         glyphs = split_index(view, config)
@@ -128,7 +150,20 @@ def read_views(
         if found and (corner is None or corner.confidence < config.second_look_below) else corner
         for view, (found, corner) in zip(views, looks, strict=True)
     ]
-    return _combined([c for c in again if c is not None], config)
+    reading, confidence = _combined([c for c in again if c is not None], config)
+    # Sharpening is a further part of the second look: off with it.
+    if reading is not None or not config.sharpen_looks or not config.second_look_shifts:
+        return reading, confidence
+    sharp = [
+        _sharpened_look(view, corner, model, config)
+        if found and (corner is None or corner.confidence < config.second_look_below)
+        and edge_width(view) >= config.sharpen_min_edge_width else corner
+        for view, (found, _), corner in zip(views, looks, again, strict=True)
+    ]
+    reading, confidence = _combined([c for c in sharp if c is not None], config)
+    if confidence < config.sharpen_min_confidence:
+        return None, confidence
+    return reading, confidence
 
 
 def _combined(corners: list[CornerReading], config: VisionConfig) -> tuple[Reading | None, float]:
