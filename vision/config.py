@@ -256,3 +256,16 @@ class VisionConfig:
     """A card made of outline lines must be light (in the first whiteness mask) over this share
     of its inside: a card's face is mostly paper (true cards on edje 0.39-0.93, a box cover,
     a sticker or a book 0.0-0.33)."""
+    # pieces 8
+    search_aside: bool = True
+    """An unread outline that no other corner search reads is read beside its corners, out
+    across its top edge (`read_search.read_aside`): a court picture outlined together with the
+    card's top or bottom edge leaves the index beside the outline's corner, not beyond it."""
+    search_aside_offsets: tuple[float, ...] = (0.1, 0.2)
+    """How far (share of the card width tried) out across the edge the index corner is sought."""
+    search_aside_widths: tuple[float, ...] = (1.3, 1.45)
+    """Card widths tried beside a corner when no card was read whole: these multiples of the
+    outline's edge across (a court picture is about 0.7 of its card's width)."""
+    search_aside_single: float = 0.8
+    """A card read beside one corner alone must reach this confidence; two corners that agree
+    need `search_min_confidence`."""
