@@ -71,16 +71,19 @@ def test_blank_card_part_reads_nothing_beside_its_corners(model: GlyphModel) -> 
     assert read_aside(scene, _picture_and_top(card), model, VisionConfig()) is None
 
 
-def test_recorded_queen_outlined_as_its_picture_is_read(
-        shared_dir: Path, model: GlyphModel) -> None:
-    photo = "edje_train/IMG_2477.jpg"
+@pytest.mark.parametrize(("photo", "card"), [
+    ("edje_train/IMG_2477.jpg", "QS"),  # the picture outlined with the card's top edge
+    ("edje_train/IMG_2518.jpg", "KH"),  # an outline cut across the card by a book over it
+])
+def test_recorded_court_cards_outlined_in_part_are_read_beside_a_corner(
+        shared_dir: Path, model: GlyphModel, photo: str, card: str) -> None:
     frame = read_image(shared_dir / "vision" / "dev" / photo)
     config = VisionConfig()
     before = recognise(frame, model, replace(config, search_aside=False))
     assert all(o.name is None for o in before)
     after = recognise(frame, model, config)
     named = [o for o in after if o.name is not None]
-    assert [o.name for o in named] == ["QS"]
+    assert [o.name for o in named] == [card]
     labels = json.loads((shared_dir / "vision" / "labels.json").read_text())
     x0, y0, x1, y1 = labels["images"][photo]["cards"][0]["box"]
     cx, cy = named[0].corners.mean(axis=0)
