@@ -262,7 +262,10 @@ class VisionConfig:
     across its top edge (`read_search.read_aside`): a court picture outlined together with the
     card's top or bottom edge leaves the index beside the outline's corner, not beyond it."""
     search_aside_offsets: tuple[float, ...] = (0.1, 0.2)
-    """How far (share of the card width tried) out across the edge the index corner is sought."""
+    """How far (share of the card width tried) out across the edge the index corner is sought.
+    Where a picture ends differs by deck and card: on the artwork's queens only 0.2 reads, on
+    its king of hearts and IMG_2518's king only 0.1. Each offset is one more view per corner
+    (about 13 M instructions on a felt photo)."""
     search_aside_widths: tuple[float, ...] = (1.45,)
     """Card widths tried beside a corner when no card was read whole: these multiples of the
     outline's edge across (a court picture is about 0.7 of its card's width). Each width and

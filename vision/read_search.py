@@ -218,7 +218,9 @@ def read_aside(
             unit = width / config.card_width
             for offset in config.search_aside_offsets:
                 origin = (corner.tip - offset * width * corner.across).astype(np.float32)
-                if _at_border(origin, frame.shape, config):
+                # An index there would be cut off by the frame, or a read card's own.
+                if _at_border(origin, frame.shape, config) or any(
+                        _inside(origin, outline) for outline in read):
                     continue
                 view = warp_index(frame, origin, corner.across, corner.down, unit, config)
                 reading, confidence = read_views([view], model, looks)
