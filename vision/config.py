@@ -288,3 +288,22 @@ class VisionConfig:
     """Only views whose steepest ink edges are at least this wide (share of the view's width) are
     blurred enough to be sharpened: the benchmark's artwork views measure 0.05-0.07, the blurred
     webcam indices that read after sharpening 0.08-0.14."""
+    # pieces 8
+    search_aside: bool = True
+    """An unread outline that no other corner search reads is read beside its corners, out
+    across its top edge (`read_search.read_aside`): a court picture outlined together with the
+    card's top or bottom edge leaves the index beside the outline's corner, not beyond it."""
+    search_aside_offsets: tuple[float, ...] = (0.1, 0.2)
+    """How far (share of the card width tried) out across the edge the index corner is sought.
+    Where a picture ends differs by deck and card: on the artwork's queens only 0.2 reads, on
+    its king of hearts and IMG_2518's king only 0.1. Each offset is one more view per corner
+    (about 13 M instructions on a felt photo)."""
+    search_aside_widths: tuple[float, ...] = (1.45,)
+    """Card widths tried beside a corner when no card was read whole: these multiples of the
+    outline's edge across (a court picture is about 0.7 of its card's width). Each width and
+    offset is one more view per corner (about 3.5 M instructions on a 378x504 photo); (1.3,
+    1.45) reads the same cards on dev."""
+    search_aside_single: float = 0.65
+    """A card read beside one corner alone must reach this confidence; two corners that agree
+    need `search_min_confidence` (on all of dev the lone readings beside a corner above 0.55
+    are two right ones, at 0.71 and 0.85, also with more offsets and widths tried)."""
