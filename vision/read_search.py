@@ -126,6 +126,23 @@ def least_edge(frame: Image, typical: float | None, config: VisionConfig) -> flo
     return float(config.plausible_width_shares[0] * min(frame.shape[:2]))
 
 
+def searchable_corners(
+    frame: Image, quad: Quad, config: VisionConfig,
+    typical: float | None = None, read: tuple[Quad, ...] = (),
+) -> Iterator[IndexCorner]:
+    """The outline's index corners worth a search: with an edge of card scale, on no card
+    already read, and away from the frame's border."""
+    least = least_edge(frame, typical, config)
+    for corner in index_corners(quad, config):
+        if max(corner.across_length, corner.down_length) < least:
+            continue
+        if any(_inside(corner.tip, outline) for outline in read):
+            continue
+        if _at_border(corner.tip, frame.shape, config):
+            continue
+        yield corner
+
+
 def read_at_corners(
     frame: Image, quad: Quad, model: GlyphModel, config: VisionConfig,
     typical: float | None = None, read: tuple[Quad, ...] = (),
@@ -140,14 +157,7 @@ def read_at_corners(
     finds: list[CornerFind] = []
     # One look at each view: the second looks at other ink levels are for a card's own corners.
     looks = replace(config, second_look_shifts=config.search_shifts)
-    least = least_edge(frame, typical, config)
-    for corner in index_corners(quad, config):
-        if max(corner.across_length, corner.down_length) < least:
-            continue
-        if any(_inside(corner.tip, outline) for outline in read):
-            continue
-        if _at_border(corner.tip, frame.shape, config):
-            continue
+    for corner in searchable_corners(frame, quad, config, typical, read):
         best: CornerFind | None = None
         for width in corner_widths(corner, typical, config):
             unit = width / config.card_width
@@ -202,15 +212,8 @@ def read_aside(
     when it reaches `search_aside_single`, or when two corners agree; None when corners
     disagree."""
     looks = replace(config, second_look_shifts=config.search_shifts)
-    least = least_edge(frame, typical, config)
     finds: list[CornerFind] = []
-    for corner in index_corners(quad, config):
-        if max(corner.across_length, corner.down_length) < least:
-            continue
-        if any(_inside(corner.tip, outline) for outline in read):
-            continue
-        if _at_border(corner.tip, frame.shape, config):
-            continue
+    for corner in searchable_corners(frame, quad, config, typical, read):
         widths = ([typical] if typical is not None else
                   [corner.across_length * share for share in config.search_aside_widths])
         best: CornerFind | None = None
