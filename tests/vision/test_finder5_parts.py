@@ -9,6 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tests.vision.labelled import photo_and_truth
 from vision.config import VisionConfig
 from vision.detect import _parted_candidates, _quad_of, card_masks, find_cards
 from vision.finder_parts import parted_pieces
@@ -53,24 +54,16 @@ def test_an_edge_across_a_quad_marks_two_cards() -> None:
     assert not crossed(gray, right, CONFIG)
 
 
-def _photo_and_truth(shared_dir: Path, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """A labelled dev photo and its first card's labelled box, as a quad."""
-    vision = shared_dir / "vision"
-    labels = json.loads((vision / "labels.json").read_text())
-    x0, y0, x1, y1 = labels["images"][name]["cards"][0]["box"]
-    truth = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
-    return read_image(vision / "dev" / name), truth
-
 
 def test_a_card_touching_light_wood_grain_in_a_photo_is_outlined(shared_dir: Path) -> None:
-    frame, truth = _photo_and_truth(shared_dir, "edje_train/cam_image23.jpg")
+    frame, truth = photo_and_truth(shared_dir, "edje_train/cam_image23.jpg")
     assert any(box_iou(quad, truth) > 0.8 for quad in find_cards(frame, CONFIG))
     assert not any(box_iou(quad, truth) > 0.8 for quad in find_cards(frame, UNPARTED))
 
 
 def test_a_card_merged_with_light_wood_in_a_photo_is_narrowed(shared_dir: Path) -> None:
     # The weak-outline rule (a quad following its region poorly is narrowed to a built card).
-    frame, truth = _photo_and_truth(shared_dir, "edje_train/cam_image34.jpg")
+    frame, truth = photo_and_truth(shared_dir, "edje_train/cam_image34.jpg")
     unnarrowed = dataclasses.replace(CONFIG, weak_support=0.0)
     assert max(box_iou(quad, truth) for quad in find_cards(frame, CONFIG)) > 0.8
     assert max(box_iou(quad, truth) for quad in find_cards(frame, unnarrowed)) < 0.6

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from tests.vision.labelled import photo_and_truth
 from vision.cards import Rank, Suit
 from vision.config import VisionConfig
 from vision.detect import _line_candidates, _unexplained_light, card_masks, find_cards
 from vision.finder_lines import line_quads, line_segments
-from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.outline_boxes import box_iou
 from vision.pipeline import recognise
@@ -114,19 +113,11 @@ def test_scattered_light_specks_are_no_reason_to_look_for_lines() -> None:
     assert _unexplained_light(card_masks(frame, CONFIG), [], frame_area, CONFIG) is not None
 
 
-def _photo_and_truth(shared_dir: Path, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """A labelled dev photo and its first card's labelled box, as a quad."""
-    vision = shared_dir / "vision"
-    labels = json.loads((vision / "labels.json").read_text())
-    x0, y0, x1, y1 = labels["images"][name]["cards"][0]["box"]
-    truth = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
-    return read_image(vision / "dev" / name), truth
-
 
 @pytest.mark.parametrize("name", ["edje_train/IMG_2446.jpg", "edje_train/IMG_2458.jpg"])
 def test_a_card_on_a_light_box_or_chair_in_a_photo_is_found_by_its_lines(
     shared_dir: Path, name: str
 ) -> None:
-    frame, truth = _photo_and_truth(shared_dir, name)
+    frame, truth = photo_and_truth(shared_dir, name)
     assert max(box_iou(quad, truth) for quad in find_cards(frame, CONFIG)) > 0.7
     assert max((box_iou(quad, truth) for quad in find_cards(frame, NO_LINES)), default=0) < 0.5
