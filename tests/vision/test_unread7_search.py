@@ -76,13 +76,18 @@ def test_a_whole_card_outline_is_not_searched_again() -> None:
                            None, config)
 
 
+def _merged_with_table(card: np.ndarray) -> np.ndarray:
+    """The card's outline run on over light table to its right (0.4 of its width)."""
+    across = card[1] - card[0]
+    return np.array([card[0], card[1] + 0.4 * across, card[2] + 0.4 * across, card[3]],
+                    np.float32)
+
+
 def test_outline_merged_with_table_beside_it_is_read_at_its_index(
         faces: dict[str, Image], model: GlyphModel) -> None:
     scene, _, card = _scene(faces, "9C")
-    across = card[1] - card[0]
     # Light table to the right merged into the outline: its views fall on the picture.
-    merged = np.array([card[0], card[1] + 0.4 * across, card[2] + 0.4 * across, card[3]],
-                      np.float32)
+    merged = _merged_with_table(card)
     assert read_card(scene, merged, model) is None
     found = read_unread_outlines(scene, [_unread(merged)], model, VisionConfig())
     assert [o.name for o in found] == ["9C"]
@@ -139,9 +144,7 @@ def test_outline_spanning_a_read_card_reads_only_the_other_card(
 def test_card_over_an_index_read_at_a_loose_corner_is_not_reported(
         faces: dict[str, Image], model: GlyphModel) -> None:
     scene, _, card = _scene(faces, "9C")
-    across = card[1] - card[0]
-    merged = np.array([card[0], card[1] + 0.4 * across, card[2] + 0.4 * across, card[3]],
-                      np.float32)
+    merged = _merged_with_table(card)
     # An index read at a loose corner where the 9C would lie: one of the two readings is wrong.
     centre = card.mean(axis=0)
     box = centre + np.array([[-10, -15], [10, -15], [10, 15], [-10, 15]], np.float32)
@@ -152,9 +155,7 @@ def test_card_over_an_index_read_at_a_loose_corner_is_not_reported(
 
 def test_search_can_be_switched_off(faces: dict[str, Image], model: GlyphModel) -> None:
     scene, _, card = _scene(faces, "9C")
-    across = card[1] - card[0]
-    merged = np.array([card[0], card[1] + 0.4 * across, card[2] + 0.4 * across, card[3]],
-                      np.float32)
+    merged = _merged_with_table(card)
     config = VisionConfig(search_unread=False)
     assert [o.name for o in read_unread_outlines(scene, [_unread(merged)], model, config)] \
         == [None]
