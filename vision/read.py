@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
 from vision.deblur import edge_width, sharpened
+from vision.deblur_restore import restored
 from vision.features import glyphs_features
 from vision.fonts import BLOB, PIECE_TEXT
 from vision.glyphs import IndexGlyphs, index_views, split_index
@@ -107,20 +109,34 @@ def _second_look(view: Image, corner: CornerReading | None, shifts: tuple[float,
     return corner
 
 
-def _sharpened_look(view: Image, corner: CornerReading | None, model: GlyphModel,
-                    config: VisionConfig) -> CornerReading | None:
-    """Read a blurred corner again unsharp-masked, at each of `sharpen_looks`' ink levels; a
-    name read at fewer than `sharpen_min_levels` of them is a sharpening artefact, not kept."""
-    sharp = sharpened(view, config)
-    found: dict[tuple[str, str], list[CornerReading]] = {}
-    for shift in config.sharpen_looks:
-        glyphs = split_index(sharp, config, shift)
+Transform = Callable[[Image, VisionConfig], Image | None]
+"""A view made easier to read (sharpened or restored), or None when there is nothing to do."""
+Named = dict[tuple[str, str], list[CornerReading]]
+"""Corner readings of one view grouped by the card they name."""
+
+
+def _readings_by_name(view: Image, model: GlyphModel, config: VisionConfig,
+                      looks: tuple[float, ...]) -> Named:
+    """A (sharpened or restored) corner view read at each of `looks`' ink levels."""
+    found: Named = {}
+    for shift in looks:
+        glyphs = split_index(view, config, shift)
         reading = read_corner(glyphs, model, config) if glyphs is not None else None
         if reading is not None:
             found.setdefault((reading.rank.label, reading.suit.label), []).append(reading)
-    steady = [max(r, key=lambda c: c.confidence) for r in found.values()
-              if len(r) >= config.sharpen_min_levels]
-    best = max(steady, key=lambda c: c.confidence, default=None)
+    return found
+
+
+def _steady(named: Named, min_levels: int) -> Named:
+    """The names read at `min_levels` ink levels or more; any other is an artefact of the
+    transform."""
+    return {name: r for name, r in named.items() if len(r) >= min_levels}
+
+
+def _surest(named: Named, corner: CornerReading | None) -> CornerReading | None:
+    """The surest reading kept, unless the corner's own reading was surer."""
+    best = max((max(r, key=lambda c: c.confidence) for r in named.values()),
+               key=lambda c: c.confidence, default=None)
     if best is None or (corner is not None and corner.confidence >= best.confidence):
         return corner
     return best
@@ -134,8 +150,9 @@ def read_views(
 
     When that reads nothing, corners that showed glyphs but were read unsurely (or not at all)
     get a second look at other ink levels: `second_look_shifts`, then `more_shifts`; blurred
-    ones then a sharpened look (`_sharpened_look`), a card so read kept from
-    `sharpen_min_confidence`."""
+    ones then a sharpened look, a card so read kept from `sharpen_min_confidence`, and then
+    (when `restore_looks` is set) a look at them restored by deconvolution, a card so read kept
+    from `restore_min_confidence`."""
     looks: list[tuple[bool, CornerReading | None]] = []
     for view in views:
         glyphs = split_index(view, config)
@@ -151,19 +168,34 @@ def read_views(
         for view, (found, corner) in zip(views, looks, strict=True)
     ]
     reading, confidence = _combined([c for c in again if c is not None], config)
-    # Sharpening is a further part of the second look: off with it.
-    if reading is not None or not config.sharpen_looks or not config.second_look_shifts:
+    # Sharpening and restoring are further parts of the second look: off with it.
+    if reading is not None or not config.second_look_shifts:
         return reading, confidence
-    sharp = [
-        _sharpened_look(view, corner, model, config)
-        if found and (corner is None or corner.confidence < config.second_look_below)
-        and edge_width(view) >= config.sharpen_min_edge_width else corner
+    blurred = [
+        found and (corner is None or corner.confidence < config.second_look_below)
+        and bool(config.sharpen_looks or config.restore_looks)
+        and edge_width(view) >= config.sharpen_min_edge_width
         for view, (found, _), corner in zip(views, looks, again, strict=True)
     ]
-    reading, confidence = _combined([c for c in sharp if c is not None], config)
-    if confidence < config.sharpen_min_confidence:
-        return None, confidence
-    return reading, confidence
+    stages: tuple[tuple[tuple[float, ...], Transform, int, float], ...] = (
+        (config.sharpen_looks, sharpened, config.sharpen_min_levels,
+         config.sharpen_min_confidence),
+        (config.restore_looks, restored, config.restore_min_levels,
+         config.restore_min_confidence),
+    )
+    for stage_looks, transform, min_levels, min_confidence in stages:
+        if not stage_looks or not any(blurred):
+            continue
+        seen = []
+        for view, corner, is_blurred in zip(views, again, blurred, strict=True):
+            changed = transform(view, config) if is_blurred else None
+            named = (_readings_by_name(changed, model, config, stage_looks)
+                     if changed is not None else {})
+            seen.append(_surest(_steady(named, min_levels), corner))
+        reading, confidence = _combined([c for c in seen if c is not None], config)
+        if reading is not None and confidence >= min_confidence:
+            return reading, confidence
+    return None, confidence
 
 
 def _combined(corners: list[CornerReading], config: VisionConfig) -> tuple[Reading | None, float]:
