@@ -326,3 +326,7 @@ class VisionConfig:
     """As `sharpen_min_levels`, for the restored view."""
     restore_min_confidence: float = 0.7
     """As `sharpen_min_confidence`, for a card read only once restored."""
+    blurred_outline_growth: float = 1.0
+    """`read.read_outline`: an unread card whose two index views are blurred (edge width from
+    `sharpen_min_edge_width`) is read again from its outline moved outward by this many times
+    the measured edge width (in frame pixels); 0 turns this off."""

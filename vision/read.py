@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
 from vision.deblur import edge_width, sharpened
+from vision.deblur_outline import grown_outline, short_side
 from vision.deblur_restore import restored
 from vision.features import glyphs_features
 from vision.fonts import BLOB, PIECE_TEXT
@@ -146,7 +147,22 @@ def read_views(
     views: list[Image], model: GlyphModel, config: VisionConfig,
     more_shifts: tuple[float, ...] = (),
 ) -> tuple[Reading | None, float]:
-    """Combine the corner readings of one card; returns the reading (or None) and a confidence.
+    """Combine the corner readings of one card (`_read_views`); returns the reading (or None)
+    and a confidence."""
+    reading, confidence, _ = _read_views(views, model, config, more_shifts)
+    return reading, confidence
+
+
+Widths = list[float | None]
+"""Each view's edge width (`deblur.edge_width`) where it was measured."""
+
+
+def _read_views(
+    views: list[Image], model: GlyphModel, config: VisionConfig,
+    more_shifts: tuple[float, ...] = (),
+) -> tuple[Reading | None, float, Widths]:
+    """Combine the corner readings of one card; returns the reading (or None), a confidence and
+    the edge widths measured.
 
     When that reads nothing, corners that showed glyphs but were read unsurely (or not at all)
     get a second look at other ink levels: `second_look_shifts`, then `more_shifts`; blurred
@@ -159,9 +175,10 @@ def read_views(
         looks.append((glyphs is not None,
                       read_corner(glyphs, model, config) if glyphs is not None else None))
     reading, confidence = _combined([c for _, c in looks if c is not None], config)
+    widths: Widths = [None] * len(views)
     shifts = config.second_look_shifts + more_shifts
     if reading is not None or not shifts:
-        return reading, confidence
+        return reading, confidence, widths
     again = [
         _second_look(view, corner, shifts, model, config)
         if found and (corner is None or corner.confidence < config.second_look_below) else corner
@@ -170,13 +187,15 @@ def read_views(
     reading, confidence = _combined([c for c in again if c is not None], config)
     # Sharpening and restoring are further parts of the second look: off with it.
     if reading is not None or not config.second_look_shifts:
-        return reading, confidence
-    blurred = [
-        found and (corner is None or corner.confidence < config.second_look_below)
-        and bool(config.sharpen_looks or config.restore_looks)
-        and edge_width(view) >= config.sharpen_min_edge_width
-        for view, (found, _), corner in zip(views, looks, again, strict=True)
-    ]
+        return reading, confidence, widths
+    if config.sharpen_looks or config.restore_looks:
+        widths = [
+            edge_width(view)
+            if found and (corner is None or corner.confidence < config.second_look_below)
+            else None
+            for view, (found, _), corner in zip(views, looks, again, strict=True)
+        ]
+    blurred = [w is not None and w >= config.sharpen_min_edge_width for w in widths]
     stages: tuple[tuple[tuple[float, ...], Transform, int, float], ...] = (
         (config.sharpen_looks, sharpened, config.sharpen_min_levels,
          config.sharpen_min_confidence),
@@ -194,8 +213,8 @@ def read_views(
             seen.append(_surest(_steady(named, min_levels), corner))
         reading, confidence = _combined([c for c in seen if c is not None], config)
         if reading is not None and confidence >= min_confidence:
-            return reading, confidence
-    return None, confidence
+            return reading, confidence, widths
+    return None, confidence, widths
 
 
 def _combined(corners: list[CornerReading], config: VisionConfig) -> tuple[Reading | None, float]:
@@ -217,10 +236,36 @@ def _combined(corners: list[CornerReading], config: VisionConfig) -> tuple[Readi
     return Reading(Rank(rank_label), Suit(suit_label), round(confidence, 3)), confidence
 
 
+def read_outline(
+    frame: Image, corners: Quad, model: GlyphModel, config: VisionConfig
+) -> tuple[Reading | None, float]:
+    """Read an outlined card (`read_views` on its index corners); a card left unread whose two
+    index views are both blurred is read again from its outline moved outward by
+    `blurred_outline_growth` times the blur's edge width: a blurred card's edge fades into the
+    table, so its outline is found inside the card and the index is cut by the view's edge."""
+    views = index_views(frame, corners, config)
+    reading, confidence, measured = _read_views(views, model, config)
+    if reading is not None or not config.blurred_outline_growth:
+        return reading, confidence
+    widths: list[float] = []
+    for view, width in zip(views, measured, strict=True):
+        widths.append(edge_width(view) if width is None else width)
+        if widths[-1] < config.sharpen_min_edge_width:
+            return reading, confidence
+    # Edge widths are shares of the view's width, which spans `index_width` of the card.
+    card_width = short_side(corners)
+    blur = sum(widths) / len(widths) * config.index_width * card_width
+    grown = grown_outline(corners, config.blurred_outline_growth * blur)
+    again, again_confidence = read_views(index_views(frame, grown, config), model, config)
+    if again is None:
+        return reading, confidence
+    return again, again_confidence
+
+
 def read_card(
     frame: Image, corners: Quad, model: GlyphModel, config: VisionConfig | None = None
 ) -> Reading | None:
     """Read the card outlined by `corners` in a BGR frame; None when it cannot be read surely."""
     config = config or VisionConfig()
-    reading, _ = read_views(index_views(frame, corners, config), model, config)
+    reading, _ = read_outline(frame, corners, model, config)
     return reading
