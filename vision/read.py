@@ -188,13 +188,12 @@ def _read_views(
     # Sharpening and restoring are further parts of the second look: off with it.
     if reading is not None or not config.second_look_shifts:
         return reading, confidence, widths
-    if config.sharpen_looks or config.restore_looks:
-        widths = [
-            edge_width(view)
-            if found and (corner is None or corner.confidence < config.second_look_below)
-            else None
-            for view, (found, _), corner in zip(views, looks, again, strict=True)
-        ]
+    widths = [
+        edge_width(view)
+        if found and (corner is None or corner.confidence < config.second_look_below)
+        else None
+        for view, (found, _), corner in zip(views, looks, again, strict=True)
+    ]
     blurred = [w is not None and w >= config.sharpen_min_edge_width for w in widths]
     stages: tuple[tuple[tuple[float, ...], Transform, int, float], ...] = (
         (config.sharpen_looks, sharpened, config.sharpen_min_levels,
@@ -239,13 +238,17 @@ def _combined(corners: list[CornerReading], config: VisionConfig) -> tuple[Readi
 def read_outline(
     frame: Image, corners: Quad, model: GlyphModel, config: VisionConfig
 ) -> tuple[Reading | None, float]:
-    """Read an outlined card (`read_views` on its index corners); a card left unread whose two
-    index views are both blurred is read again from its outline moved outward by
-    `blurred_outline_growth` times the blur's edge width: a blurred card's edge fades into the
-    table, so its outline is found inside the card and the index is cut by the view's edge."""
+    """Read an outlined card (`read_views` on its index corners). A card left unread whose two
+    index views are both blurred, one of them showing glyphs, is read again from its outline
+    moved outward by `blurred_outline_growth` times the blur's edge width: a blurred card's
+    edge fades into the table, so its outline is found inside the card and the index is cut by
+    the view's edge (small cards' views, warped finer than the frame, look blurred too)."""
     views = index_views(frame, corners, config)
     reading, confidence, measured = _read_views(views, model, config)
-    if reading is not None or not config.blurred_outline_growth:
+    # Only a view that showed glyphs was measured: an outline with no index in sight (a pip,
+    # a scrap) is not grown.
+    if (reading is not None or not config.blurred_outline_growth
+            or all(width is None for width in measured)):
         return reading, confidence
     widths: list[float] = []
     for view, width in zip(views, measured, strict=True):
