@@ -239,10 +239,11 @@ def read_outline(
     frame: Image, corners: Quad, model: GlyphModel, config: VisionConfig
 ) -> tuple[Reading | None, float]:
     """Read an outlined card (`read_views` on its index corners). A card left unread whose two
-    index views are both blurred, one of them showing glyphs, is read again from its outline
-    moved outward by `blurred_outline_growth` times the blur's edge width: a blurred card's
-    edge fades into the table, so its outline is found inside the card and the index is cut by
-    the view's edge (small cards' views, warped finer than the frame, look blurred too)."""
+    index views are both blurred, one showing glyphs it read unsurely, is read again from its
+    outline moved outward by `blurred_outline_growth` times the blur's edge width: a blurred
+    card's edge fades into the table, so its outline is found inside the card and the index is
+    cut by the view's edge (small cards' views, warped finer than the frame, look blurred
+    too)."""
     views = index_views(frame, corners, config)
     reading, confidence, measured = _read_views(views, model, config)
     # Only a view that showed glyphs was measured: an outline with no index in sight (a pip,

@@ -12,6 +12,7 @@ import pytest
 from tests.vision.labelled import photo_and_truth
 from vision.cards import Image, Quad, Reading
 from vision.config import VisionConfig
+from vision.deblur import edge_width
 from vision.deblur_outline import grown_outline, short_side
 from vision.glyphs import index_views
 from vision.imageio import read_image
@@ -70,11 +71,12 @@ def test_grown_outline_of_a_turned_card_keeps_its_shape() -> None:
     np.testing.assert_allclose(sorted(sides), [108, 108, 158, 158], atol=1e-3)
 
 
-@pytest.mark.parametrize("name", ["KC", "TC"])
-def test_blurred_rendered_card_outlined_inside_its_edge_is_read_grown(name: str) -> None:
+@pytest.mark.parametrize(("name", "sigma", "inset"), [("KC", 1.0, 2.0), ("JH", 1.5, 0.0)])
+def test_blurred_rendered_card_outlined_inside_its_edge_is_read_grown(
+        name: str, sigma: float, inset: float) -> None:
     model = GlyphModel.load()
     config = VisionConfig()
-    frame, quad = _on_table(name, sigma=1.0, inset=2.0)
+    frame, quad = _on_table(name, sigma, inset)
     assert read_views(index_views(frame, quad, config), model, config)[0] is None
     assert _name(read_outline(frame, quad, model, config)[0]) == name
     off = replace(config, blurred_outline_growth=0.0)
@@ -82,22 +84,30 @@ def test_blurred_rendered_card_outlined_inside_its_edge_is_read_grown(name: str)
 
 
 def test_sharp_unread_card_is_not_grown(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Sharp, but outlined 4 px inside its edge: the ten's index is cut and it reads nothing.
-    frame, quad = _on_table("TC", sigma=0.0, inset=4.0)
+    # Sharp, but outlined 6 px inside its edge: the nine's index shows, cut, and reads nothing.
+    frame, quad = _on_table("9C", sigma=0.0, inset=6.0)
+    measured: list[float] = []
+
+    def measuring(view: Image) -> float:
+        measured.append(edge_width(view))
+        return measured[-1]
 
     def no_growth(corners: Quad, distance: float) -> Quad:
         raise AssertionError(f"a sharp card's outline was grown by {distance:.1f} px")
 
+    monkeypatch.setattr("vision.read.edge_width", measuring)
     monkeypatch.setattr("vision.read.grown_outline", no_growth)
     reading, _ = read_outline(frame, quad, GlyphModel.load(), VisionConfig())
     assert reading is None
+    assert measured
+    assert max(measured) < VisionConfig().sharpen_min_edge_width
 
 
 def test_grown_outlines_read_no_rendered_card_wrongly_that_the_outline_did_not() -> None:
     model = GlyphModel.load()
     config = VisionConfig()
     gained = 0
-    for name in ("9C", "AD", "JS", "QH", "KC", "TC", "TH", "KS"):
+    for name in ("9C", "AD", "JH", "JS", "QH", "KC", "TC", "TH", "KS"):
         for sigma, inset in ((1.0, 0.0), (1.0, 2.0), (1.5, 0.0)):
             frame, quad = _on_table(name, sigma, inset)
             plain = _name(read_views(index_views(frame, quad, config), model, config)[0])
