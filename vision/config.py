@@ -312,7 +312,8 @@ class VisionConfig:
     """A card that reads nothing after the sharpened look has its blurred corners (as for
     sharpening) deconvolved by the blur measured on them (`deblur_restore.py`) and split again
     at these ink level shifts, e.g. (0.0, 0.4, 0.7, -0.3); () (the default) turns this off: on
-    all of dev it read no card more (see vision/NOTES.md)."""
+    all of dev it read no card more, and with grown outlines (`blurred_outline_growth`) it read
+    a blurred nine of spades `9C` at 0.76 (see vision/NOTES.md)."""
     restore_sharp_width: float = 0.065
     """A sharp print's edge width (share of the view's width): only the excess is undone (the
     benchmark's artwork views measure 0.05-0.07)."""
