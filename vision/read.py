@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
 from vision.deblur import edge_width, sharpened
+from vision.deblur_outline import grown_outline, short_side
+from vision.deblur_restore import restored
 from vision.features import glyphs_features
 from vision.fonts import BLOB, PIECE_TEXT
 from vision.glyphs import IndexGlyphs, index_views, split_index
@@ -107,20 +110,34 @@ def _second_look(view: Image, corner: CornerReading | None, shifts: tuple[float,
     return corner
 
 
-def _sharpened_look(view: Image, corner: CornerReading | None, model: GlyphModel,
-                    config: VisionConfig) -> CornerReading | None:
-    """Read a blurred corner again unsharp-masked, at each of `sharpen_looks`' ink levels; a
-    name read at fewer than `sharpen_min_levels` of them is a sharpening artefact, not kept."""
-    sharp = sharpened(view, config)
-    found: dict[tuple[str, str], list[CornerReading]] = {}
-    for shift in config.sharpen_looks:
-        glyphs = split_index(sharp, config, shift)
+Transform = Callable[[Image, VisionConfig], Image | None]
+"""A view made easier to read (sharpened or restored), or None when there is nothing to do."""
+Named = dict[tuple[str, str], list[CornerReading]]
+"""Corner readings of one view grouped by the card they name."""
+
+
+def _readings_by_name(view: Image, model: GlyphModel, config: VisionConfig,
+                      looks: tuple[float, ...]) -> Named:
+    """A (sharpened or restored) corner view read at each of `looks`' ink levels."""
+    found: Named = {}
+    for shift in looks:
+        glyphs = split_index(view, config, shift)
         reading = read_corner(glyphs, model, config) if glyphs is not None else None
         if reading is not None:
             found.setdefault((reading.rank.label, reading.suit.label), []).append(reading)
-    steady = [max(r, key=lambda c: c.confidence) for r in found.values()
-              if len(r) >= config.sharpen_min_levels]
-    best = max(steady, key=lambda c: c.confidence, default=None)
+    return found
+
+
+def _steady(named: Named, min_levels: int) -> Named:
+    """The names read at `min_levels` ink levels or more; any other is an artefact of the
+    transform."""
+    return {name: r for name, r in named.items() if len(r) >= min_levels}
+
+
+def _surest(named: Named, corner: CornerReading | None) -> CornerReading | None:
+    """The surest reading kept, unless the corner's own reading was surer."""
+    best = max((max(r, key=lambda c: c.confidence) for r in named.values()),
+               key=lambda c: c.confidence, default=None)
     if best is None or (corner is not None and corner.confidence >= best.confidence):
         return corner
     return best
@@ -130,40 +147,73 @@ def read_views(
     views: list[Image], model: GlyphModel, config: VisionConfig,
     more_shifts: tuple[float, ...] = (),
 ) -> tuple[Reading | None, float]:
-    """Combine the corner readings of one card; returns the reading (or None) and a confidence.
+    """Combine the corner readings of one card (`_read_views`); returns the reading (or None)
+    and a confidence."""
+    reading, confidence, _ = _read_views(views, model, config, more_shifts)
+    return reading, confidence
+
+
+Widths = list[float | None]
+"""Each view's edge width (`deblur.edge_width`) where it was measured."""
+
+
+def _read_views(
+    views: list[Image], model: GlyphModel, config: VisionConfig,
+    more_shifts: tuple[float, ...] = (),
+) -> tuple[Reading | None, float, Widths]:
+    """Combine the corner readings of one card; returns the reading (or None), a confidence and
+    the edge widths measured.
 
     When that reads nothing, corners that showed glyphs but were read unsurely (or not at all)
     get a second look at other ink levels: `second_look_shifts`, then `more_shifts`; blurred
-    ones then a sharpened look (`_sharpened_look`), a card so read kept from
-    `sharpen_min_confidence`."""
+    ones then a sharpened look, a card so read kept from `sharpen_min_confidence`, and then
+    (when `restore_looks` is set) a look at them restored by deconvolution, a card so read kept
+    from `restore_min_confidence`."""
     looks: list[tuple[bool, CornerReading | None]] = []
     for view in views:
         glyphs = split_index(view, config)
         looks.append((glyphs is not None,
                       read_corner(glyphs, model, config) if glyphs is not None else None))
     reading, confidence = _combined([c for _, c in looks if c is not None], config)
+    widths: Widths = [None] * len(views)
     shifts = config.second_look_shifts + more_shifts
     if reading is not None or not shifts:
-        return reading, confidence
+        return reading, confidence, widths
     again = [
         _second_look(view, corner, shifts, model, config)
         if found and (corner is None or corner.confidence < config.second_look_below) else corner
         for view, (found, corner) in zip(views, looks, strict=True)
     ]
     reading, confidence = _combined([c for c in again if c is not None], config)
-    # Sharpening is a further part of the second look: off with it.
-    if reading is not None or not config.sharpen_looks or not config.second_look_shifts:
-        return reading, confidence
-    sharp = [
-        _sharpened_look(view, corner, model, config)
+    # Sharpening and restoring are further parts of the second look: off with it.
+    if reading is not None or not config.second_look_shifts:
+        return reading, confidence, widths
+    widths = [
+        edge_width(view)
         if found and (corner is None or corner.confidence < config.second_look_below)
-        and edge_width(view) >= config.sharpen_min_edge_width else corner
+        else None
         for view, (found, _), corner in zip(views, looks, again, strict=True)
     ]
-    reading, confidence = _combined([c for c in sharp if c is not None], config)
-    if confidence < config.sharpen_min_confidence:
-        return None, confidence
-    return reading, confidence
+    blurred = [w is not None and w >= config.sharpen_min_edge_width for w in widths]
+    stages: tuple[tuple[tuple[float, ...], Transform, int, float], ...] = (
+        (config.sharpen_looks, sharpened, config.sharpen_min_levels,
+         config.sharpen_min_confidence),
+        (config.restore_looks, restored, config.restore_min_levels,
+         config.restore_min_confidence),
+    )
+    for stage_looks, transform, min_levels, min_confidence in stages:
+        if not stage_looks or not any(blurred):
+            continue
+        seen = []
+        for view, corner, is_blurred in zip(views, again, blurred, strict=True):
+            changed = transform(view, config) if is_blurred else None
+            named = (_readings_by_name(changed, model, config, stage_looks)
+                     if changed is not None else {})
+            seen.append(_surest(_steady(named, min_levels), corner))
+        reading, confidence = _combined([c for c in seen if c is not None], config)
+        if reading is not None and confidence >= min_confidence:
+            return reading, confidence, widths
+    return None, confidence, widths
 
 
 def _combined(corners: list[CornerReading], config: VisionConfig) -> tuple[Reading | None, float]:
@@ -185,10 +235,41 @@ def _combined(corners: list[CornerReading], config: VisionConfig) -> tuple[Readi
     return Reading(Rank(rank_label), Suit(suit_label), round(confidence, 3)), confidence
 
 
+def read_outline(
+    frame: Image, corners: Quad, model: GlyphModel, config: VisionConfig
+) -> tuple[Reading | None, float]:
+    """Read an outlined card (`read_views` on its index corners). A card left unread whose two
+    index views are both blurred, one showing glyphs it read unsurely, is read again from its
+    outline moved outward by `blurred_outline_growth` times the blur's edge width: a blurred
+    card's edge fades into the table, so its outline is found inside the card and the index is
+    cut by the view's edge (small cards' views, warped finer than the frame, look blurred
+    too)."""
+    views = index_views(frame, corners, config)
+    reading, confidence, measured = _read_views(views, model, config)
+    # Only a view that showed glyphs was measured: an outline with no index in sight (a pip,
+    # a scrap) is not grown.
+    if (reading is not None or not config.blurred_outline_growth
+            or all(width is None for width in measured)):
+        return reading, confidence
+    widths: list[float] = []
+    for view, width in zip(views, measured, strict=True):
+        widths.append(edge_width(view) if width is None else width)
+        if widths[-1] < config.sharpen_min_edge_width:
+            return reading, confidence
+    # Edge widths are shares of the view's width, which spans `index_width` of the card.
+    card_width = short_side(corners)
+    blur = sum(widths) / len(widths) * config.index_width * card_width
+    grown = grown_outline(corners, config.blurred_outline_growth * blur)
+    again, again_confidence = read_views(index_views(frame, grown, config), model, config)
+    if again is None:
+        return reading, confidence
+    return again, again_confidence
+
+
 def read_card(
     frame: Image, corners: Quad, model: GlyphModel, config: VisionConfig | None = None
 ) -> Reading | None:
     """Read the card outlined by `corners` in a BGR frame; None when it cannot be read surely."""
     config = config or VisionConfig()
-    reading, _ = read_views(index_views(frame, corners, config), model, config)
+    reading, _ = read_outline(frame, corners, model, config)
     return reading

@@ -1,0 +1,28 @@
+"""Where a blurred card's edge is: its outline moved outward by the width of its blur."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.cards import Quad
+
+
+def grown_outline(corners: Quad, distance: float) -> Quad:
+    """The quad with each side moved `distance` pixels outward: every corner moves that far
+    along both of its sides, away from the neighbouring corners."""
+    quad = np.asarray(corners, dtype=np.float64)
+    before = np.roll(quad, 1, axis=0)
+    after = np.roll(quad, -1, axis=0)
+    away_before = quad - before
+    away_after = quad - after
+    away_before /= np.maximum(np.linalg.norm(away_before, axis=1, keepdims=True), 1e-9)
+    away_after /= np.maximum(np.linalg.norm(away_after, axis=1, keepdims=True), 1e-9)
+    grown: Quad = (quad + distance * (away_before + away_after)).astype(np.float32)
+    return grown
+
+
+def short_side(corners: Quad) -> float:
+    """Mean length of a quad's two shorter opposite sides (the card's width), in pixels."""
+    quad = np.asarray(corners, dtype=np.float64)
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
