@@ -13,9 +13,8 @@ from vision.corners import CardCorner, FanStep, corner_views, end_corners, find_
 from vision.detect import MaskSet, card_masks, find_cards
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.fan_stubs import StubCorner, StubSearch, find_stub_corners
-from vision.glyphs import index_views
 from vision.model import GlyphModel
-from vision.read import read_views
+from vision.read import read_outline, read_views
 from vision.read_search import read_unread_outlines
 
 CornerRead = tuple[CardObservation, np.ndarray, float]
@@ -32,7 +31,7 @@ def recognise(
     observations = []
     quads = find_cards(frame, config, masks)
     for corners in quads:
-        reading, confidence = read_views(index_views(frame, corners, config), model, config)
+        reading, confidence = read_outline(frame, corners, model, config)
         if reading is None and faces.has_joker:
             reading, confidence = read_joker(frame, corners, faces, config)
         observations.append(CardObservation(corners, reading, round(confidence, 3)))

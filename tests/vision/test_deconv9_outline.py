@@ -120,11 +120,12 @@ def test_grown_outlines_read_no_rendered_card_wrongly_that_the_outline_did_not()
 
 def _unread_outline_at(frame: Image, box: tuple[float, float, float, float],
                        model: GlyphModel) -> Quad:
-    """The pipeline's outline of an unread card centred nearest the centre of `box`, inside
-    it."""
+    """The pipeline's outline (found with no outline grown) of an unread card centred nearest
+    the centre of `box`, inside it."""
     x0, y0, x1, y1 = box
     centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-    inside = [o.corners for o in recognise(frame, model, VisionConfig())
+    ungrown = replace(VisionConfig(), blurred_outline_growth=0.0)
+    inside = [o.corners for o in recognise(frame, model, ungrown)
               if o.reading is None and x0 <= o.corners[:, 0].mean() <= x1
               and y0 <= o.corners[:, 1].mean() <= y1]
     assert inside, f"no unread outline centred in {box}"
@@ -140,6 +141,15 @@ def test_motion_blurred_jack_is_read_from_its_grown_outline(shared_dir: Path) ->
     assert _name(read_outline(frame, outline, model, VisionConfig())[0]) == "JD"
     off = replace(VisionConfig(), blurred_outline_growth=0.0)
     assert read_outline(frame, outline, model, off)[0] is None
+
+
+def test_pipeline_reads_the_motion_blurred_jack(shared_dir: Path) -> None:
+    frame, truth = photo_and_truth(shared_dir, "edje_train/IMG_2581.jpg")
+    x0, y0 = truth.min(axis=0)
+    x1, y1 = truth.max(axis=0)
+    names = [o.name for o in recognise(frame, GlyphModel.load(), VisionConfig())
+             if x0 <= o.corners[:, 0].mean() <= x1 and y0 <= o.corners[:, 1].mean() <= y1]
+    assert "JD" in names
 
 
 def test_jack_whose_index_the_outline_cut_is_read_grown(shared_dir: Path) -> None:
