@@ -220,7 +220,8 @@ def _combined(corners: list[CornerReading], config: VisionConfig) -> tuple[Readi
     """The card's reading from its corner readings: they must agree (unsure dissenters aside)."""
     names = {(c.rank.label, c.suit.label) for c in corners}
     if len(names) > 1:
-        corners = [c for c in corners if c.confidence >= config.min_corner_confidence]
+        corners = [c for c in corners if c.confidence >= config.min_corner_confidence
+                   or _disputes_surely(c, corners, config)]
         names = {(c.rank.label, c.suit.label) for c in corners}
     if not corners or len(names) > 1:
         return None, 0.0
@@ -264,6 +265,19 @@ def read_outline(
     if again is None:
         return reading, confidence
     return again, again_confidence
+
+
+def _disputes_surely(corner: CornerReading, corners: list[CornerReading],
+                     config: VisionConfig) -> bool:
+    """Whether an unsure corner is sure of what it disputes: a suit read surely that differs
+    from a sure corner's (its rank unsure), or a rank so read. Such a dissent is not set aside."""
+    sure = [c for c in corners if c.confidence >= config.min_corner_confidence]
+    suit_sure = _guess_confidence(corner.suit, config.suit_full_margin, config) >= \
+        config.min_corner_confidence
+    rank_sure = _guess_confidence(corner.rank, config.rank_full_margin, config) >= \
+        config.min_corner_confidence
+    return any((suit_sure and c.suit.label != corner.suit.label)
+               or (rank_sure and c.rank.label != corner.rank.label) for c in sure)
 
 
 def read_card(
