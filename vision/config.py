@@ -307,3 +307,51 @@ class VisionConfig:
     """A card read beside one corner alone must reach this confidence; two corners that agree
     need `search_min_confidence` (on all of dev the lone readings beside a corner above 0.55
     are two right ones, at 0.71 and 0.85, also with more offsets and widths tried)."""
+
+    # Cards found by their index glyphs
+    index_finder: bool = True
+    """Look for card indices by their glyphs (a rank over a suit) where light area is left
+    unexplained by the cards read (`finder_index.py`)."""
+    index_pair_block: float = 0.06
+    """Side of the neighbourhood ink is compared with, as a share of the frame's shorter side."""
+    index_pair_contrast: float = 14.0
+    """How much darker than its neighbourhood's mean grey a pixel must be to count as ink."""
+    index_glyph_pixels: tuple[float, float] = (6.0, 0.12)
+    """Least glyph size in detection pixels, and greatest as a share of the shorter side."""
+    index_glyph_aspect: float = 5.0
+    """Greatest ratio of a glyph's longer box side to its shorter one (a '1' is slender)."""
+    index_pair_gap: tuple[float, float] = (-0.05, 0.7)
+    """The gap between rank and suit, in rank heights."""
+    index_suit_heights: tuple[float, float] = (0.45, 1.25)
+    index_suit_widths: tuple[float, float] = (0.45, 2.2)
+    """The suit glyph's height and width as shares of the rank's."""
+    index_pair_overlap: float = 0.5
+    """Rank and suit overlap across by this share of the narrower one."""
+    index_pair_clear: float = 0.6
+    """No glyph of like height within this many glyph heights beside the rank (but a ten's
+    other digit) or the suit."""
+    index_min_light: float = 0.15
+    """Light area left unexplained must reach this many squared card widths (of the cards read
+    whole, else of `corner_min_share` of the shorter side, doubled) for glyphs to be sought."""
+    index_max_pairs: int = 24
+    """At most this many rank and suit pairs are read in one frame."""
+    index_rank_offset: tuple[float, float] = (8.0, 12.0)
+    """Where the rank glyph's box starts, across and down from the card's corner, in rectified
+    card pixels (`card_width` wide): medians over the cards read whole in dev (edje 7.7, 11.8;
+    felt 5.8, 12.1)."""
+    index_rank_heights: tuple[float, ...] = (0.135, 0.16)
+    """Rank glyph heights as shares of the card width at which an index is read (both must read
+    the same card): on the cards read whole in dev 0.13-0.17 (edje median 0.153, felt 0.132)."""
+    index_min_confidence: float = 0.65
+    """The surer reading of a card found by its index must reach this."""
+    index_light_grow: float = 0.03
+    """The light area searched is grown by a disc of this share of the shorter side (glyphs at
+    a card's edge may open into the dark beyond it)."""
+    index_paper_share: float = 0.5
+    """At least this share of an index's box (grown by a third of the rank's height) must be
+    light in the first whiteness mask: glyphs on paper, not grain or print on a dark thing."""
+    index_read_shares: tuple[float, float] = (0.11, 0.19)
+    """Where cards were read, a rank glyph must be this share of their (median) width."""
+    index_same_shape: float = 0.8
+    """Rank and suit glyphs overlapping this much (drawn upright in one square) are two pips of
+    one shape, not an index."""
