@@ -38,8 +38,9 @@ class IndexFind:
 def unexplained_light(masks: MaskSet, observations: list[CardObservation],
                       config: VisionConfig) -> Image | None:
     """Light regions (first whiteness mask, filled) not lying on a card read whole or on an
-    unread outline of the read cards' shape and size (whose index views were read); None when
-    what is left is smaller than `index_min_light` squared card widths."""
+    unread outline of the read cards' shape and size (whose index views were read), each of at
+    least `index_min_light` squared card widths, grown by `index_light_grow`; None when there
+    is none."""
     read = [o.corners for o in observations if o.reading is not None and o.whole]
     width = float(np.median([_short_side(q) for q in read])) if read else None
     scale = masks.scale
@@ -54,20 +55,27 @@ def unexplained_light(masks: MaskSet, observations: list[CardObservation],
         return None
     light: Image = np.zeros(shape, np.uint8)
     cv2.drawContours(light, large, -1, 255, cv2.FILLED)
-    # Glyphs near a card's edge may open into the dark beyond it: the light area is grown.
-    reach = max(3, round(config.index_light_grow * min(shape)) | 1)
-    light = cv2.dilate(light, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
     explained = [o.corners for o in observations if o.reading is not None and o.whole] + [
         o.corners for o in observations
         if o.reading is None and o.whole and width is not None
         and card_shaped(o.corners, width, config)]
+    outlines = [np.round(quad * scale + masks.pad).astype(np.int32) for quad in explained]
     grow = max(3, round(0.1 * (width or 0.0) * scale) | 1)
-    for quad in explained:
-        points = np.round(quad * scale + masks.pad).astype(np.int32)
+    for points in outlines:
         cv2.fillPoly(light, [points], 0)
         cv2.polylines(light, [points], True, 0, grow)
-    if cv2.countNonZero(light) < least:
+    # Only regions left whole count: slivers along the cards read are no card.
+    left, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    kept = [c for c in left if cv2.contourArea(c) >= least]
+    if not kept:
         return None
+    light[:] = 0
+    cv2.drawContours(light, kept, -1, 255, cv2.FILLED)
+    # Glyphs near a card's edge may open into the dark beyond it: the light area is grown.
+    reach = max(3, round(config.index_light_grow * min(shape)) | 1)
+    light = cv2.dilate(light, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    for points in outlines:
+        cv2.fillPoly(light, [points], 0)
     return light
 
 
