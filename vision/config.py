@@ -355,3 +355,5 @@ class VisionConfig:
     index_same_shape: float = 0.8
     """Rank and suit glyphs overlapping this much (drawn upright in one square) are two pips of
     one shape, not an index."""
+    index_outline_margin: float = 0.2
+    """Share of an outline's area that its card's light region may spill past it."""

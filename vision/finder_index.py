@@ -10,6 +10,7 @@ two widths those shares imply; a card counts only where both read it alike and t
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -49,17 +50,37 @@ def unexplained_light(masks: MaskSet, observations: list[CardObservation],
         least = config.index_min_light * (width * scale) ** 2
     else:
         least = config.index_min_light * (config.corner_min_share * min(shape)) ** 2 * 4.0
-    large = [c for c in masks.contours(0) if len(c) ** 2 >= 4.0 * least and
-             cv2.contourArea(c) >= least]
-    if not large:
-        return None
-    light: Image = np.zeros(shape, np.uint8)
-    cv2.drawContours(light, large, -1, 255, cv2.FILLED)
     explained = [o.corners for o in observations if o.reading is not None and o.whole] + [
         o.corners for o in observations
         if o.reading is None and o.whole and width is not None
         and card_shaped(o.corners, width, config)]
     outlines = [np.round(quad * scale + masks.pad).astype(np.int32) for quad in explained]
+    centres = [(sum(x for x, _ in q) / 4, sum(y for _, y in q) / 4)
+               for q in (o.tolist() for o in outlines)]
+    areas = [cv2.contourArea(q.astype(np.float32)) for q in outlines]
+    # A light region is left unexplained when its area outgrows the outlines lying in it (with
+    # a margin of `index_outline_margin` of their area: a card's light region spills a little
+    # past its outline) by enough: a cheap first test, before any pixel is drawn.
+    large = []
+    for contour in masks.contours(0):
+        if len(contour) ** 2 < 4.0 * least:
+            continue
+        area = cv2.contourArea(contour)
+        if area < least:
+            continue
+        # A piece of a card read (its margin beside a court picture) lies within its outline.
+        x, y, w, h = cv2.boundingRect(contour)
+        middle = (x + w / 2, y + h / 2)
+        if any(cv2.pointPolygonTest(q, middle, False) >= 0 for q in outlines):
+            continue
+        covered = sum(a for a, centre in zip(areas, centres, strict=True)
+                      if cv2.pointPolygonTest(contour, centre, False) >= 0)
+        if area - (1.0 + config.index_outline_margin) * covered >= least:
+            large.append(contour)
+    if not large:
+        return None
+    light: Image = np.zeros(shape, np.uint8)
+    cv2.drawContours(light, large, -1, 255, cv2.FILLED)
     grow = max(3, round(0.1 * (width or 0.0) * scale) | 1)
     for points in outlines:
         cv2.fillPoly(light, [points], 0)
@@ -216,5 +237,5 @@ def _inside(point: np.ndarray, outline: Quad) -> bool:
 
 def _short_side(quad: Quad) -> float:
     """Mean length of a quad's two shorter opposite sides."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+    a, b, c, d = np.asarray(quad, np.float64).tolist()
+    return min(math.dist(a, b) + math.dist(c, d), math.dist(b, c) + math.dist(d, a)) / 2

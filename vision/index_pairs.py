@@ -182,8 +182,27 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
                        (s_left, s_right), config)
     if after:
         return None
+    # The index's long axis (rank and suit together) gives its down more closely than the
+    # glyphs' centres: a ten's suit may sit under either digit.
+    axis = _long_axis(np.concatenate([points, suit.points]))
+    if axis is not None and abs(float(axis @ down)) >= np.cos(np.deg2rad(20.0)):
+        down = axis if float(axis @ down) > 0 else -axis
+        across = _across(down)
+        top, bottom = _extent(points, down)
+        left, right = _extent(points, across)
+        height, width = bottom - top, right - left
+        s_height = float(np.subtract(*_extent(suit.points, down)[::-1]))
     corner = across * left + down * top
     return IndexPair(corner.astype(np.float32), across, down, height, width, s_height)
+
+
+def _long_axis(points: npt.NDArray[np.float32]) -> Vector | None:
+    """The unit direction of the points' greatest spread; None when they spread about as much
+    every way (under 1.3 times as far along it as across it)."""
+    values, vectors = np.linalg.eigh(np.cov(points.T))
+    if values[1] < 1.69 * max(float(values[0]), 1e-6):
+        return None
+    return vectors[:, 1].astype(np.float32)
 
 
 def shape_overlap(first: npt.NDArray[np.float32], second: npt.NDArray[np.float32],
