@@ -314,8 +314,10 @@ class VisionConfig:
     unexplained by the cards read (`finder_index.py`)."""
     index_pair_block: float = 0.06
     """Side of the neighbourhood ink is compared with, as a share of the frame's shorter side."""
-    index_pair_contrast: float = 14.0
-    """How much darker than its neighbourhood's mean grey a pixel must be to count as ink."""
+    index_pair_contrasts: tuple[float, ...] = (14.0, 10.0)
+    """How much darker than its neighbourhood's mean grey a pixel must be to count as ink: the
+    glyphs are sought at each level in turn (at 10 alone, edje loses a queen whose index runs
+    into the picture's frame and gains two pale cards; at 20 alone nothing changes)."""
     index_glyph_pixels: tuple[float, float] = (6.0, 0.12)
     """Least glyph size in detection pixels, and greatest as a share of the shorter side."""
     index_glyph_aspect: float = 5.0
@@ -333,7 +335,7 @@ class VisionConfig:
     index_min_light: float = 0.15
     """Light area left unexplained must reach this many squared card widths (of the cards read
     whole, else of `corner_min_share` of the shorter side, doubled) for glyphs to be sought."""
-    index_max_pairs: int = 24
+    index_max_pairs: int = 40
     """At most this many rank and suit pairs are read in one frame."""
     index_rank_offset: tuple[float, float] = (8.0, 12.0)
     """Where the rank glyph's box starts, across and down from the card's corner, in rectified

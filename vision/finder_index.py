@@ -128,8 +128,10 @@ def find_by_index(frame: Image, masks: MaskSet, observations: list[CardObservati
                                       <= config.index_read_shares[1] * width):
             continue
         key = (corner_at, pair.down, height)
+        # The same index found again (at the other ink level) is read again only when its
+        # rank's height came out otherwise: the widths tried follow from it.
         if any(np.linalg.norm(corner_at - t) < 0.5 * h and float(pair.down @ d) > 0.9
-               for t, d, h in tried):
+               and abs(height - h) < 0.1 * h for t, d, h in tried):
             continue
         tried.append(key)
         if any(_inside(corner_at, o.corners) for o in read if o.whole):

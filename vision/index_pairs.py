@@ -45,13 +45,13 @@ class _Glyph:
     size: float
 
 
-def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig,
-               short: int) -> list[_Glyph]:
-    """Pieces of ink of glyph size darker than the paper around them, where `allowed` is set;
-    sizes are shares of `short`, the whole frame's shorter side."""
+def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig, short: int,
+               contrast: float) -> list[_Glyph]:
+    """Pieces of ink of glyph size at least `contrast` darker than the mean grey around them,
+    where `allowed` is set; sizes are shares of `short`, the whole frame's shorter side."""
     block = max(3, round(config.index_pair_block * short) | 1)
     ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
-                                block, config.index_pair_contrast)
+                                block, contrast)
     if allowed is not None:
         ink = cv2.bitwise_and(ink, allowed)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
@@ -87,10 +87,19 @@ def find_index_pairs(gray: Image, allowed: Image | None, config: VisionConfig,
     direction from one to the other, the suit starts within `index_pair_gap` rank heights below
     the rank, is `index_suit_heights` of its height and `index_suit_widths` of its width, and the
     two overlap across. A piece of like height beside the rank (the '1' and '0' of a ten) joins
-    it; a further one (a word) or one just above the rank (a line of text) rejects the pair."""
-    pieces = ink_pieces(gray, allowed, config, short or min(gray.shape[:2]))
-    if len(pieces) < 2:
-        return []
+    it; a further one (a word) or one just above the rank (a line of text) rejects the pair.
+    The ink is cut at each of `index_pair_contrasts` in turn (pale glyphs break at the higher,
+    glyphs run into a picture's frame join at the lower)."""
+    found: list[IndexPair] = []
+    for contrast in config.index_pair_contrasts:
+        pieces = ink_pieces(gray, allowed, config, short or min(gray.shape[:2]), contrast)
+        if len(pieces) >= 2:
+            found += _pairs(pieces, config)
+    return found
+
+
+def _pairs(pieces: list[_Glyph], config: VisionConfig) -> list[IndexPair]:
+    """Every rank and suit pair among the pieces."""
     centres = np.array([p.centre for p in pieces], np.float32)
     sizes = np.array([p.size for p in pieces], np.float32)
     found: list[IndexPair] = []

@@ -28,7 +28,8 @@ def _paper(seed: int = 0) -> np.ndarray:
     rng = np.random.default_rng(seed)
     grain = rng.normal(0.0, 2.0, (160, 214)).astype(np.float32)
     base = 250.0 + cv2.resize(grain, (640, 480))
-    return cv2.cvtColor(np.clip(base, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    paper: np.ndarray = cv2.cvtColor(np.clip(base, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    return paper
 
 
 def _index_face(rank: str, suit: str, width: int = 200) -> np.ndarray:
@@ -37,7 +38,7 @@ def _index_face(rank: str, suit: str, width: int = 200) -> np.ndarray:
     height = round(width * 1.5)
     colour = (30, 30, 200) if suit in "HD" else (25, 25, 25)
     face = np.full((height, width, 3), 250, np.uint8)
-    glyph = np.zeros((60, 40 * len(rank)), np.uint8)
+    glyph: np.ndarray = np.zeros((60, 40 * len(rank)), np.uint8)
     cv2.putText(glyph, rank, (2, 50), cv2.FONT_HERSHEY_DUPLEX, 1.3, 255, 3, cv2.LINE_AA)
     rows, cols = np.nonzero(glyph > 127)
     glyph = glyph[rows.min():rows.max() + 1, cols.min():cols.max() + 1]
@@ -63,7 +64,8 @@ def _rotated_into(scene: np.ndarray, face: np.ndarray, top_left: tuple[int, int]
     mask = cv2.warpAffine(np.full((height, width), 255, np.uint8), matrix, size)
     scene[mask > 127] = warped[mask > 127]
     corners = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
-    return cv2.transform(corners[None], matrix)[0]
+    index: np.ndarray = cv2.transform(corners[None], matrix)[0]
+    return index
 
 
 @pytest.mark.parametrize("angle", [0.0, 25.0, -70.0])
