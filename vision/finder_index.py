@@ -154,8 +154,8 @@ def read_width(read: list[CardObservation]) -> float | None:
 
 
 def on_paper(pair: IndexPair, paper: Image, origin: np.ndarray, config: VisionConfig) -> bool:
-    """Whether the index lies on light paper: of points on a grid over its box (grown by a
-    third of the rank's height), at least `index_paper_share` are light in `paper`."""
+    """Whether the index lies on light paper: of points on a grid over its box (grown by 0.3
+    of the rank's height), at least `index_paper_share` are light in `paper`."""
     height = pair.rank_height
     across = np.linspace(-0.3 * height, pair.rank_width + 0.3 * height, 7)
     down = np.linspace(-0.3 * height, 2.3 * height, 9)
@@ -169,7 +169,7 @@ def on_paper(pair: IndexPair, paper: Image, origin: np.ndarray, config: VisionCo
     return bool(light >= config.index_paper_share * len(points))
 
 
-def index_corner(pair: IndexPair, corner_at: np.ndarray, height: float, width: float,
+def index_corner(pair: IndexPair, corner_at: np.ndarray, width: float,
                  config: VisionConfig) -> CardCorner:
     """The card corner an index implies at a card width: the rank's box lies
     `index_rank_offset` rectified card pixels in from it."""
@@ -186,7 +186,7 @@ def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: flo
     readings: list[tuple[Reading, float, Quad, CardCorner, float]] = []
     for share in config.index_rank_heights:
         width = height / share
-        corner = index_corner(pair, corner_at, height, width, config)
+        corner = index_corner(pair, corner_at, width, config)
         for view, outline in corner_views(frame, corner, width, config, (True,)):
             reading, confidence = read_views([view], model, config, config.corner_shifts)
             if reading is None:

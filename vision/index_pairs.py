@@ -43,6 +43,8 @@ class _Glyph:
     points: npt.NDArray[np.float32]
     centre: Vector
     size: float
+    hull: npt.NDArray[np.float32]
+    """The points of its convex hull: its extent along any direction is theirs."""
 
 
 def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig, short: int,
@@ -69,7 +71,9 @@ def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig, short: 
         x, y, bw, bh = stats[label, :4].tolist()
         ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == label)
         points = np.column_stack([xs + x, ys + y]).astype(np.float32)
-        pieces.append(_Glyph(points, centres[label].astype(np.float32), float(max(bw, bh))))
+        hull = cv2.convexHull(points).reshape(-1, 2).astype(np.float32)
+        pieces.append(_Glyph(points, centres[label].astype(np.float32), float(max(bw, bh)),
+                             hull))
     return pieces
 
 
@@ -121,9 +125,9 @@ def _pair(pieces: list[_Glyph], i: int, j: int, centres: npt.NDArray[np.float32]
     rank, suit = pieces[i], pieces[j]
     down = _unit(suit.centre - rank.centre)
     across = _across(down)
-    top, bottom = _extent(rank.points, down)
+    top, bottom = _extent(rank.hull, down)
     height = bottom - top
-    left, right = _extent(rank.points, across)
+    left, right = _extent(rank.hull, across)
     # A piece beside the rank on its line may be a ten's other digit: a '1' before a '0' (the
     # rank is then the '0', paired with the suit at a slant) or a '0' after a '1'.
     before, after = _beside(pieces, centres, sizes, (i, j), down, across, height,
@@ -142,12 +146,12 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
     """The index of rank `i` (with a ten's other digit `digits`, when given) over suit `j`, or
     None when they do not look like one."""
     rank, suit = pieces[i], pieces[j]
-    height = float(np.subtract(*_extent(rank.points, down)[::-1]))
-    points = rank.points
+    height = float(np.subtract(*_extent(rank.hull, down)[::-1]))
+    points, outline = rank.points, rank.hull
     if digits:
         other = pieces[digits[0]]
-        if not 0.75 * height <= _extent(other.points, down)[1] - _extent(
-                other.points, down)[0] <= 1.33 * height:
+        if not 0.75 * height <= float(np.subtract(*_extent(other.hull, down)[::-1])) \
+                <= 1.33 * height:
             digits = []
         else:
             # The digits' line runs across the card: down is square to it, towards the suit.
@@ -156,8 +160,9 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
             down = down if float(down @ (suit.centre - rank.centre)) > 0 else -down
             across = _across(down)
             points = np.concatenate([rank.points, other.points])
-    top, bottom = _extent(points, down)
-    left, right = _extent(points, across)
+            outline = np.concatenate([rank.hull, other.hull])
+    top, bottom = _extent(outline, down)
+    left, right = _extent(outline, across)
     height, width = bottom - top, right - left
     skip = (i, j, *digits)
     # Glyphs of its height further on along the rank's line make a word, not an index.
@@ -165,8 +170,8 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
                        (left, right), config)
     if after:
         return None
-    s_top, s_bottom = _extent(suit.points, down)
-    s_left, s_right = _extent(suit.points, across)
+    s_top, s_bottom = _extent(suit.hull, down)
+    s_left, s_right = _extent(suit.hull, across)
     s_height, s_width = s_bottom - s_top, s_right - s_left
     gap_low, gap_high = config.index_pair_gap
     if not gap_low * height <= s_top - bottom <= gap_high * height:
@@ -184,7 +189,8 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
     if shape_overlap(points, suit.points, across, down) >= config.index_same_shape:
         return None
     # The rank is the index's top glyph: ink of its size just above it is a line of text.
-    if _above(pieces, centres, skip, across, down, height, (top, bottom), (left, right)):
+    if _above(pieces, centres, sizes, skip, across, down, height, (top, bottom),
+              (left, right)):
         return None
     # Nothing of the suit's height follows it on its line either.
     _, after = _beside(pieces, centres, sizes, skip, down, across, s_height, (s_top, s_bottom),
@@ -197,10 +203,10 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
     if axis is not None and abs(float(axis @ down)) >= np.cos(np.deg2rad(20.0)):
         down = axis if float(axis @ down) > 0 else -axis
         across = _across(down)
-        top, bottom = _extent(points, down)
-        left, right = _extent(points, across)
+        top, bottom = _extent(outline, down)
+        left, right = _extent(outline, across)
         height, width = bottom - top, right - left
-        s_height = float(np.subtract(*_extent(suit.points, down)[::-1]))
+        s_height = float(np.subtract(*_extent(suit.hull, down)[::-1]))
     corner = across * left + down * top
     return IndexPair(corner.astype(np.float32), across, down, height, width, s_height)
 
@@ -249,21 +255,24 @@ def _beside(pieces: list[_Glyph], centres: npt.NDArray[np.float32],
             columns: tuple[float, float], config: VisionConfig) -> tuple[list[int], list[int]]:
     """Pieces of about `height` whose middle lies in `rows` (along down) within
     `index_pair_clear` heights before and after `columns` (along across)."""
-    middle = (columns[0] + columns[1]) / 2 * across + (rows[0] + rows[1]) / 2 * down
-    offsets = centres - middle
-    reach = (columns[1] - columns[0]) + (2.0 * config.index_pair_clear + 1.0) * height + float(
-        sizes.max())
-    near = np.nonzero(np.hypot(offsets[:, 0], offsets[:, 1]) < reach)[0]
+    # First by centres and box sizes, all at once: a piece's centre lies within its own size
+    # (and within 0.75 heights along down, being at most 1.5 tall) of where it reaches.
+    clear = config.index_pair_clear * height
+    along, aside = centres @ down, centres @ across
+    near = np.nonzero(
+        (along >= rows[0] - 0.75 * height) & (along <= rows[1] + 0.75 * height)
+        & (aside - sizes <= columns[1] + clear) & (aside + sizes >= columns[0] - clear)
+        & (sizes >= 0.35 * height))[0]
     before, after = [], []
     for k in near.tolist():
         if k in skip:
             continue
-        top, bottom = _extent(pieces[k].points, down)
+        top, bottom = _extent(pieces[k].hull, down)
         if not 0.5 * height <= bottom - top <= 1.5 * height:
             continue
         if not rows[0] <= (top + bottom) / 2 <= rows[1]:
             continue
-        left, right = _extent(pieces[k].points, across)
+        left, right = _extent(pieces[k].hull, across)
         if 0 <= left - columns[1] <= config.index_pair_clear * height or (
                 left > columns[0] and right > columns[1] and left - columns[1] < 0):
             after.append(k)
@@ -272,20 +281,21 @@ def _beside(pieces: list[_Glyph], centres: npt.NDArray[np.float32],
     return before, after
 
 
-def _above(pieces: list[_Glyph], centres: npt.NDArray[np.float32], skip: tuple[int, ...],
-           across: Vector,
+def _above(pieces: list[_Glyph], centres: npt.NDArray[np.float32],
+           sizes: npt.NDArray[np.float32], skip: tuple[int, ...], across: Vector,
            down: Vector, height: float, rows: tuple[float, float],
            columns: tuple[float, float]) -> bool:
     """Whether a piece of about the rank's height lies just above it, overlapping it across."""
-    for k in range(len(pieces)):
+    along, aside = centres @ down, centres @ across
+    near = np.nonzero((along >= rows[0] - 2.2 * height) & (along <= rows[0])
+                      & (aside + sizes >= columns[0]) & (aside - sizes <= columns[1]))[0]
+    for k in near.tolist():
         if k in skip:
             continue
-        if abs(float((centres[k] - centres[skip[0]]) @ down)) > 2.5 * height:
-            continue
-        top, bottom = _extent(pieces[k].points, down)
+        top, bottom = _extent(pieces[k].hull, down)
         if not 0.5 * height <= bottom - top <= 1.5 * height:
             continue
-        left, right = _extent(pieces[k].points, across)
+        left, right = _extent(pieces[k].hull, across)
         if right <= columns[0] or left >= columns[1]:
             continue
         if rows[0] - 0.6 * height <= bottom <= rows[0]:
