@@ -11,7 +11,7 @@ two widths those shares imply; a card counts only where both read it alike and t
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -184,10 +184,16 @@ def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: flo
     """The reading of an index at the card widths its rank's height implies; None unless both
     read the same card and the surer reaches `index_min_confidence`."""
     readings: list[tuple[Reading, float, Quad, CardCorner, float]] = []
+    quick = replace(config, second_look_shifts=())
     for share in config.index_rank_heights:
         width = height / share
         corner = index_corner(pair, corner_at, width, config)
         for view, outline in corner_views(frame, corner, width, config, (True,)):
+            # Most pairs in clutter are no index: a first look at the view's own ink level
+            # drops them before any second look is paid for.
+            if not readings and config.index_quick_look and read_views(
+                    [view], model, quick)[0] is None:
+                return None
             reading, confidence = read_views([view], model, config, config.corner_shifts)
             if reading is None:
                 return None

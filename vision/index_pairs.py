@@ -77,6 +77,14 @@ def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig, short: 
     return pieces
 
 
+def _extents(points: npt.NDArray[np.float32], down: Vector,
+             across: Vector) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Least and greatest projections of the points along down and across."""
+    values = points @ np.array([[down[0], across[0]], [down[1], across[1]]], np.float32)
+    low, high = values.min(axis=0).tolist(), values.max(axis=0).tolist()
+    return (low[0], high[0] + 1.0), (low[1], high[1] + 1.0)
+
+
 def _extent(points: npt.NDArray[np.float32], axis: Vector) -> tuple[float, float]:
     """Least and greatest projection of the points on a unit axis."""
     values = points @ axis
@@ -110,8 +118,10 @@ def _pairs(pieces: list[_Glyph], config: VisionConfig) -> list[IndexPair]:
     for i, rank in enumerate(pieces):
         offsets = centres - rank.centre
         apart = np.hypot(offsets[:, 0], offsets[:, 1])
-        near = np.nonzero((apart > 0.3 * rank.size) & (apart < 2.0 * rank.size)
-                          & (sizes <= 1.3 * rank.size) & (sizes >= 0.3 * rank.size))[0]
+        # A suit lies within about two of the rank's sizes and is about as large (box sides
+        # of glyphs turned any way differ by up to 1.4 times from their extents).
+        near = np.nonzero((apart > 0.4 * rank.size) & (apart < 1.9 * rank.size)
+                          & (sizes <= 1.3 * rank.size) & (sizes >= 0.35 * rank.size))[0]
         for j in near.tolist():
             pair = _pair(pieces, i, j, centres, sizes, config)
             if pair is not None:
@@ -125,9 +135,16 @@ def _pair(pieces: list[_Glyph], i: int, j: int, centres: npt.NDArray[np.float32]
     rank, suit = pieces[i], pieces[j]
     down = _unit(suit.centre - rank.centre)
     across = _across(down)
-    top, bottom = _extent(rank.hull, down)
+    (top, bottom), (left, right) = _extents(rank.hull, down, across)
     height = bottom - top
-    left, right = _extent(rank.hull, across)
+    # A first look, loose enough for a ten's suit paired at a slant with one digit: the suit
+    # must lie below the rank, about its size.
+    (s_top, s_bottom), _ = _extents(suit.hull, down, across)
+    gap_low, gap_high = config.index_pair_gap
+    low, high = config.index_suit_heights
+    if not ((gap_low - 0.2) * height <= s_top - bottom <= (gap_high + 0.3) * height
+            and (low - 0.15) * height <= s_bottom - s_top <= (high + 0.2) * height):
+        return None
     # A piece beside the rank on its line may be a ten's other digit: a '1' before a '0' (the
     # rank is then the '0', paired with the suit at a slant) or a '0' after a '1'.
     before, after = _beside(pieces, centres, sizes, (i, j), down, across, height,
@@ -161,17 +178,10 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
             across = _across(down)
             points = np.concatenate([rank.points, other.points])
             outline = np.concatenate([rank.hull, other.hull])
-    top, bottom = _extent(outline, down)
-    left, right = _extent(outline, across)
+    (top, bottom), (left, right) = _extents(outline, down, across)
     height, width = bottom - top, right - left
     skip = (i, j, *digits)
-    # Glyphs of its height further on along the rank's line make a word, not an index.
-    _, after = _beside(pieces, centres, sizes, skip, down, across, height, (top, bottom),
-                       (left, right), config)
-    if after:
-        return None
-    s_top, s_bottom = _extent(suit.hull, down)
-    s_left, s_right = _extent(suit.hull, across)
+    (s_top, s_bottom), (s_left, s_right) = _extents(suit.hull, down, across)
     s_height, s_width = s_bottom - s_top, s_right - s_left
     gap_low, gap_high = config.index_pair_gap
     if not gap_low * height <= s_top - bottom <= gap_high * height:
@@ -184,6 +194,11 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
         return None
     overlap = min(right, s_right) - max(left, s_left)
     if overlap < config.index_pair_overlap * min(width, s_width):
+        return None
+    # Glyphs of its height further on along the rank's line make a word, not an index.
+    _, after = _beside(pieces, centres, sizes, skip, down, across, height, (top, bottom),
+                       (left, right), config)
+    if after:
         return None
     # Two pips of one shape are no rank and suit.
     if shape_overlap(points, suit.points, across, down) >= config.index_same_shape:
@@ -203,8 +218,7 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
     if axis is not None and abs(float(axis @ down)) >= np.cos(np.deg2rad(20.0)):
         down = axis if float(axis @ down) > 0 else -axis
         across = _across(down)
-        top, bottom = _extent(outline, down)
-        left, right = _extent(outline, across)
+        (top, bottom), (left, right) = _extents(outline, down, across)
         height, width = bottom - top, right - left
         s_height = float(np.subtract(*_extent(suit.hull, down)[::-1]))
     corner = across * left + down * top
@@ -263,16 +277,24 @@ def _beside(pieces: list[_Glyph], centres: npt.NDArray[np.float32],
         (along >= rows[0] - 0.75 * height) & (along <= rows[1] + 0.75 * height)
         & (aside - sizes <= columns[1] + clear) & (aside + sizes >= columns[0] - clear)
         & (sizes >= 0.35 * height))[0]
-    before, after = [], []
-    for k in near.tolist():
-        if k in skip:
-            continue
-        top, bottom = _extent(pieces[k].hull, down)
-        if not 0.5 * height <= bottom - top <= 1.5 * height:
-            continue
-        if not rows[0] <= (top + bottom) / 2 <= rows[1]:
-            continue
-        left, right = _extent(pieces[k].hull, across)
+    near = np.array([k for k in near.tolist() if k not in skip], np.intp)
+    before: list[int] = []
+    after: list[int] = []
+    if not len(near):
+        return before, after
+    # Every near piece's extents at once: their hulls stacked, projected, reduced per piece.
+    hulls = [pieces[k].hull for k in near.tolist()]
+    starts = np.cumsum([0] + [len(h) for h in hulls[:-1]])
+    values = np.concatenate(hulls) @ np.array([[down[0], across[0]], [down[1], across[1]]],
+                                               np.float32)
+    low = np.minimum.reduceat(values, starts, axis=0)
+    high = np.maximum.reduceat(values, starts, axis=0) + 1.0
+    tall = high[:, 0] - low[:, 0]
+    middle = (high[:, 0] + low[:, 0]) / 2
+    fits = (tall >= 0.5 * height) & (tall <= 1.5 * height) & (middle >= rows[0]) & (
+        middle <= rows[1])
+    for n in np.nonzero(fits)[0].tolist():
+        k, left, right = int(near[n]), float(low[n, 1]), float(high[n, 1])
         if 0 <= left - columns[1] <= config.index_pair_clear * height or (
                 left > columns[0] and right > columns[1] and left - columns[1] < 0):
             after.append(k)
