@@ -363,3 +363,6 @@ class VisionConfig:
     """Drop an index view that reads nothing at its own ink level before any second look or
     the second width is paid for: about 190 M instructions less on the cluttered IMG_2452,
     but edje loses IMG_2581's jack (479 -> 478 identified)."""
+    index_sharpen: bool = False
+    """Whether an index found by its glyphs also gets the sharpened look of blurred views
+    (no card of dev needs it there; it was a third of the finder's reading time)."""

@@ -185,6 +185,8 @@ def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: flo
     read the same card and the surer reaches `index_min_confidence`."""
     readings: list[tuple[Reading, float, Quad, CardCorner, float]] = []
     quick = replace(config, second_look_shifts=())
+    if not config.index_sharpen:
+        config = replace(config, sharpen_looks=())
     for share in config.index_rank_heights:
         width = height / share
         corner = index_corner(pair, corner_at, width, config)

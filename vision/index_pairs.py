@@ -45,6 +45,8 @@ class _Glyph:
     size: float
     hull: npt.NDArray[np.float32]
     """The points of its convex hull: its extent along any direction is theirs."""
+    key: tuple[int, ...]
+    """Its box and area: the same piece cut at another ink level has the same key."""
 
 
 def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig, short: int,
@@ -68,12 +70,12 @@ def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig, short: 
         big <= config.index_glyph_aspect * np.minimum(w, h))
     pieces = []
     for label in (np.nonzero(keep)[0] + 1).tolist():
-        x, y, bw, bh = stats[label, :4].tolist()
+        x, y, bw, bh, size = stats[label, :5].tolist()
         ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == label)
         points = np.column_stack([xs + x, ys + y]).astype(np.float32)
         hull = cv2.convexHull(points).reshape(-1, 2).astype(np.float32)
         pieces.append(_Glyph(points, centres[label].astype(np.float32), float(max(bw, bh)),
-                             hull))
+                             hull, (x, y, bw, bh, size)))
     return pieces
 
 
@@ -101,17 +103,21 @@ def find_index_pairs(gray: Image, allowed: Image | None, config: VisionConfig,
     two overlap across. A piece of like height beside the rank (the '1' and '0' of a ten) joins
     it; a further one (a word) or one just above the rank (a line of text) rejects the pair.
     The ink is cut at each of `index_pair_contrasts` in turn (pale glyphs break at the higher,
-    glyphs run into a picture's frame join at the lower)."""
+    glyphs run into a picture's frame join at the lower); at a further level only pairs with a
+    piece not cut alike before are looked at."""
     found: list[IndexPair] = []
+    seen: set[tuple[int, ...]] = set()
     for contrast in config.index_pair_contrasts:
         pieces = ink_pieces(gray, allowed, config, short or min(gray.shape[:2]), contrast)
+        fresh = [p.key not in seen for p in pieces]
+        seen |= {p.key for p in pieces}
         if len(pieces) >= 2:
-            found += _pairs(pieces, config)
+            found += _pairs(pieces, fresh, config)
     return found
 
 
-def _pairs(pieces: list[_Glyph], config: VisionConfig) -> list[IndexPair]:
-    """Every rank and suit pair among the pieces."""
+def _pairs(pieces: list[_Glyph], fresh: list[bool], config: VisionConfig) -> list[IndexPair]:
+    """Every rank and suit pair among the pieces of which one at least is `fresh`."""
     centres = np.array([p.centre for p in pieces], np.float32)
     sizes = np.array([p.size for p in pieces], np.float32)
     found: list[IndexPair] = []
@@ -123,6 +129,8 @@ def _pairs(pieces: list[_Glyph], config: VisionConfig) -> list[IndexPair]:
         near = np.nonzero((apart > 0.4 * rank.size) & (apart < 1.9 * rank.size)
                           & (sizes <= 1.3 * rank.size) & (sizes >= 0.35 * rank.size))[0]
         for j in near.tolist():
+            if not (fresh[i] or fresh[j]):
+                continue
             pair = _pair(pieces, i, j, centres, sizes, config)
             if pair is not None:
                 found.append(pair)
