@@ -316,8 +316,9 @@ class VisionConfig:
     """Side of the neighbourhood ink is compared with, as a share of the frame's shorter side."""
     index_pair_contrasts: tuple[float, ...] = (14.0, 10.0)
     """How much darker than its neighbourhood's mean grey a pixel must be to count as ink: the
-    glyphs are sought at each level in turn (at 10 alone, edje loses a queen whose index runs
-    into the picture's frame and gains two pale cards; at 20 alone nothing changes)."""
+    glyphs are sought at each level in turn. Edje identified: 477 at 14 or 20 alone, 478 at 10
+    alone (a queen whose index runs into its picture's frame lost, two pale cards gained), 479
+    at both."""
     index_glyph_pixels: tuple[float, float] = (6.0, 0.12)
     """Least glyph size in detection pixels, and greatest as a share of the shorter side."""
     index_glyph_aspect: float = 5.0
@@ -343,20 +344,24 @@ class VisionConfig:
     felt 5.8, 12.1)."""
     index_rank_heights: tuple[float, ...] = (0.135, 0.16)
     """Rank glyph heights as shares of the card width at which an index is read (both must read
-    the same card): on the cards read whole in dev 0.13-0.17 (edje median 0.153, felt 0.132)."""
+    the same card). On the cards read whole in dev, 10th to 90th percentile: edje 0.134-0.16
+    (median 0.153), felt 0.113-0.14 (median 0.132)."""
     index_min_confidence: float = 0.65
-    """The surer reading of a card found by its index must reach this."""
+    """The surer reading of a card found by its index must reach this (0.55 reads the same
+    cards on dev: every card found this way reads at 0.79 or more)."""
     index_light_grow: float = 0.03
     """The light area searched is grown by a disc of this share of the shorter side (glyphs at
     a card's edge may open into the dark beyond it)."""
     index_paper_share: float = 0.5
-    """At least this share of an index's box (grown by a third of the rank's height) must be
+    """At least this share of an index's box (grown by 0.3 of the rank's height) must be
     light in the first whiteness mask: glyphs on paper, not grain or print on a dark thing."""
     index_read_shares: tuple[float, float] = (0.11, 0.19)
-    """Where cards were read, a rank glyph must be this share of their (median) width."""
+    """Where cards were read whole, a rank glyph must be this share of their median width
+    (a pip or a picture's detail is larger; (0.09, 0.22) reads the same cards on dev)."""
     index_same_shape: float = 0.8
     """Rank and suit glyphs overlapping this much (drawn upright in one square) are two pips of
-    one shape, not an index."""
+    one shape, not an index (pips on dev 0.85-0.97; without this rule two number cards' pips
+    were read as jacks)."""
     index_outline_margin: float = 0.2
     """Share of an outline's area that its card's light region may spill past it."""
     index_quick_look: bool = False

@@ -1,11 +1,13 @@
 """Read cards found by their index glyphs, where no outline or loose corner showed them.
 
-Light area that no card read explains is searched for a rank glyph over a suit glyph
-(`index_pairs.py`). The pair gives the card's corner: the rank's box lies a fixed offset in from
-the corner (`index_rank_offset`, in rectified card pixels) and its height is a share of the card's
-width (`index_rank_heights`, measured on the cards read whole in dev). The index is read at the
-two widths those shares imply; a card counts only where both read it alike and the surer reaches
-`index_min_confidence`, its index lies on no card read and no card of its name is near.
+Light regions that no card read explains (`unexplained_light`) are searched for a rank glyph
+over a suit glyph (`index_pairs.py`). The pair gives the card's corner: the rank's box lies a
+fixed offset in from the corner (`index_rank_offset`, in rectified card pixels) and its height is
+a share of the card's width (`index_rank_heights`, measured on the cards read whole in dev). The
+index is read at the two widths those shares imply; a card counts only where both read it alike
+and the surer reaches `index_min_confidence`, the rank's height fits the width of the cards read
+whole (when any), its index lies on no card read, no index was read at its far end, and no card
+of its name is near. Such cards are loose observations (`whole=False`) outlined by their index.
 """
 
 from __future__ import annotations
