@@ -371,3 +371,9 @@ class VisionConfig:
     index_sharpen: bool = False
     """Whether an index found by its glyphs also gets the sharpened look of blurred views
     (no card of dev needs it there; it was a third of the finder's reading time)."""
+    index_rank_aspect: float = 1.05
+    index_suit_aspect: float = 1.5
+    """Greatest width over height of a rank glyph (one piece: a ten's digits are taller than
+    wide too) and of a suit glyph: on the cards read whole in edje, ranks are about 0.45-0.7
+    as wide as tall (10th-90th percentile). Letters of text read sideways fail this, which
+    halves the finder's time on cluttered photos (same cards read on dev)."""

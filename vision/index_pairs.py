@@ -146,12 +146,15 @@ def _pair(pieces: list[_Glyph], i: int, j: int, centres: npt.NDArray[np.float32]
     (top, bottom), (left, right) = _extents(rank.hull, down, across)
     height = bottom - top
     # A first look, loose enough for a ten's suit paired at a slant with one digit: the suit
-    # must lie below the rank, about its size.
-    (s_top, s_bottom), _ = _extents(suit.hull, down, across)
+    # must lie below the rank, about its size; rank glyphs (one digit of a ten) stand taller
+    # than wide, suits about square (letters of text read sideways do neither).
+    (s_top, s_bottom), (s_left, s_right) = _extents(suit.hull, down, across)
     gap_low, gap_high = config.index_pair_gap
     low, high = config.index_suit_heights
     if not ((gap_low - 0.2) * height <= s_top - bottom <= (gap_high + 0.3) * height
-            and (low - 0.15) * height <= s_bottom - s_top <= (high + 0.2) * height):
+            and (low - 0.15) * height <= s_bottom - s_top <= (high + 0.2) * height
+            and right - left <= config.index_rank_aspect * height
+            and s_right - s_left <= config.index_suit_aspect * (s_bottom - s_top)):
         return None
     # A piece beside the rank on its line may be a ten's other digit: a '1' before a '0' (the
     # rank is then the '0', paired with the suit at a slant) or a '0' after a '1'.
