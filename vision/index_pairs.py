@@ -211,9 +211,6 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
                        (left, right), config)
     if after:
         return None
-    # Two pips of one shape are no rank and suit.
-    if shape_overlap(points, suit.points, across, down) >= config.index_same_shape:
-        return None
     # The rank is the index's top glyph: ink of its size just above it is a line of text.
     if _above(pieces, centres, sizes, skip, across, down, height, (top, bottom),
               (left, right)):
@@ -222,6 +219,9 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
     _, after = _beside(pieces, centres, sizes, skip, down, across, s_height, (s_top, s_bottom),
                        (s_left, s_right), config)
     if after:
+        return None
+    # Two pips of one shape are no rank and suit.
+    if shape_overlap(points, suit.points, across, down) >= config.index_same_shape:
         return None
     # The index's long axis (rank and suit together) gives its down more closely than the
     # glyphs' centres: a ten's suit may sit under either digit.
