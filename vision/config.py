@@ -332,3 +332,73 @@ class VisionConfig:
     `sharpen_min_edge_width`), one showing glyphs it read unsurely, is read again from its
     outline moved outward by this many times the measured edge width (in frame pixels); 0
     turns this off. On dev 0.75 to 2.0 each read the same two jacks more and no wrong card."""
+
+    # Cards found by their index glyphs
+    index_finder: bool = True
+    """Look for card indices by their glyphs (a rank over a suit) where light area is left
+    unexplained by the cards read (`finder_index.py`)."""
+    index_pair_block: float = 0.06
+    """Side of the neighbourhood ink is compared with, as a share of the frame's shorter side."""
+    index_pair_contrasts: tuple[float, ...] = (14.0, 10.0)
+    """How much darker than its neighbourhood's mean grey a pixel must be to count as ink: the
+    glyphs are sought at each level in turn. Edje identified: 477 at 14 or 20 alone, 478 at 10
+    alone (a queen whose index runs into its picture's frame lost, two pale cards gained), 479
+    at both."""
+    index_glyph_pixels: tuple[float, float] = (6.0, 0.12)
+    """Least glyph size in detection pixels, and greatest as a share of the shorter side."""
+    index_glyph_aspect: float = 5.0
+    """Greatest ratio of a glyph's longer box side to its shorter one (a '1' is slender)."""
+    index_pair_gap: tuple[float, float] = (-0.05, 0.7)
+    """The gap between rank and suit, in rank heights."""
+    index_suit_heights: tuple[float, float] = (0.45, 1.25)
+    index_suit_widths: tuple[float, float] = (0.45, 2.2)
+    """The suit glyph's height and width as shares of the rank's."""
+    index_pair_overlap: float = 0.5
+    """Rank and suit overlap across by this share of the narrower one."""
+    index_pair_clear: float = 0.6
+    """No glyph of like height within this many glyph heights beside the rank (but a ten's
+    other digit) or the suit."""
+    index_min_light: float = 0.15
+    """Light area left unexplained must reach this many squared card widths (of the cards read
+    whole, else of `corner_min_share` of the shorter side, doubled) for glyphs to be sought."""
+    index_max_pairs: int = 40
+    """At most this many rank and suit pairs are read in one frame."""
+    index_rank_offset: tuple[float, float] = (8.0, 12.0)
+    """Where the rank glyph's box starts, across and down from the card's corner, in rectified
+    card pixels (`card_width` wide): medians over the cards read whole in dev (edje 7.7, 11.8;
+    felt 5.8, 12.1)."""
+    index_rank_heights: tuple[float, ...] = (0.135, 0.16)
+    """Rank glyph heights as shares of the card width at which an index is read (both must read
+    the same card). On the cards read whole in dev, 10th to 90th percentile: edje 0.134-0.16
+    (median 0.153), felt 0.113-0.14 (median 0.132)."""
+    index_min_confidence: float = 0.65
+    """The surer reading of a card found by its index must reach this (0.55 reads the same
+    cards on dev: every card found this way reads at 0.79 or more)."""
+    index_light_grow: float = 0.03
+    """The light area searched is grown by a disc of this share of the shorter side (glyphs at
+    a card's edge may open into the dark beyond it)."""
+    index_paper_share: float = 0.5
+    """At least this share of an index's box (grown by 0.3 of the rank's height) must be
+    light in the first whiteness mask: glyphs on paper, not grain or print on a dark thing."""
+    index_read_shares: tuple[float, float] = (0.11, 0.19)
+    """Where cards were read whole, a rank glyph must be this share of their median width
+    (a pip or a picture's detail is larger; (0.09, 0.22) reads the same cards on dev)."""
+    index_same_shape: float = 0.8
+    """Rank and suit glyphs overlapping this much (drawn upright in one square) are two pips of
+    one shape, not an index (pips on dev 0.85-0.97; without this rule two number cards' pips
+    were read as jacks)."""
+    index_outline_margin: float = 0.2
+    """Share of an outline's area that its card's light region may spill past it."""
+    index_quick_look: bool = False
+    """Drop an index view that reads nothing at its own ink level before any second look or
+    the second width is paid for: about 190 M instructions less on the cluttered IMG_2452,
+    but edje loses IMG_2581's jack (479 -> 478 identified)."""
+    index_sharpen: bool = False
+    """Whether an index found by its glyphs also gets the sharpened look of blurred views
+    (no card of dev needs it there; it was a third of the finder's reading time)."""
+    index_rank_aspect: float = 1.05
+    index_suit_aspect: float = 1.5
+    """Greatest width over height of a rank glyph (one piece: a ten's digits are taller than
+    wide too) and of a suit glyph: on the cards read whole in edje, ranks are about 0.45-0.7
+    as wide as tall (10th-90th percentile). Letters of text read sideways fail this, which
+    halves the finder's time on cluttered photos (same cards read on dev)."""

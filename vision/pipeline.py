@@ -13,6 +13,7 @@ from vision.corners import CardCorner, FanStep, corner_views, end_corners, find_
 from vision.detect import MaskSet, card_masks, find_cards
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.fan_stubs import StubCorner, StubSearch, find_stub_corners
+from vision.finder_index import find_by_index
 from vision.model import GlyphModel
 from vision.read import read_outline, read_views
 from vision.read_search import read_unread_outlines
@@ -37,7 +38,10 @@ def recognise(
         observations.append(CardObservation(corners, reading, round(confidence, 3)))
     if config.read_corners:
         observations += read_loose_corners(frame, masks, quads, observations, model, config)
-    return read_unread_outlines(frame, observations, model, config)
+    observations = read_unread_outlines(frame, observations, model, config)
+    if config.read_corners and config.index_finder:
+        observations += find_by_index(frame, masks, observations, model, config)
+    return observations
 
 
 def read_joker(

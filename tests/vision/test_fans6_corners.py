@@ -21,7 +21,7 @@ from vision.model import GlyphModel
 from vision.pipeline import recognise
 
 MORE_MASKS = VisionConfig(corner_more_masks=2)
-NO_REPEAT_RULE = replace(MORE_MASKS, corner_repeat_reach=0.0)
+NO_REPEAT_RULE = replace(MORE_MASKS, corner_repeat_reach=0.0, index_finder=False)
 
 
 def _tips(corners: list[CardCorner]) -> set[tuple[int, int]]:
@@ -76,7 +76,7 @@ def test_middle_card_of_a_fan_is_read_in_the_further_masks(shared_dir: Path) -> 
     frame, box = _photo(shared_dir, "edje_train/IMG_2655.jpg", "K")
     model = GlyphModel.load()
     assert _rank_read_in_box(recognise(frame, model, MORE_MASKS), "K", box)
-    fewer_masks = replace(VisionConfig(), corner_more_masks=0)
+    fewer_masks = replace(VisionConfig(), corner_more_masks=0, index_finder=False)
     assert not _rank_read_in_box(recognise(frame, model, fewer_masks), "K", box)
 
 

@@ -18,7 +18,7 @@ from vision.model import GlyphModel
 from vision.pipeline import _on_top_side, read_fan_steps, recognise
 from vision.scenes import paste_card, plain_card, table_background
 
-NO_STEPS = VisionConfig(fan_steps=False)
+NO_STEPS = VisionConfig(fan_steps=False, index_finder=False)
 
 
 def _steps(mask: np.ndarray, width: float = 100.0) -> list[FanStep]:

@@ -18,7 +18,7 @@ from vision.model import GlyphModel
 from vision.pipeline import corner_widths, read_loose_corners, recognise
 from vision.scenes import paste_card, plain_card, table_background
 
-NO_EDGE_WIDTH = VisionConfig(corner_width_from_edge=False)
+NO_EDGE_WIDTH = VisionConfig(corner_width_from_edge=False, index_finder=False)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.scenes import paste_card, plain_card, table_background
 
-NO_STUBS = VisionConfig(fan_stubs=False)
+NO_STUBS = VisionConfig(fan_stubs=False, index_finder=False)
 
 
 def _stubs(mask: np.ndarray, width: float = 100.0) -> list[StubCorner]:

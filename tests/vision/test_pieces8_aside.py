@@ -80,7 +80,7 @@ def test_recorded_court_cards_outlined_in_part_are_read_beside_a_corner(
         shared_dir: Path, model: GlyphModel, photo: str, card: str) -> None:
     frame = read_image(shared_dir / "vision" / "dev" / photo)
     config = VisionConfig()
-    before = recognise(frame, model, replace(config, search_aside=False))
+    before = recognise(frame, model, replace(config, search_aside=False, index_finder=False))
     assert all(o.name is None for o in before)
     after = recognise(frame, model, config)
     named = [o for o in after if o.name is not None]

@@ -200,7 +200,8 @@ def test_recorded_cards_outlined_wrongly_are_read_at_a_corner(
     config = VisionConfig()
     # Outlines left unread by the pipeline before the search (and before blurred ones grow).
     before = recognise(frame, model, replace(config, search_unread=False,
-                                             blurred_outline_growth=0.0))
+                                             blurred_outline_growth=0.0,
+                                             index_finder=False))
     assert card not in [o.name for o in before]
     after = read_unread_outlines(frame, before, model, config)
     new = [o for o in after if o.name is not None and not any(o is b for b in before)]

@@ -1,0 +1,336 @@
+"""Find card indices by their glyphs alone: a rank glyph with a suit glyph under it.
+
+A card half under a towel, behind mesh or in the middle of a fan may show no outline to any
+mask, yet its index corner shows: two dark glyphs on light paper, the rank above the suit, of
+like width, a small gap between them, with nothing of their size beside them (text has letters
+beside letters). The direction from the rank to the suit is the card's "down" at any rotation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import Image
+from vision.config import VisionConfig
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class IndexPair:
+    """A rank glyph and the suit glyph under it, in frame pixels.
+
+    `across` and `down` are unit vectors of the card's top and side as the index reads (not
+    mirrored: across turns to down as x turns to y); `rank_corner` is the top-left of the rank
+    glyph's box in those directions; `rank_height` its extent along `down`."""
+
+    rank_corner: Vector
+    across: Vector
+    down: Vector
+    rank_height: float
+    rank_width: float
+    suit_height: float
+
+
+@dataclass(frozen=True)
+class _Glyph:
+    """A glyph-sized piece of ink: its pixel coordinates and centre (detection pixels)."""
+
+    points: npt.NDArray[np.float32]
+    centre: Vector
+    size: float
+    hull: npt.NDArray[np.float32]
+    """The points of its convex hull: its extent along any direction is theirs."""
+    key: tuple[int, ...]
+    """Its box and area: the same piece cut at another ink level has the same key."""
+
+
+def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig, short: int,
+               contrast: float) -> list[_Glyph]:
+    """Pieces of ink of glyph size at least `contrast` darker than the mean grey around them,
+    where `allowed` is set; sizes are shares of `short`, the whole frame's shorter side."""
+    block = max(3, round(config.index_pair_block * short) | 1)
+    ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                block, contrast)
+    if allowed is not None:
+        ink = cv2.bitwise_and(ink, allowed)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if count <= 1:
+        return []
+    low, high = config.index_glyph_pixels
+    high = max(low, high * short)
+    w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    area = stats[1:, cv2.CC_STAT_AREA]
+    big = np.maximum(w, h)
+    keep = (big >= low) & (big <= high) & (area >= 0.15 * w * h) & (
+        big <= config.index_glyph_aspect * np.minimum(w, h))
+    pieces = []
+    for label in (np.nonzero(keep)[0] + 1).tolist():
+        x, y, bw, bh, size = stats[label, :5].tolist()
+        ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == label)
+        points = np.column_stack([xs + x, ys + y]).astype(np.float32)
+        hull = cv2.convexHull(points).reshape(-1, 2).astype(np.float32)
+        pieces.append(_Glyph(points, centres[label].astype(np.float32), float(max(bw, bh)),
+                             hull, (x, y, bw, bh, size)))
+    return pieces
+
+
+def _extents(points: npt.NDArray[np.float32], down: Vector,
+             across: Vector) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Least and greatest projections of the points along down and across."""
+    values = points @ np.array([[down[0], across[0]], [down[1], across[1]]], np.float32)
+    low, high = values.min(axis=0).tolist(), values.max(axis=0).tolist()
+    return (low[0], high[0] + 1.0), (low[1], high[1] + 1.0)
+
+
+def _extent(points: npt.NDArray[np.float32], axis: Vector) -> tuple[float, float]:
+    """Least and greatest projection of the points on a unit axis."""
+    values = points @ axis
+    return float(values.min()), float(values.max()) + 1.0
+
+
+def find_index_pairs(gray: Image, allowed: Image | None, config: VisionConfig,
+                     short: int | None = None) -> list[IndexPair]:
+    """Rank and suit glyph pairs in a grey image (coordinates of that image).
+
+    Each glyph-sized piece is paired with a piece near it as the suit under a rank: along the
+    direction from one to the other, the suit starts within `index_pair_gap` rank heights below
+    the rank, is `index_suit_heights` of its height and `index_suit_widths` of its width, and the
+    two overlap across. A piece of like height beside the rank (the '1' and '0' of a ten) joins
+    it; a further one (a word) or one just above the rank (a line of text) rejects the pair.
+    The ink is cut at each of `index_pair_contrasts` in turn (pale glyphs break at the higher,
+    glyphs run into a picture's frame join at the lower); at a further level only pairs with a
+    piece not cut alike before are looked at."""
+    found: list[IndexPair] = []
+    seen: set[tuple[int, ...]] = set()
+    for contrast in config.index_pair_contrasts:
+        pieces = ink_pieces(gray, allowed, config, short or min(gray.shape[:2]), contrast)
+        fresh = [p.key not in seen for p in pieces]
+        seen |= {p.key for p in pieces}
+        if len(pieces) >= 2:
+            found += _pairs(pieces, fresh, config)
+    return found
+
+
+def _pairs(pieces: list[_Glyph], fresh: list[bool], config: VisionConfig) -> list[IndexPair]:
+    """Every rank and suit pair among the pieces of which one at least is `fresh`."""
+    centres = np.array([p.centre for p in pieces], np.float32)
+    sizes = np.array([p.size for p in pieces], np.float32)
+    found: list[IndexPair] = []
+    for i, rank in enumerate(pieces):
+        offsets = centres - rank.centre
+        apart = np.hypot(offsets[:, 0], offsets[:, 1])
+        # A suit lies within about two of the rank's sizes and is about as large (box sides
+        # of glyphs turned any way differ by up to 1.4 times from their extents).
+        near = np.nonzero((apart > 0.4 * rank.size) & (apart < 1.9 * rank.size)
+                          & (sizes <= 1.3 * rank.size) & (sizes >= 0.35 * rank.size))[0]
+        for j in near.tolist():
+            if not (fresh[i] or fresh[j]):
+                continue
+            pair = _pair(pieces, i, j, centres, sizes, config)
+            if pair is not None:
+                found.append(pair)
+    return found
+
+
+def _pair(pieces: list[_Glyph], i: int, j: int, centres: npt.NDArray[np.float32],
+          sizes: npt.NDArray[np.float32], config: VisionConfig) -> IndexPair | None:
+    """The index of rank `i` over suit `j`, or None when they do not look like one."""
+    rank, suit = pieces[i], pieces[j]
+    down = _unit(suit.centre - rank.centre)
+    across = _across(down)
+    (top, bottom), (left, right) = _extents(rank.hull, down, across)
+    height = bottom - top
+    # A first look, loose enough for a ten's suit paired at a slant with one digit: the suit
+    # must lie below the rank, about its size; rank glyphs (one digit of a ten) stand taller
+    # than wide, suits about square (letters of text read sideways do neither).
+    (s_top, s_bottom), (s_left, s_right) = _extents(suit.hull, down, across)
+    gap_low, gap_high = config.index_pair_gap
+    low, high = config.index_suit_heights
+    if not ((gap_low - 0.2) * height <= s_top - bottom <= (gap_high + 0.3) * height
+            and (low - 0.15) * height <= s_bottom - s_top <= (high + 0.2) * height
+            and right - left <= config.index_rank_aspect * height
+            and s_right - s_left <= config.index_suit_aspect * (s_bottom - s_top)):
+        return None
+    # A piece beside the rank on its line may be a ten's other digit: a '1' before a '0' (the
+    # rank is then the '0', paired with the suit at a slant) or a '0' after a '1'.
+    before, after = _beside(pieces, centres, sizes, (i, j), down, across, height,
+                            (top - 0.3 * height, bottom + 0.3 * height), (left, right), config)
+    digits = after[:1] if len(after) == 1 else before[:1] if len(before) == 1 and not after \
+        else []
+    first = _checked(pieces, i, j, digits, down, across, centres, sizes, config)
+    if first is not None or not digits:
+        return first
+    return _checked(pieces, i, j, [], down, across, centres, sizes, config)
+
+
+def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vector,
+             across: Vector, centres: npt.NDArray[np.float32], sizes: npt.NDArray[np.float32],
+             config: VisionConfig) -> IndexPair | None:
+    """The index of rank `i` (with a ten's other digit `digits`, when given) over suit `j`, or
+    None when they do not look like one."""
+    rank, suit = pieces[i], pieces[j]
+    height = float(np.subtract(*_extent(rank.hull, down)[::-1]))
+    points, outline = rank.points, rank.hull
+    if digits:
+        other = pieces[digits[0]]
+        if not 0.75 * height <= float(np.subtract(*_extent(other.hull, down)[::-1])) \
+                <= 1.33 * height:
+            digits = []
+        else:
+            # The digits' line runs across the card: down is square to it, towards the suit.
+            line = _unit(other.centre - rank.centre)
+            down = np.array([-line[1], line[0]], np.float32)
+            down = down if float(down @ (suit.centre - rank.centre)) > 0 else -down
+            across = _across(down)
+            points = np.concatenate([rank.points, other.points])
+            outline = np.concatenate([rank.hull, other.hull])
+    (top, bottom), (left, right) = _extents(outline, down, across)
+    height, width = bottom - top, right - left
+    skip = (i, j, *digits)
+    (s_top, s_bottom), (s_left, s_right) = _extents(suit.hull, down, across)
+    s_height, s_width = s_bottom - s_top, s_right - s_left
+    gap_low, gap_high = config.index_pair_gap
+    if not gap_low * height <= s_top - bottom <= gap_high * height:
+        return None
+    low, high = config.index_suit_heights
+    if not low * height <= s_height <= high * height:
+        return None
+    low, high = config.index_suit_widths
+    if not low * width <= s_width <= high * width:
+        return None
+    overlap = min(right, s_right) - max(left, s_left)
+    if overlap < config.index_pair_overlap * min(width, s_width):
+        return None
+    # Glyphs of its height further on along the rank's line make a word, not an index.
+    _, after = _beside(pieces, centres, sizes, skip, down, across, height, (top, bottom),
+                       (left, right), config)
+    if after:
+        return None
+    # The rank is the index's top glyph: ink of its size just above it is a line of text.
+    if _above(pieces, centres, sizes, skip, across, down, height, (top, bottom),
+              (left, right)):
+        return None
+    # Nothing of the suit's height follows it on its line either.
+    _, after = _beside(pieces, centres, sizes, skip, down, across, s_height, (s_top, s_bottom),
+                       (s_left, s_right), config)
+    if after:
+        return None
+    # Two pips of one shape are no rank and suit.
+    if shape_overlap(points, suit.points, across, down) >= config.index_same_shape:
+        return None
+    # The index's long axis (rank and suit together) gives its down more closely than the
+    # glyphs' centres: a ten's suit may sit under either digit.
+    axis = _long_axis(np.concatenate([points, suit.points]))
+    if axis is not None and abs(float(axis @ down)) >= np.cos(np.deg2rad(20.0)):
+        down = axis if float(axis @ down) > 0 else -axis
+        across = _across(down)
+        (top, bottom), (left, right) = _extents(outline, down, across)
+        height, width = bottom - top, right - left
+        s_height = float(np.subtract(*_extent(suit.hull, down)[::-1]))
+    corner = across * left + down * top
+    return IndexPair(corner.astype(np.float32), across, down, height, width, s_height)
+
+
+def _long_axis(points: npt.NDArray[np.float32]) -> Vector | None:
+    """The unit direction of the points' greatest spread; None when they spread about as much
+    every way (under 1.3 times as far along it as across it)."""
+    values, vectors = np.linalg.eigh(np.cov(points.T))
+    if values[1] < 1.69 * max(float(values[0]), 1e-6):
+        return None
+    return vectors[:, 1].astype(np.float32)
+
+
+def shape_overlap(first: npt.NDArray[np.float32], second: npt.NDArray[np.float32],
+                  across: Vector, down: Vector, most: int = 12) -> float:
+    """Intersection over union of two glyphs' shapes, each drawn upright (along `across` and
+    `down`) into a square fitting its box, of `most` pixels or the smaller glyph's size."""
+    drawn = []
+    placed = [np.column_stack([points @ across, points @ down]) for points in (first, second)]
+    least = min(float((p.max(axis=0) - p.min(axis=0)).min()) for p in placed)
+    size = int(min(most, max(3.0, least)))
+    for local in placed:
+        low = local.min(axis=0)
+        span = np.maximum(local.max(axis=0) - low, 1.0)
+        cells = np.clip(((local - low) / span * (size - 1)).round().astype(np.intp), 0, size - 1)
+        grid = np.zeros((size, size), bool)
+        grid[cells[:, 1], cells[:, 0]] = True
+        drawn.append(grid)
+    union = np.count_nonzero(drawn[0] | drawn[1])
+    return np.count_nonzero(drawn[0] & drawn[1]) / union if union else 0.0
+
+
+def _unit(vector: npt.NDArray[np.float32]) -> Vector:
+    """The vector scaled to length one."""
+    return (vector / max(float(np.hypot(*vector)), 1e-6)).astype(np.float32)
+
+
+def _across(down: Vector) -> Vector:
+    """The card's top direction for a down direction, not mirrored (as x turns to y)."""
+    return np.array([down[1], -down[0]], np.float32)
+
+
+def _beside(pieces: list[_Glyph], centres: npt.NDArray[np.float32],
+            sizes: npt.NDArray[np.float32], skip: tuple[int, ...], down: Vector,
+            across: Vector, height: float, rows: tuple[float, float],
+            columns: tuple[float, float], config: VisionConfig) -> tuple[list[int], list[int]]:
+    """Pieces of about `height` whose middle lies in `rows` (along down) within
+    `index_pair_clear` heights before and after `columns` (along across)."""
+    # First by centres and box sizes, all at once: a piece's centre lies within its own size
+    # (and within 0.75 heights along down, being at most 1.5 tall) of where it reaches.
+    clear = config.index_pair_clear * height
+    along, aside = centres @ down, centres @ across
+    near = np.nonzero(
+        (along >= rows[0] - 0.75 * height) & (along <= rows[1] + 0.75 * height)
+        & (aside - sizes <= columns[1] + clear) & (aside + sizes >= columns[0] - clear)
+        & (sizes >= 0.35 * height))[0]
+    near = np.array([k for k in near.tolist() if k not in skip], np.intp)
+    before: list[int] = []
+    after: list[int] = []
+    if not len(near):
+        return before, after
+    # Every near piece's extents at once: their hulls stacked, projected, reduced per piece.
+    hulls = [pieces[k].hull for k in near.tolist()]
+    starts = np.cumsum([0] + [len(h) for h in hulls[:-1]])
+    values = np.concatenate(hulls) @ np.array([[down[0], across[0]], [down[1], across[1]]],
+                                               np.float32)
+    low = np.minimum.reduceat(values, starts, axis=0)
+    high = np.maximum.reduceat(values, starts, axis=0) + 1.0
+    tall = high[:, 0] - low[:, 0]
+    middle = (high[:, 0] + low[:, 0]) / 2
+    fits = (tall >= 0.5 * height) & (tall <= 1.5 * height) & (middle >= rows[0]) & (
+        middle <= rows[1])
+    for n in np.nonzero(fits)[0].tolist():
+        k, left, right = int(near[n]), float(low[n, 1]), float(high[n, 1])
+        if 0 <= left - columns[1] <= config.index_pair_clear * height or (
+                left > columns[0] and right > columns[1] and left - columns[1] < 0):
+            after.append(k)
+        elif 0 <= columns[0] - right <= config.index_pair_clear * height:
+            before.append(k)
+    return before, after
+
+
+def _above(pieces: list[_Glyph], centres: npt.NDArray[np.float32],
+           sizes: npt.NDArray[np.float32], skip: tuple[int, ...], across: Vector,
+           down: Vector, height: float, rows: tuple[float, float],
+           columns: tuple[float, float]) -> bool:
+    """Whether a piece of about the rank's height lies just above it, overlapping it across."""
+    along, aside = centres @ down, centres @ across
+    near = np.nonzero((along >= rows[0] - 2.2 * height) & (along <= rows[0])
+                      & (aside + sizes >= columns[0]) & (aside - sizes <= columns[1]))[0]
+    for k in near.tolist():
+        if k in skip:
+            continue
+        top, bottom = _extent(pieces[k].hull, down)
+        if not 0.5 * height <= bottom - top <= 1.5 * height:
+            continue
+        left, right = _extent(pieces[k].hull, across)
+        if right <= columns[0] or left >= columns[1]:
+            continue
+        if rows[0] - 0.6 * height <= bottom <= rows[0]:
+            return True
+    return False
