@@ -65,7 +65,7 @@ def _masks(
     for level in (otsu, otsu + 40, 200):
         if level < 255:
             masks.append(cv2.threshold(whiteness, level, 255, cv2.THRESH_BINARY)[1])
-    block = (min(small.shape[:2]) // 4) | 1
+    block = max(3, (min(small.shape[:2]) // 4) | 1)
     mask = cv2.adaptiveThreshold(
         whiteness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15
     )
