@@ -120,21 +120,102 @@ def _pairs(pieces: list[_Glyph], fresh: list[bool], config: VisionConfig) -> lis
     """Every rank and suit pair among the pieces of which one at least is `fresh`."""
     centres = np.array([p.centre for p in pieces], np.float32)
     sizes = np.array([p.size for p in pieces], np.float32)
+    ranks, suits = _candidates(centres, sizes, np.array(fresh, bool))
     found: list[IndexPair] = []
-    for i, rank in enumerate(pieces):
-        offsets = centres - rank.centre
-        apart = np.hypot(offsets[:, 0], offsets[:, 1])
-        # A suit lies within about two of the rank's sizes and is about as large (box sides
-        # of glyphs turned any way differ by up to 1.4 times from their extents).
-        near = np.nonzero((apart > 0.4 * rank.size) & (apart < 1.9 * rank.size)
-                          & (sizes <= 1.3 * rank.size) & (sizes >= 0.35 * rank.size))[0]
-        for j in near.tolist():
-            if not (fresh[i] or fresh[j]):
-                continue
-            pair = _pair(pieces, i, j, centres, sizes, config)
-            if pair is not None:
-                found.append(pair)
+    if not len(ranks):
+        return found
+    maybe = _may_pair(pieces, ranks, suits, centres, sizes, config)
+    for i, j in zip(ranks[maybe].tolist(), suits[maybe].tolist(), strict=True):
+        pair = _pair(pieces, i, j, centres, sizes, config)
+        if pair is not None:
+            found.append(pair)
     return found
+
+
+def _candidates(centres: npt.NDArray[np.float32], sizes: npt.NDArray[np.float32],
+                fresh: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Rank and suit pieces that may pair, by rank then suit: a suit lies within about two of
+    the rank's sizes and is about as large (box sides of glyphs turned any way differ by up to
+    1.4 times from their extents), and one of the two is `fresh`."""
+    offsets = centres[None, :, :] - centres[:, None, :]
+    apart = np.hypot(offsets[..., 0], offsets[..., 1])
+    scale = sizes.astype(np.float64)[:, None]
+    # Each bound is the rank's size times a factor in double precision, compared in single
+    # precision, as a scalar bound against a row of single precision values is.
+    def bound(factor: float) -> npt.NDArray[np.float32]:
+        return (factor * scale).astype(np.float32)
+    near = ((apart > bound(0.4)) & (apart < bound(1.9)) & (sizes[None, :] <= bound(1.3))
+            & (sizes[None, :] >= bound(0.35)) & (fresh[:, None] | fresh[None, :]))
+    ranks, suits = np.nonzero(near)
+    return ranks, suits
+
+
+def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDArray[np.intp],
+              centres: npt.NDArray[np.float32], sizes: npt.NDArray[np.float32],
+              config: VisionConfig) -> npt.NDArray[np.bool_]:
+    """Which candidate pairs `_pair` may accept, all at once: its tests along the direction
+    from rank to suit that need no other piece, each loosened by a hundredth of a pixel (the
+    exact tests follow for the pairs kept). A pair failing the tests of an index without a
+    ten's other digit is kept only when some piece lies near the rank's line."""
+    hulls = _padded_hulls(pieces)
+    towards = (centres[suits] - centres[ranks]).astype(np.float64)
+    down = towards / np.maximum(np.hypot(towards[:, 0], towards[:, 1]), 1e-6)[:, None]
+    across = np.column_stack([down[:, 1], -down[:, 0]])
+    top, bottom, left, right = _hull_extents(hulls[ranks], down, across)
+    s_top, s_bottom, s_left, s_right = _hull_extents(hulls[suits], down, across)
+    height, width = bottom - top, right - left
+    s_height, s_width = s_bottom - s_top, s_right - s_left
+    gap = s_top - bottom
+    tol = 0.01
+    gap_low, gap_high = config.index_pair_gap
+    low, high = config.index_suit_heights
+    first = ((gap >= (gap_low - 0.2) * height - tol) & (gap <= (gap_high + 0.3) * height + tol)
+             & (s_height >= (low - 0.15) * height - tol)
+             & (s_height <= (high + 0.2) * height + tol)
+             & (width <= config.index_rank_aspect * height + tol)
+             & (s_width <= config.index_suit_aspect * s_height + tol))
+    w_low, w_high = config.index_suit_widths
+    overlap = np.minimum(right, s_right) - np.maximum(left, s_left)
+    plain = ((gap >= gap_low * height - tol) & (gap <= gap_high * height + tol)
+             & (s_height >= low * height - tol) & (s_height <= high * height + tol)
+             & (s_width >= w_low * width - tol) & (s_width <= w_high * width + tol)
+             & (overlap >= config.index_pair_overlap * np.minimum(width, s_width) - tol))
+    # `_beside`'s first look, by centres and sizes, for the rows `_pair` seeks digits in.
+    doubt = first & ~plain
+    if np.any(doubt):
+        k = np.nonzero(doubt)[0]
+        along = centres.astype(np.float64) @ down[k].T
+        aside = centres.astype(np.float64) @ across[k].T
+        h, clear = height[k], config.index_pair_clear * height[k]
+        size = sizes.astype(np.float64)[:, None]
+        near = ((along >= top[k] - 1.05 * h - tol) & (along <= bottom[k] + 1.05 * h + tol)
+                & (aside - size <= right[k] + clear + tol)
+                & (aside + size >= left[k] - clear - tol) & (size >= 0.35 * h - tol))
+        near[ranks[k], np.arange(len(k))] = False
+        near[suits[k], np.arange(len(k))] = False
+        doubt[k] = near.any(axis=0)
+    return first & (plain | doubt)
+
+
+def _padded_hulls(pieces: list[_Glyph]) -> npt.NDArray[np.float64]:
+    """Every piece's hull points in one array, short hulls padded with their first point."""
+    most = max(len(p.hull) for p in pieces)
+    hulls = np.empty((len(pieces), most, 2), np.float64)
+    for n, piece in enumerate(pieces):
+        count = len(piece.hull)
+        hulls[n, :count] = piece.hull
+        hulls[n, count:] = piece.hull[0]
+    return hulls
+
+
+def _hull_extents(hulls: npt.NDArray[np.float64], down: npt.NDArray[np.float64],
+                  across: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], ...]:
+    """Least and greatest projections (plus one, as `_extents`) of each hull along its own
+    down and across: top, bottom, left, right."""
+    along = np.einsum("pmk,pk->pm", hulls, down)
+    aside = np.einsum("pmk,pk->pm", hulls, across)
+    return (along.min(axis=1), along.max(axis=1) + 1.0, aside.min(axis=1),
+            aside.max(axis=1) + 1.0)
 
 
 def _pair(pieces: list[_Glyph], i: int, j: int, centres: npt.NDArray[np.float32],
