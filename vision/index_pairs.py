@@ -150,13 +150,22 @@ def _candidates(centres: npt.NDArray[np.float32], sizes: npt.NDArray[np.float32]
     return ranks, suits
 
 
+_TOLERANCE = 0.01
+"""Pixels by which a test on arrays is loosened (or tightened) towards keeping a pair, against
+the exact test, whose single precision arithmetic differs from it by far less."""
+
+
 def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDArray[np.intp],
               centres: npt.NDArray[np.float32], sizes: npt.NDArray[np.float32],
               config: VisionConfig) -> npt.NDArray[np.bool_]:
-    """Which candidate pairs `_pair` may accept, all at once: its tests along the direction
-    from rank to suit that need no other piece, each loosened by a hundredth of a pixel (the
-    exact tests follow for the pairs kept). A pair failing the tests of an index without a
-    ten's other digit is kept only when some piece lies near the rank's line."""
+    """Which candidate pairs `_pair` may accept, all at once, each test loosened (or tightened)
+    by `_TOLERANCE` towards keeping a pair; the exact tests follow for the pairs kept.
+
+    A pair is dropped when it fails the first look, or when it fails a test of an index
+    without a ten's other digit (the gap and sizes, or a glyph of its size after the rank or
+    the suit on their lines or just above the rank) and, for every piece beside the rank that
+    may be that digit, the gap and sizes of an index with it."""
+    tol = _TOLERANCE
     hulls = _padded_hulls(pieces)
     towards = (centres[suits] - centres[ranks]).astype(np.float64)
     down = towards / np.maximum(np.hypot(towards[:, 0], towards[:, 1]), 1e-6)[:, None]
@@ -166,7 +175,6 @@ def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDAr
     height, width = bottom - top, right - left
     s_height, s_width = s_bottom - s_top, s_right - s_left
     gap = s_top - bottom
-    tol = 0.01
     gap_low, gap_high = config.index_pair_gap
     low, high = config.index_suit_heights
     first = ((gap >= (gap_low - 0.2) * height - tol) & (gap <= (gap_high + 0.3) * height + tol)
@@ -174,27 +182,137 @@ def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDAr
              & (s_height <= (high + 0.2) * height + tol)
              & (width <= config.index_rank_aspect * height + tol)
              & (s_width <= config.index_suit_aspect * s_height + tol))
+    plain = _sizes_fit((top, bottom, left, right), (s_top, s_bottom, s_left, s_right), config)
+    pairs = np.nonzero(first)[0]
+    if not len(pairs):
+        return first
+    # Every other piece near a pair's rank or suit by centres and sizes (the first looks of
+    # `_beside` and `_above`), then its extents along the pair's directions.
+    h, sh = height[pairs, None], s_height[pairs, None]
+    share = config.index_pair_clear
+    along = down[pairs] @ centres.astype(np.float64).T
+    aside = across[pairs] @ centres.astype(np.float64).T
+    size = sizes.astype(np.float64)[None, :]
+    t, b, lo, hi = (v[pairs, None] for v in (top, bottom, left, right))
+    st, sb, sl, sr = (v[pairs, None] for v in (s_top, s_bottom, s_left, s_right))
+    near = ((along >= t - 1.05 * h - tol) & (along <= b + 1.05 * h + tol)
+            & (aside - size <= hi + share * h + tol) & (aside + size >= lo - share * h - tol)
+            & (size >= 0.35 * h - tol))
+    near |= ((along >= t - 2.2 * h - tol) & (along <= t + tol)
+             & (aside + size >= lo - tol) & (aside - size <= hi + tol))
+    near |= ((along >= st - 0.75 * sh - tol) & (along <= sb + 0.75 * sh + tol)
+             & (aside - size <= sr + share * sh + tol) & (aside + size >= sl - share * sh - tol)
+             & (size >= 0.35 * sh - tol))
+    rows = np.arange(len(pairs))
+    near[rows, ranks[pairs]] = False
+    near[rows, suits[pairs]] = False
+    at, piece = np.nonzero(near)
+    if not len(at):
+        return first & plain
+    q = pairs[at]
+    k_top, k_bottom, k_left, k_right = _hull_extents(hulls[piece], down[q], across[q])
+    tall, middle = k_bottom - k_top, (k_bottom + k_top) / 2
+    k_along, k_aside = along[at, piece], aside[at, piece]
+    k_size = sizes[piece].astype(np.float64)
+    hq, tq, bq, lq, rq = height[q], top[q], bottom[q], left[q], right[q]
+    shq, stq, sbq, slq, srq = s_height[q], s_top[q], s_bottom[q], s_left[q], s_right[q]
+    # A glyph of the rank's height after it on its line, tightened.
+    word = _surely_near(k_along, k_aside, k_size, (tq, bq, lq, rq), hq, share) & (
+        tall >= 0.5 * hq + tol) & (tall <= 1.5 * hq - tol) & (middle >= tq + tol) & (
+        middle <= bq - tol) & _after(k_left, k_right, lq, rq, share * hq, tol)
+    # A glyph of the rank's height just above it, tightened.
+    word |= (k_along >= tq - 2.2 * hq + tol) & (k_along <= tq - tol) & (
+        k_aside + k_size >= lq + tol) & (k_aside - k_size <= rq - tol) & (
+        tall >= 0.5 * hq + tol) & (tall <= 1.5 * hq - tol) & (k_right > lq + tol) & (
+        k_left < rq - tol) & (k_bottom >= tq - 0.6 * hq + tol) & (k_bottom <= tq - tol)
+    # A glyph of the suit's height after it on its line, tightened.
+    word |= _surely_near(k_along, k_aside, k_size, (stq, sbq, slq, srq), shq, share) & (
+        tall >= 0.5 * shq + tol) & (tall <= 1.5 * shq - tol) & (middle >= stq + tol) & (
+        middle <= sbq - tol) & _after(k_left, k_right, slq, srq, share * shq, tol)
+    plain[q[word]] = False
+    # A ten's other digit beside the rank (`_pair`'s search), loosened, of like height.
+    digit = (tall >= 0.75 * hq - tol) & (tall <= 1.33 * hq + tol) & (
+        middle >= tq - 0.3 * hq - tol) & (middle <= bq + 0.3 * hq + tol) & (
+        _after(k_left, k_right, lq, rq, share * hq, -tol)
+        | ((lq - k_right >= -tol) & (lq - k_right <= share * hq + tol)))
+    digit_fits = np.zeros(len(first), bool)
+    if np.any(digit):
+        d = np.nonzero(digit)[0]
+        digit_fits[q[d[_digit_sizes_fit(hulls, ranks[q[d]], suits[q[d]], piece[d], centres,
+                                         config)]]] = True
+    return first & (plain | digit_fits)
+
+
+def _sizes_fit(rank: tuple[npt.NDArray[np.float64], ...],
+               suit: tuple[npt.NDArray[np.float64], ...],
+               config: VisionConfig) -> npt.NDArray[np.bool_]:
+    """`_checked`'s tests of the gap, the suit's height and width and the overlap across, on
+    boxes (top, bottom, left, right) of rank and suit, loosened by `_TOLERANCE`."""
+    tol = _TOLERANCE
+    top, bottom, left, right = rank
+    s_top, s_bottom, s_left, s_right = suit
+    height, width = bottom - top, right - left
+    s_height, s_width = s_bottom - s_top, s_right - s_left
+    gap = s_top - bottom
+    gap_low, gap_high = config.index_pair_gap
+    low, high = config.index_suit_heights
     w_low, w_high = config.index_suit_widths
     overlap = np.minimum(right, s_right) - np.maximum(left, s_left)
-    plain = ((gap >= gap_low * height - tol) & (gap <= gap_high * height + tol)
-             & (s_height >= low * height - tol) & (s_height <= high * height + tol)
-             & (s_width >= w_low * width - tol) & (s_width <= w_high * width + tol)
-             & (overlap >= config.index_pair_overlap * np.minimum(width, s_width) - tol))
-    # `_beside`'s first look, by centres and sizes, for the rows `_pair` seeks digits in.
-    doubt = first & ~plain
-    if np.any(doubt):
-        k = np.nonzero(doubt)[0]
-        along = centres.astype(np.float64) @ down[k].T
-        aside = centres.astype(np.float64) @ across[k].T
-        h, clear = height[k], config.index_pair_clear * height[k]
-        size = sizes.astype(np.float64)[:, None]
-        near = ((along >= top[k] - 1.05 * h - tol) & (along <= bottom[k] + 1.05 * h + tol)
-                & (aside - size <= right[k] + clear + tol)
-                & (aside + size >= left[k] - clear - tol) & (size >= 0.35 * h - tol))
-        near[ranks[k], np.arange(len(k))] = False
-        near[suits[k], np.arange(len(k))] = False
-        doubt[k] = near.any(axis=0)
-    return first & (plain | doubt)
+    fit: npt.NDArray[np.bool_] = (
+        (gap >= gap_low * height - tol) & (gap <= gap_high * height + tol)
+        & (s_height >= low * height - tol) & (s_height <= high * height + tol)
+        & (s_width >= w_low * width - tol) & (s_width <= w_high * width + tol)
+        & (overlap >= config.index_pair_overlap * np.minimum(width, s_width) - tol))
+    return fit
+
+
+def _digit_sizes_fit(hulls: npt.NDArray[np.float64], ranks: npt.NDArray[np.intp],
+                     suits: npt.NDArray[np.intp], digits: npt.NDArray[np.intp],
+                     centres: npt.NDArray[np.float32],
+                     config: VisionConfig) -> npt.NDArray[np.bool_]:
+    """`_sizes_fit` for ranks read with a ten's other digit, down square to the digits' line
+    (loosened by `_TOLERANCE`; a line square to the way to the suit keeps the pair)."""
+    line = (centres[digits] - centres[ranks]).astype(np.float64)
+    line /= np.maximum(np.hypot(line[:, 0], line[:, 1]), 1e-6)[:, None]
+    down = np.column_stack([-line[:, 1], line[:, 0]])
+    towards = (centres[suits] - centres[ranks]).astype(np.float64)
+    facing = np.einsum("pk,pk->p", down, towards)
+    down[facing <= 0] *= -1.0
+    across = np.column_stack([down[:, 1], -down[:, 0]])
+    top, bottom, left, right = _hull_extents(hulls[ranks], down, across)
+    o_top, o_bottom, o_left, o_right = _hull_extents(hulls[digits], down, across)
+    rank = (np.minimum(top, o_top), np.maximum(bottom, o_bottom), np.minimum(left, o_left),
+            np.maximum(right, o_right))
+    fit = _sizes_fit(rank, _hull_extents(hulls[suits], down, across), config)
+    unsure: npt.NDArray[np.bool_] = fit | (np.abs(facing) <= 1e-3 * np.hypot(
+        towards[:, 0], towards[:, 1]))
+    return unsure
+
+
+def _after(k_left: npt.NDArray[np.float64], k_right: npt.NDArray[np.float64],
+           left: npt.NDArray[np.float64], right: npt.NDArray[np.float64],
+           clear: npt.NDArray[np.float64], tol: float) -> npt.NDArray[np.bool_]:
+    """`_beside`'s test of a piece after the columns, tightened by a positive `tol` (loosened
+    by a negative one)."""
+    gap = k_left - right
+    after: npt.NDArray[np.bool_] = ((gap >= tol) & (gap <= clear - tol)) | (
+        (k_left > left + tol) & (k_right > right + tol) & (gap < -tol))
+    return after
+
+
+def _surely_near(along: npt.NDArray[np.float64], aside: npt.NDArray[np.float64],
+                 size: npt.NDArray[np.float64], box: tuple[npt.NDArray[np.float64], ...],
+                 height: npt.NDArray[np.float64], share: float) -> npt.NDArray[np.bool_]:
+    """`_beside`'s first look by centres and sizes for a box (top, bottom, left, right),
+    tightened by `_TOLERANCE`."""
+    tol = _TOLERANCE
+    top, bottom, left, right = box
+    clear = share * height
+    near: npt.NDArray[np.bool_] = (
+        (along >= top - 0.75 * height + tol) & (along <= bottom + 0.75 * height - tol)
+        & (aside - size <= right + clear - tol) & (aside + size >= left - clear + tol)
+        & (size >= 0.35 * height + tol))
+    return near
 
 
 def _padded_hulls(pieces: list[_Glyph]) -> npt.NDArray[np.float64]:
