@@ -8,6 +8,7 @@ beside letters). The direction from the rank to the suit is the card's "down" at
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -95,7 +96,14 @@ def _extent(points: npt.NDArray[np.float32], axis: Vector) -> tuple[float, float
 
 def find_index_pairs(gray: Image, allowed: Image | None, config: VisionConfig,
                      short: int | None = None) -> list[IndexPair]:
-    """Rank and suit glyph pairs in a grey image (coordinates of that image).
+    """Every rank and suit glyph pair in a grey image (`index_pairs`), in a list."""
+    return list(index_pairs(gray, allowed, config, short))
+
+
+def index_pairs(gray: Image, allowed: Image | None, config: VisionConfig,
+                short: int | None = None) -> Iterator[IndexPair]:
+    """Rank and suit glyph pairs in a grey image (coordinates of that image), one by one: a
+    caller that needs only the first few leaves the rest unsought.
 
     Each glyph-sized piece is paired with a piece near it as the suit under a rank: along the
     direction from one to the other, the suit starts within `index_pair_gap` rank heights below
@@ -105,31 +113,27 @@ def find_index_pairs(gray: Image, allowed: Image | None, config: VisionConfig,
     The ink is cut at each of `index_pair_contrasts` in turn (pale glyphs break at the higher,
     glyphs run into a picture's frame join at the lower); at a further level only pairs with a
     piece not cut alike before are looked at."""
-    found: list[IndexPair] = []
     seen: set[tuple[int, ...]] = set()
     for contrast in config.index_pair_contrasts:
         pieces = ink_pieces(gray, allowed, config, short or min(gray.shape[:2]), contrast)
         fresh = [p.key not in seen for p in pieces]
         seen |= {p.key for p in pieces}
         if len(pieces) >= 2:
-            found += _pairs(pieces, fresh, config)
-    return found
+            yield from _pairs(pieces, fresh, config)
 
 
-def _pairs(pieces: list[_Glyph], fresh: list[bool], config: VisionConfig) -> list[IndexPair]:
+def _pairs(pieces: list[_Glyph], fresh: list[bool], config: VisionConfig) -> Iterator[IndexPair]:
     """Every rank and suit pair among the pieces of which one at least is `fresh`."""
     centres = np.array([p.centre for p in pieces], np.float32)
     sizes = np.array([p.size for p in pieces], np.float32)
     ranks, suits = _candidates(centres, sizes, np.array(fresh, bool))
-    found: list[IndexPair] = []
     if not len(ranks):
-        return found
+        return
     maybe = _may_pair(pieces, ranks, suits, centres, sizes, config)
     for i, j in zip(ranks[maybe].tolist(), suits[maybe].tolist(), strict=True):
         pair = _pair(pieces, i, j, centres, sizes, config)
         if pair is not None:
-            found.append(pair)
-    return found
+            yield pair
 
 
 def _candidates(centres: npt.NDArray[np.float32], sizes: npt.NDArray[np.float32],
