@@ -187,16 +187,24 @@ def index_corner(pair: IndexPair, corner_at: np.ndarray, width: float,
 @dataclass(frozen=True)
 class _IndexLooks:
     """The settings an index is read with: a first look without second looks, and the full
-    look (without sharpening unless `index_sharpen`)."""
+    look (without sharpening unless `index_sharpen`) with the ink level shifts of its second
+    looks."""
 
     quick: VisionConfig
     full: VisionConfig
+    shifts: tuple[float, ...]
 
     @classmethod
     def of(cls, config: VisionConfig) -> _IndexLooks:
-        """The looks for a configuration (made once per frame, not per index)."""
+        """The looks for a configuration (made once per frame, not per index). Without a
+        sharpened or restored look, the second looks' shifts are all passed as further shifts:
+        the same looks, but no edge widths are measured for looks not taken."""
+        quick = replace(config, second_look_shifts=())
         full = config if config.index_sharpen else replace(config, sharpen_looks=())
-        return cls(replace(config, second_look_shifts=()), full)
+        if full.sharpen_looks or full.restore_looks:
+            return cls(quick, full, config.corner_shifts)
+        return cls(quick, replace(full, second_look_shifts=()),
+                   config.second_look_shifts + config.corner_shifts)
 
 
 def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: float,
@@ -216,7 +224,7 @@ def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: flo
             if not readings and config.index_quick_look and read_views(
                     [view], model, quick)[0] is None:
                 return None
-            reading, confidence = read_views([view], model, config, config.corner_shifts)
+            reading, confidence = read_views([view], model, config, looks.shifts)
             if reading is None:
                 return None
             readings.append((reading, confidence, outline, corner, width))
