@@ -129,9 +129,10 @@ def _pairs(pieces: list[_Glyph], fresh: list[bool], config: VisionConfig) -> Ite
     ranks, suits = _candidates(centres, sizes, np.array(fresh, bool))
     if not len(ranks):
         return
-    maybe = _may_pair(pieces, ranks, suits, centres, sizes, config)
-    for i, j in zip(ranks[maybe].tolist(), suits[maybe].tolist(), strict=True):
-        pair = _pair(pieces, i, j, centres, sizes, config)
+    maybe, digit = _may_pair(pieces, ranks, suits, centres, sizes, config)
+    for i, j, seek in zip(ranks[maybe].tolist(), suits[maybe].tolist(), digit[maybe].tolist(),
+                          strict=True):
+        pair = _pair(pieces, i, j, centres, sizes, config, seek)
         if pair is not None:
             yield pair
 
@@ -161,9 +162,10 @@ the exact test, whose single precision arithmetic differs from it by far less.""
 
 def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDArray[np.intp],
               centres: npt.NDArray[np.float32], sizes: npt.NDArray[np.float32],
-              config: VisionConfig) -> npt.NDArray[np.bool_]:
+              config: VisionConfig) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Which candidate pairs `_pair` may accept, all at once, each test loosened (or tightened)
-    by `_TOLERANCE` towards keeping a pair; the exact tests follow for the pairs kept.
+    by `_TOLERANCE` towards keeping a pair (the exact tests follow for the pairs kept), and which
+    may have a ten's other digit beside the rank.
 
     A pair is dropped when it fails the first look, or when it fails a test of an index
     without a ten's other digit (the gap and sizes, or a glyph of its size after the rank or
@@ -188,8 +190,9 @@ def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDAr
              & (s_width <= config.index_suit_aspect * s_height + tol))
     plain = _sizes_fit((top, bottom, left, right), (s_top, s_bottom, s_left, s_right), config)
     pairs = np.nonzero(first)[0]
+    none = np.zeros(len(first), bool)
     if not len(pairs):
-        return first
+        return first, none
     # Every other piece near a pair's rank or suit by centres and sizes (the first looks of
     # `_beside` and `_above`), then its extents along the pair's directions.
     h, sh = height[pairs, None], s_height[pairs, None]
@@ -212,7 +215,7 @@ def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDAr
     near[rows, suits[pairs]] = False
     at, piece = np.nonzero(near)
     if not len(at):
-        return first & plain
+        return first & plain, none
     q = pairs[at]
     k_top, k_bottom, k_left, k_right = _hull_extents(hulls[piece], down[q], across[q])
     tall, middle = k_bottom - k_top, (k_bottom + k_top) / 2
@@ -240,11 +243,13 @@ def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDAr
         _after(k_left, k_right, lq, rq, share * hq, -tol)
         | ((lq - k_right >= -tol) & (lq - k_right <= share * hq + tol)))
     digit_fits = np.zeros(len(first), bool)
+    beside = np.zeros(len(first), bool)
+    beside[q[digit]] = True
     if np.any(digit):
         d = np.nonzero(digit)[0]
         digit_fits[q[d[_digit_sizes_fit(hulls, ranks[q[d]], suits[q[d]], piece[d], centres,
                                          config)]]] = True
-    return first & (plain | digit_fits)
+    return first & (plain | digit_fits), beside
 
 
 def _sizes_fit(rank: tuple[npt.NDArray[np.float64], ...],
@@ -341,8 +346,11 @@ def _hull_extents(hulls: npt.NDArray[np.float64], down: npt.NDArray[np.float64],
 
 
 def _pair(pieces: list[_Glyph], i: int, j: int, centres: npt.NDArray[np.float32],
-          sizes: npt.NDArray[np.float32], config: VisionConfig) -> IndexPair | None:
-    """The index of rank `i` over suit `j`, or None when they do not look like one."""
+          sizes: npt.NDArray[np.float32], config: VisionConfig,
+          seek_digits: bool = True) -> IndexPair | None:
+    """The index of rank `i` over suit `j`, or None when they do not look like one; a ten's
+    other digit is sought beside the rank when `seek_digits` (none other than one of the rank's
+    height along down, 0.75 to 1.33 times, is kept as one)."""
     rank, suit = pieces[i], pieces[j]
     down = _unit(suit.centre - rank.centre)
     across = _across(down)
@@ -359,6 +367,8 @@ def _pair(pieces: list[_Glyph], i: int, j: int, centres: npt.NDArray[np.float32]
             and right - left <= config.index_rank_aspect * height
             and s_right - s_left <= config.index_suit_aspect * (s_bottom - s_top)):
         return None
+    if not seek_digits:
+        return _checked(pieces, i, j, [], down, across, centres, sizes, config)
     # A piece beside the rank on its line may be a ten's other digit: a '1' before a '0' (the
     # rank is then the '0', paired with the suit at a slant) or a '0' after a '1'.
     before, after = _beside(pieces, centres, sizes, (i, j), down, across, height,
