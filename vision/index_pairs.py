@@ -51,9 +51,13 @@ class _Glyph:
 
 
 def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig, short: int,
-               contrast: float) -> list[_Glyph]:
+               contrast: float, darker: dict[tuple[int, ...], _Glyph] | None = None
+               ) -> list[_Glyph]:
     """Pieces of ink of glyph size at least `contrast` darker than the mean grey around them,
-    where `allowed` is set; sizes are shares of `short`, the whole frame's shorter side."""
+    where `allowed` is set; sizes are shares of `short`, the whole frame's shorter side.
+
+    `darker` holds pieces cut at a higher contrast by their keys: their ink is ink here too, so
+    a piece here of the same box and area that holds one of its pixels is that piece."""
     block = max(3, round(config.index_pair_block * short) | 1)
     ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                 block, contrast)
@@ -72,6 +76,12 @@ def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig, short: 
     pieces = []
     for label in (np.nonzero(keep)[0] + 1).tolist():
         x, y, bw, bh, size = stats[label, :5].tolist()
+        same = darker.get((x, y, bw, bh, size)) if darker else None
+        if same is not None:
+            px, py = same.points[0].tolist()
+            if labels[int(py), int(px)] == label:
+                pieces.append(same)
+                continue
         ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == label)
         points = np.column_stack([xs + x, ys + y]).astype(np.float32)
         hull = cv2.convexHull(points).reshape(-1, 2).astype(np.float32)
@@ -114,8 +124,12 @@ def index_pairs(gray: Image, allowed: Image | None, config: VisionConfig,
     glyphs run into a picture's frame join at the lower); at a further level only pairs with a
     piece not cut alike before are looked at."""
     seen: set[tuple[int, ...]] = set()
+    cut: list[tuple[float, list[_Glyph]]] = []
     for contrast in config.index_pair_contrasts:
-        pieces = ink_pieces(gray, allowed, config, short or min(gray.shape[:2]), contrast)
+        darker = {p.key: p for level, earlier in cut if level >= contrast for p in earlier}
+        pieces = ink_pieces(gray, allowed, config, short or min(gray.shape[:2]), contrast,
+                            darker)
+        cut.append((contrast, pieces))
         fresh = [p.key not in seen for p in pieces]
         seen |= {p.key for p in pieces}
         if len(pieces) >= 2:
