@@ -143,10 +143,10 @@ def _pairs(pieces: list[_Glyph], fresh: list[bool], config: VisionConfig) -> Ite
     ranks, suits = _candidates(centres, sizes, np.array(fresh, bool))
     if not len(ranks):
         return
-    maybe, digit = _may_pair(pieces, ranks, suits, centres, sizes, config)
-    for i, j, seek in zip(ranks[maybe].tolist(), suits[maybe].tolist(), digit[maybe].tolist(),
-                          strict=True):
-        pair = _pair(pieces, i, j, centres, sizes, config, seek)
+    maybe, digit, neighbours = _may_pair(pieces, ranks, suits, centres, sizes, config)
+    for i, j, seek, look in zip(ranks[maybe].tolist(), suits[maybe].tolist(),
+                                digit[maybe].tolist(), neighbours[maybe].tolist(), strict=True):
+        pair = _pair(pieces, i, j, centres, sizes, config, seek, tuple(look))
         if pair is not None:
             yield pair
 
@@ -176,10 +176,11 @@ the exact test, whose single precision arithmetic differs from it by far less.""
 
 def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDArray[np.intp],
               centres: npt.NDArray[np.float32], sizes: npt.NDArray[np.float32],
-              config: VisionConfig) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+              config: VisionConfig) -> tuple[npt.NDArray[np.bool_], ...]:
     """Which candidate pairs `_pair` may accept, all at once, each test loosened (or tightened)
-    by `_TOLERANCE` towards keeping a pair (the exact tests follow for the pairs kept), and which
-    may have a ten's other digit beside the rank.
+    by `_TOLERANCE` towards keeping a pair (the exact tests follow for the pairs kept); which
+    may have a ten's other digit beside the rank; and, as `_checked`'s `neighbours`, which may
+    have a glyph after the rank, above it or after the suit (loosened likewise).
 
     A pair is dropped when it fails the first look, or when it fails a test of an index
     without a ten's other digit (the gap and sizes, or a glyph of its size after the rank or
@@ -205,8 +206,9 @@ def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDAr
     plain = _sizes_fit((top, bottom, left, right), (s_top, s_bottom, s_left, s_right), config)
     pairs = np.nonzero(first)[0]
     none = np.zeros(len(first), bool)
+    crowded = np.zeros((len(first), 3), bool)
     if not len(pairs):
-        return first, none
+        return first, none, crowded
     # Every other piece near a pair's rank or suit by centres and sizes (the first looks of
     # `_beside` and `_above`), then its extents along the pair's directions.
     h, sh = height[pairs, None], s_height[pairs, None]
@@ -229,7 +231,7 @@ def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDAr
     near[rows, suits[pairs]] = False
     at, piece = np.nonzero(near)
     if not len(at):
-        return first & plain, none
+        return first & plain, none, crowded
     q = pairs[at]
     k_top, k_bottom, k_left, k_right = _hull_extents(hulls[piece], down[q], across[q])
     tall, middle = k_bottom - k_top, (k_bottom + k_top) / 2
@@ -251,6 +253,20 @@ def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDAr
         tall >= 0.5 * shq + tol) & (tall <= 1.5 * shq - tol) & (middle >= stq + tol) & (
         middle <= sbq - tol) & _after(k_left, k_right, slq, srq, share * shq, tol)
     plain[q[word]] = False
+    # The same three, loosened: where none may be, `_checked` need not look.
+    maybe_after = _surely_near(k_along, k_aside, k_size, (tq, bq, lq, rq), hq, share, -tol) & (
+        tall >= 0.5 * hq - tol) & (tall <= 1.5 * hq + tol) & (middle >= tq - tol) & (
+        middle <= bq + tol) & _after(k_left, k_right, lq, rq, share * hq, -tol)
+    maybe_above = (k_along >= tq - 2.2 * hq - tol) & (k_along <= tq + tol) & (
+        k_aside + k_size >= lq - tol) & (k_aside - k_size <= rq + tol) & (
+        tall >= 0.5 * hq - tol) & (tall <= 1.5 * hq + tol) & (k_right > lq - tol) & (
+        k_left < rq + tol) & (k_bottom >= tq - 0.6 * hq - tol) & (k_bottom <= tq + tol)
+    maybe_s_after = _surely_near(k_along, k_aside, k_size, (stq, sbq, slq, srq), shq, share,
+                                 -tol) & (tall >= 0.5 * shq - tol) & (tall <= 1.5 * shq + tol) & (
+        middle >= stq - tol) & (middle <= sbq + tol) & _after(k_left, k_right, slq, srq,
+                                                              share * shq, -tol)
+    for column, found in enumerate((maybe_after, maybe_above, maybe_s_after)):
+        crowded[q[found], column] = True
     # A ten's other digit beside the rank (`_pair`'s search), loosened, of like height.
     digit = (tall >= 0.75 * hq - tol) & (tall <= 1.33 * hq + tol) & (
         middle >= tq - 0.3 * hq - tol) & (middle <= bq + 0.3 * hq + tol) & (
@@ -263,7 +279,7 @@ def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDAr
         d = np.nonzero(digit)[0]
         digit_fits[q[d[_digit_sizes_fit(hulls, ranks[q[d]], suits[q[d]], piece[d], centres,
                                          config)]]] = True
-    return first & (plain | digit_fits), beside
+    return first & (plain | digit_fits), beside, crowded
 
 
 def _sizes_fit(rank: tuple[npt.NDArray[np.float64], ...],
@@ -325,10 +341,10 @@ def _after(k_left: npt.NDArray[np.float64], k_right: npt.NDArray[np.float64],
 
 def _surely_near(along: npt.NDArray[np.float64], aside: npt.NDArray[np.float64],
                  size: npt.NDArray[np.float64], box: tuple[npt.NDArray[np.float64], ...],
-                 height: npt.NDArray[np.float64], share: float) -> npt.NDArray[np.bool_]:
+                 height: npt.NDArray[np.float64], share: float,
+                 tol: float = _TOLERANCE) -> npt.NDArray[np.bool_]:
     """`_beside`'s first look by centres and sizes for a box (top, bottom, left, right),
-    tightened by `_TOLERANCE`."""
-    tol = _TOLERANCE
+    tightened by a positive `tol` (loosened by a negative one)."""
     top, bottom, left, right = box
     clear = share * height
     near: npt.NDArray[np.bool_] = (
@@ -361,10 +377,11 @@ def _hull_extents(hulls: npt.NDArray[np.float64], down: npt.NDArray[np.float64],
 
 def _pair(pieces: list[_Glyph], i: int, j: int, centres: npt.NDArray[np.float32],
           sizes: npt.NDArray[np.float32], config: VisionConfig,
-          seek_digits: bool = True) -> IndexPair | None:
+          seek_digits: bool = True,
+          neighbours: tuple[bool, ...] = (True, True, True)) -> IndexPair | None:
     """The index of rank `i` over suit `j`, or None when they do not look like one; a ten's
     other digit is sought beside the rank when `seek_digits` (none other than one of the rank's
-    height along down, 0.75 to 1.33 times, is kept as one)."""
+    height along down, 0.75 to 1.33 times, is kept as one); `neighbours` as `_checked`'s."""
     rank, suit = pieces[i], pieces[j]
     down = _unit(suit.centre - rank.centre)
     across = _across(down)
@@ -382,24 +399,27 @@ def _pair(pieces: list[_Glyph], i: int, j: int, centres: npt.NDArray[np.float32]
             and s_right - s_left <= config.index_suit_aspect * (s_bottom - s_top)):
         return None
     if not seek_digits:
-        return _checked(pieces, i, j, [], down, across, centres, sizes, config)
+        return _checked(pieces, i, j, [], down, across, centres, sizes, config, neighbours)
     # A piece beside the rank on its line may be a ten's other digit: a '1' before a '0' (the
     # rank is then the '0', paired with the suit at a slant) or a '0' after a '1'.
     before, after = _beside(pieces, centres, sizes, (i, j), down, across, height,
                             (top - 0.3 * height, bottom + 0.3 * height), (left, right), config)
     digits = after[:1] if len(after) == 1 else before[:1] if len(before) == 1 and not after \
         else []
-    first = _checked(pieces, i, j, digits, down, across, centres, sizes, config)
+    first = _checked(pieces, i, j, digits, down, across, centres, sizes, config, neighbours)
     if first is not None or not digits:
         return first
-    return _checked(pieces, i, j, [], down, across, centres, sizes, config)
+    return _checked(pieces, i, j, [], down, across, centres, sizes, config, neighbours)
 
 
 def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vector,
              across: Vector, centres: npt.NDArray[np.float32], sizes: npt.NDArray[np.float32],
-             config: VisionConfig) -> IndexPair | None:
+             config: VisionConfig,
+             neighbours: tuple[bool, ...] = (True, True, True)) -> IndexPair | None:
     """The index of rank `i` (with a ten's other digit `digits`, when given) over suit `j`, or
-    None when they do not look like one."""
+    None when they do not look like one. Without a digit, `neighbours` tells which of the looks
+    for a glyph after the rank, above it and after the suit may find one (the others are not
+    taken)."""
     rank, suit = pieces[i], pieces[j]
     height = float(np.subtract(*_extent(rank.hull, down)[::-1]))
     points, outline = rank.points, rank.hull
@@ -419,6 +439,7 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
     (top, bottom), (left, right) = _extents(outline, down, across)
     height, width = bottom - top, right - left
     skip = (i, j, *digits)
+    look_after, look_above, look_suit = neighbours if not digits else (True, True, True)
     (s_top, s_bottom), (s_left, s_right) = _extents(suit.hull, down, across)
     s_height, s_width = s_bottom - s_top, s_right - s_left
     gap_low, gap_high = config.index_pair_gap
@@ -434,18 +455,16 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
     if overlap < config.index_pair_overlap * min(width, s_width):
         return None
     # Glyphs of its height further on along the rank's line make a word, not an index.
-    _, after = _beside(pieces, centres, sizes, skip, down, across, height, (top, bottom),
-                       (left, right), config)
-    if after:
+    if look_after and _beside(pieces, centres, sizes, skip, down, across, height,
+                              (top, bottom), (left, right), config)[1]:
         return None
     # The rank is the index's top glyph: ink of its size just above it is a line of text.
-    if _above(pieces, centres, sizes, skip, across, down, height, (top, bottom),
-              (left, right)):
+    if look_above and _above(pieces, centres, sizes, skip, across, down, height, (top, bottom),
+                             (left, right)):
         return None
     # Nothing of the suit's height follows it on its line either.
-    _, after = _beside(pieces, centres, sizes, skip, down, across, s_height, (s_top, s_bottom),
-                       (s_left, s_right), config)
-    if after:
+    if look_suit and _beside(pieces, centres, sizes, skip, down, across, s_height,
+                             (s_top, s_bottom), (s_left, s_right), config)[1]:
         return None
     # Two pips of one shape are no rank and suit.
     if shape_overlap(points, suit.points, across, down) >= config.index_same_shape:
