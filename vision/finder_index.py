@@ -123,7 +123,7 @@ def find_by_index(frame: Image, masks: MaskSet, observations: list[CardObservati
                                            config, min(masks.gray.shape[:2]))
                     if on_paper(p, paper, origin, config)), config.index_max_pairs)
     width = read_width(read)
-    looks = _IndexLooks.of(config)
+    looks = IndexLooks.of(config)
     for pair in pairs:
         corner_at = masks.to_frame(pair.rank_corner + origin)
         height = pair.rank_height / masks.scale
@@ -185,7 +185,7 @@ def index_corner(pair: IndexPair, corner_at: np.ndarray, width: float,
 
 
 @dataclass(frozen=True)
-class _IndexLooks:
+class IndexLooks:
     """The settings an index is read with: a first look without second looks, and the full
     look (without sharpening unless `index_sharpen`) with the ink level shifts of its second
     looks."""
@@ -195,7 +195,7 @@ class _IndexLooks:
     shifts: tuple[float, ...]
 
     @classmethod
-    def of(cls, config: VisionConfig) -> _IndexLooks:
+    def of(cls, config: VisionConfig) -> IndexLooks:
         """The looks for a configuration (made once per frame, not per index). Without a
         sharpened or restored look, the second looks' shifts are all passed as further shifts:
         the same looks, but no edge widths are measured for looks not taken."""
@@ -209,11 +209,11 @@ class _IndexLooks:
 
 def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: float,
                model: GlyphModel, config: VisionConfig,
-               looks: _IndexLooks | None = None) -> IndexFind | None:
+               looks: IndexLooks | None = None) -> IndexFind | None:
     """The reading of an index at the card widths its rank's height implies; None unless both
     read the same card and the surer reaches `index_min_confidence`."""
     readings: list[tuple[Reading, float, Quad, CardCorner, float]] = []
-    looks = looks or _IndexLooks.of(config)
+    looks = looks or IndexLooks.of(config)
     quick, config = looks.quick, looks.full
     for share in config.index_rank_heights:
         width = height / share
