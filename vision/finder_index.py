@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from itertools import islice
 
 import cv2
 import numpy as np
@@ -22,7 +23,7 @@ from vision.cards import CardObservation, Image, Quad, Reading
 from vision.config import VisionConfig
 from vision.corners import CardCorner, corner_views
 from vision.detect import MaskSet
-from vision.index_pairs import IndexPair, find_index_pairs
+from vision.index_pairs import IndexPair, index_pairs
 from vision.model import GlyphModel
 from vision.read import read_views
 from vision.read_search import card_shaped
@@ -112,16 +113,18 @@ def find_by_index(frame: Image, masks: MaskSet, observations: list[CardObservati
         return []
     rows, cols = np.nonzero(allowed.any(axis=1))[0], np.nonzero(allowed.any(axis=0))[0]
     y0, y1, x0, x1 = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
-    pairs = find_index_pairs(masks.gray[y0:y1, x0:x1], allowed[y0:y1, x0:x1], config,
-                             min(masks.gray.shape[:2]))
     origin = np.array([x0, y0], np.float32)
     read = [o for o in observations if o.reading is not None]
     found: list[CardObservation] = []
     tried: list[tuple[np.ndarray, np.ndarray, float]] = []
     paper = masks.masks[0]
-    pairs = [p for p in pairs if on_paper(p, paper, origin, config)]
+    # The first pairs on paper, up to `index_max_pairs`: pairs further on are not sought.
+    pairs = islice((p for p in index_pairs(masks.gray[y0:y1, x0:x1], allowed[y0:y1, x0:x1],
+                                           config, min(masks.gray.shape[:2]))
+                    if on_paper(p, paper, origin, config)), config.index_max_pairs)
     width = read_width(read)
-    for pair in pairs[: config.index_max_pairs]:
+    looks = IndexLooks.of(config)
+    for pair in pairs:
         corner_at = masks.to_frame(pair.rank_corner + origin)
         height = pair.rank_height / masks.scale
         # The cards on one table are of one size: a rank far from the read cards' share of
@@ -138,7 +141,7 @@ def find_by_index(frame: Image, masks: MaskSet, observations: list[CardObservati
         tried.append(key)
         if any(_inside(corner_at, o.corners) for o in read if o.whole):
             continue
-        here = read_index(frame, pair, corner_at, height, model, config)
+        here = read_index(frame, pair, corner_at, height, model, config, looks)
         if here is None or not _new_card(here, read + found, frame.shape, config):
             continue
         confidence = round(here.confidence, 3)
@@ -181,14 +184,37 @@ def index_corner(pair: IndexPair, corner_at: np.ndarray, width: float,
     return CardCorner(tip.astype(np.float32), pair.across, pair.down, width, width)
 
 
+@dataclass(frozen=True)
+class IndexLooks:
+    """The settings an index is read with: a first look without second looks, and the full
+    look (without sharpening unless `index_sharpen`) with the ink level shifts of its second
+    looks."""
+
+    quick: VisionConfig
+    full: VisionConfig
+    shifts: tuple[float, ...]
+
+    @classmethod
+    def of(cls, config: VisionConfig) -> IndexLooks:
+        """The looks for a configuration (made once per frame, not per index). Without a
+        sharpened or restored look, the second looks' shifts are all passed as further shifts:
+        the same looks, but no edge widths are measured for looks not taken."""
+        quick = replace(config, second_look_shifts=())
+        full = config if config.index_sharpen else replace(config, sharpen_looks=())
+        if full.sharpen_looks or full.restore_looks:
+            return cls(quick, full, config.corner_shifts)
+        return cls(quick, replace(full, second_look_shifts=()),
+                   config.second_look_shifts + config.corner_shifts)
+
+
 def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: float,
-               model: GlyphModel, config: VisionConfig) -> IndexFind | None:
+               model: GlyphModel, config: VisionConfig,
+               looks: IndexLooks | None = None) -> IndexFind | None:
     """The reading of an index at the card widths its rank's height implies; None unless both
     read the same card and the surer reaches `index_min_confidence`."""
     readings: list[tuple[Reading, float, Quad, CardCorner, float]] = []
-    quick = replace(config, second_look_shifts=())
-    if not config.index_sharpen:
-        config = replace(config, sharpen_looks=())
+    looks = looks or IndexLooks.of(config)
+    quick, config = looks.quick, looks.full
     for share in config.index_rank_heights:
         width = height / share
         corner = index_corner(pair, corner_at, width, config)
@@ -198,7 +224,7 @@ def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: flo
             if not readings and config.index_quick_look and read_views(
                     [view], model, quick)[0] is None:
                 return None
-            reading, confidence = read_views([view], model, config, config.corner_shifts)
+            reading, confidence = read_views([view], model, config, looks.shifts)
             if reading is None:
                 return None
             readings.append((reading, confidence, outline, corner, width))

@@ -14,7 +14,7 @@ from vision.cards import CardObservation, Rank, Suit
 from vision.config import VisionConfig
 from vision.detect import card_masks
 from vision.imageio import read_image
-from vision.index_pairs import find_index_pairs
+from vision.index_pairs import IndexPair, _pair, find_index_pairs, ink_pieces
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.synthetic import suit_shape
@@ -164,3 +164,82 @@ def test_the_finder_stays_shut_where_every_card_is_read(shared_dir: Path) -> Non
     from vision.finder_index import unexplained_light
     assert [o.name for o in observations] == ["AC"]
     assert unexplained_light(card_masks(frame, CONFIG), observations, CONFIG) is None
+
+
+def _every_pair(gray: np.ndarray, allowed: np.ndarray | None, short: int) -> list[IndexPair]:
+    """Index pairs by the exact per-pair tests on every candidate, without the array tests."""
+    found: list[IndexPair] = []
+    seen: set[tuple[int, ...]] = set()
+    for contrast in CONFIG.index_pair_contrasts:
+        pieces = ink_pieces(gray, allowed, CONFIG, short, contrast)
+        fresh = [p.key not in seen for p in pieces]
+        seen |= {p.key for p in pieces}
+        centres = np.array([p.centre for p in pieces], np.float32).reshape(-1, 2)
+        sizes = np.array([p.size for p in pieces], np.float32)
+        for i, rank in enumerate(pieces):
+            offsets = centres - rank.centre
+            apart = np.hypot(offsets[:, 0], offsets[:, 1])
+            near = np.nonzero((apart > 0.4 * rank.size) & (apart < 1.9 * rank.size)
+                              & (sizes <= 1.3 * rank.size) & (sizes >= 0.35 * rank.size))[0]
+            for j in near.tolist():
+                pair = _pair(pieces, i, j, centres, sizes, CONFIG) if (
+                    fresh[i] or fresh[j]) else None
+                if pair is not None:
+                    found.append(pair)
+    return found
+
+
+def _same_pairs(first: list[IndexPair], second: list[IndexPair]) -> bool:
+    fields = [f.name for f in dataclasses.fields(IndexPair)]
+    return len(first) == len(second) and all(
+        np.array_equal(getattr(a, name), getattr(b, name))
+        for a, b in zip(first, second, strict=True) for name in fields)
+
+
+def _light_left(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """The grey crop and light area the finder searches in a frame, and its shorter side."""
+    from vision.finder_index import unexplained_light
+    masks = card_masks(frame, CONFIG)
+    observations = recognise(frame, GlyphModel.load(), WITHOUT)
+    allowed = unexplained_light(masks, observations, CONFIG)
+    assert allowed is not None and masks.gray is not None
+    rows, cols = np.nonzero(allowed.any(axis=1))[0], np.nonzero(allowed.any(axis=0))[0]
+    y0, y1, x0, x1 = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+    return masks.gray[y0:y1, x0:x1], allowed[y0:y1, x0:x1], min(masks.gray.shape[:2])
+
+
+@pytest.mark.parametrize("name", ["edje_train/IMG_2452.jpg", "edje_train/IMG_2460.jpg",
+                                  "edje_train/IMG_2648.jpg"])
+def test_the_array_tests_keep_every_pair_of_a_cluttered_photo(shared_dir: Path,
+                                                               name: str) -> None:
+    gray, allowed, short = _light_left(read_image(shared_dir / "vision" / "dev" / name))
+    every = _every_pair(gray, allowed, short)
+    assert len(every) >= 5
+    assert _same_pairs(find_index_pairs(gray, allowed, CONFIG, short), every)
+
+
+def test_the_array_tests_keep_every_pair_of_tens_among_text() -> None:
+    scene = _paper(3)
+    for n, (rank, suit) in enumerate([("10", "H"), ("10", "S"), ("K", "D"), ("9", "C")]):
+        _rotated_into(scene, _index_face(rank, suit, 150 + 20 * n), (40 + 150 * n, 60),
+                      -20.0 + 15.0 * n)
+    for row, line in enumerate(["K Q J A 9 TEXT 10 10", "S H D C KING OF TENS"]):
+        cv2.putText(scene, line, (30, 380 + 40 * row), cv2.FONT_HERSHEY_DUPLEX, 1.0,
+                    (25, 25, 25), 2, cv2.LINE_AA)
+    gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    every = _every_pair(gray, None, min(gray.shape))
+    assert len(every) >= 4
+    assert _same_pairs(find_index_pairs(gray, None, CONFIG), every)
+
+
+def test_a_piece_cut_alike_at_a_higher_contrast_is_taken_over(shared_dir: Path) -> None:
+    frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / "IMG_2460.jpg")
+    gray, allowed, short = _light_left(frame)
+    high, low = sorted(CONFIG.index_pair_contrasts, reverse=True)[:2]
+    darker = {p.key: p for p in ink_pieces(gray, allowed, CONFIG, short, high)}
+    traced = ink_pieces(gray, allowed, CONFIG, short, low)
+    taken = ink_pieces(gray, allowed, CONFIG, short, low, darker)
+    assert sum(p is darker.get(p.key) for p in taken) >= 5
+    assert [p.key for p in taken] == [p.key for p in traced]
+    assert all(np.array_equal(a.points, b.points) and np.array_equal(a.hull, b.hull)
+               and np.array_equal(a.centre, b.centre) for a, b in zip(taken, traced, strict=True))
