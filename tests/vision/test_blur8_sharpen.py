@@ -9,13 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.labelled import webcam_ten_names
 from vision.cards import Image
 from vision.config import VisionConfig
 from vision.deblur import edge_width, sharpened
 from vision.glyphs import index_views
-from vision.imageio import read_image
 from vision.model import GlyphModel
-from vision.pipeline import recognise
 from vision.read import read_views
 from vision.synthetic import artwork_cards
 
@@ -72,11 +71,5 @@ def test_blurred_artwork_corners_read_more_and_never_wrong(shared_dir: Path) -> 
 
 
 def test_blurred_webcam_ten_of_clubs_is_read(shared_dir: Path) -> None:
-    frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / "cam_image1.jpg")
-    model = GlyphModel.load()
-    # The ten lies at about (300, 150) of the 480x270 frame; its clubs read as spades unsharpened.
-    def tens(config: VisionConfig) -> list[str]:
-        return [o.name for o in recognise(frame, model, config)
-                if o.name and abs(o.corners.mean(axis=0)[0] - 300) < 50]
-    assert tens(VisionConfig()) == ["TC"]
-    assert tens(replace(VisionConfig(), sharpen_looks=())) == []
+    assert webcam_ten_names(shared_dir, VisionConfig()) == ["TC"]
+    assert webcam_ten_names(shared_dir, replace(VisionConfig(), sharpen_looks=())) == []

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.labelled import webcam_ten_names
 from vision.cards import Image
 from vision.config import VisionConfig
 from vision.deblur_restore import Blur, measured_blur, point_spread, restored
@@ -114,16 +115,8 @@ def test_sharp_rendered_corners_pay_nothing(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_webcam_ten_of_clubs_reads_restored_instead_of_sharpened(shared_dir: Path) -> None:
-    frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / "cam_image1.jpg")
-    model = GlyphModel.load()
-
-    # The ten lies at about x = 300 of the 480x270 frame; plain, its clubs read as spades.
-    def tens(config: VisionConfig) -> list[str]:
-        return [o.name for o in recognise(frame, model, config)
-                if o.name and abs(o.corners.mean(axis=0)[0] - 300) < 50]
-
-    assert tens(replace(VisionConfig(), sharpen_looks=())) == []
-    assert tens(replace(RESTORING, sharpen_looks=())) == ["TC"]
+    assert webcam_ten_names(shared_dir, replace(VisionConfig(), sharpen_looks=())) == []
+    assert webcam_ten_names(shared_dir, replace(RESTORING, sharpen_looks=())) == ["TC"]
 
 
 def test_cable_crossed_queen_stays_unread_restored(shared_dir: Path) -> None:
