@@ -1,0 +1,1 @@
+"""Development tools outside the run-time libraries: data splits, training and evaluation."""
