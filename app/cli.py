@@ -6,6 +6,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 
 # Each module here defines `register(subparsers)`; it must import nothing heavy at module level.
 COMMAND_MODULES = (
@@ -18,9 +19,18 @@ COMMAND_MODULES = (
 )
 
 
+def version() -> str:
+    """The installed version of cardtable (the source tree's when it is not installed)."""
+    try:
+        return metadata.version("cardtable")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the parser with every package's subcommands."""
     parser = argparse.ArgumentParser(prog="cardtable", description="Bid Euchre table controller")
+    parser.add_argument("--version", action="version", version=f"cardtable {version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:
@@ -30,7 +40,19 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         module.register(subparsers)
+    describe_subcommands(subparsers)
     return parser
+
+
+def describe_subcommands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Give every subcommand (and every action of a command group) its help line as description."""
+    helps = {action.dest: action.help for action in subparsers._choices_actions}
+    for name, command in subparsers.choices.items():
+        if command.description is None and helps.get(name):
+            command.description = helps[name]
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                describe_subcommands(action)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

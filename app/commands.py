@@ -49,7 +49,10 @@ def register(subparsers: Any) -> None:
 
 def _journal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="the table's TOML config")
-    parser.add_argument("--state-dir", type=Path, help="where the journal lives")
+    parser.add_argument(
+        "--state-dir", type=Path,
+        help="where the journal lives (default: $CARDTABLE_STATE_DIR, else [state] dir of "
+             "the config, else ~/.local/state/cardtable)")
 
 
 def _open_journal(args: argparse.Namespace) -> Any:

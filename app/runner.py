@@ -27,7 +27,10 @@ PANEL_POLL_S = 0.02
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `cardtable run`."""
     parser.add_argument("--config", type=Path, help="the table's TOML config (default: none)")
-    parser.add_argument("--state-dir", type=Path, help="where the journal lives (overrides config)")
+    parser.add_argument(
+        "--state-dir", type=Path,
+        help="where the journal lives (default: $CARDTABLE_STATE_DIR, else [state] dir of "
+             "the config, else ~/.local/state/cardtable)")
     parser.add_argument("--script", type=Path, help="scripted presses and sightings (JSON Lines)")
     parser.add_argument("--script-from", type=int, default=1, help="first script line to play")
     parser.add_argument("--headless", type=Path, metavar="OUTDIR", help="write a PNG per step")
