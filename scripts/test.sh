@@ -3,8 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/venv.sh
+echo "== ruff"
 .venv/bin/ruff check .
+echo "== mypy --strict table"
 .venv/bin/mypy table
+echo "== pytest (about 3 minutes; tests that need ../shared say so when it is absent)"
 set +e
 .venv/bin/python -m pytest "$@"
 status=$?
