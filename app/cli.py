@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "drivers.cli",
     "display.cli",
     "app.commands",
+    "app.journal_cli",
 )
 
 

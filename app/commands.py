@@ -120,9 +120,18 @@ def run_export(args: argparse.Namespace) -> int:
 def run_new_game(args: argparse.Namespace) -> int:
     """Close the game in progress and start a fresh one with the configured rules."""
     from app.controller import TableController
+    from app.state_lock import StateLock, TableRunning
 
     config, journal = _open_journal(args)
-    with journal:
+    lock = StateLock(journal.path.parent)
+    try:
+        lock.acquire("new-game")
+    except TableRunning as error:
+        journal.close()
+        print(f"cardtable new-game: {error}; at the table, hold UNDO for 2 s, then OK",
+              file=sys.stderr)
+        return 2
+    with lock, journal:
         controller = TableController(journal, config.rules, config.dealer)
         if controller.state.hands or controller.state.winner:
             controller.new_game()
