@@ -17,7 +17,7 @@ from display.view import (
     Trick,
     View,
 )
-from table import GameState, Hand, HandResult, Team
+from table import GameState, Hand, HandResult, Team, legal_bids
 from table import Phase as TablePhase
 from table import Renege as TableRenege
 from table import Trick as TableTrick
@@ -71,6 +71,7 @@ def view_from_state(
         base,
         hand_number=hand.number,
         bids=tuple(BidMade(seat.value, bid.log_value) for seat, bid in hand.bids),
+        legal_bids=tuple(bid.log_value for bid in legal_bids(state)),
         contract=contract_view(state, hand),
         trick=trick_view(hand),
         last_trick_winner=last_trick.winner.value if last_trick and last_trick.winner else None,

@@ -9,6 +9,7 @@ import pygame
 from display.layout import Layout, layout_for
 from display.prompt_layout import is_question
 from display.prompt_render import draw_prompt
+from display.prompts import MisreadQuestion
 from display.style import Colour, Style
 from display.targets import TouchTarget
 from display.text import Align, Fonts, PlacedText, SuitColours, draw_text
@@ -144,7 +145,7 @@ class Painter:
             self.draw_tricks(view)
         if view.problems:
             self.draw_problems(view.problems, view)
-        if view.alarm is not None:
+        if view.alarm is not None and not isinstance(prompt, MisreadQuestion):
             self.draw_alarm(view.alarm, view, now)
         if prompt is not None:
             flash = view.alarm is None or flash_on(now)

@@ -222,9 +222,9 @@ def suspect_detail(suspect: SuspectPrompt, names: SeatNames, hand_number: int) -
     if suspect.earlier_hand != hand_number:
         where = f"hand {suspect.earlier_hand}, {where}"
     return (f"{card_text(suspect.card)} was already recorded for "
-            f"{names.label(suspect.earlier_seat)} in {where}. Misread there?")
+            f"{names.label(suspect.earlier_seat)} in {where}.\nMisread there?")
 
 
 def misread_detail(question: MisreadQuestion) -> str:
     """The renege's evidence, then what MISREAD? is for."""
-    return f"{renege_detail(question.renege)} A card misread? Tap MISREAD?"
+    return f"{renege_detail(question.renege)}\nA card misread? Tap MISREAD?"
