@@ -74,6 +74,22 @@ def test_bidding_shows_turn_bids_and_high_bid() -> None:
     assert view.names == SeatNames(n="Ann", w="Dan")
 
 
+def test_bidding_lists_only_the_calls_still_open() -> None:
+    assert view_from_state(state_of([GAME])).legal_bids == ("pass", 3, 4, 5, 6, "ask", "moon")
+    after_four = view_from_state(state_of([GAME, bid("E", 4)]))
+    assert after_four.legal_bids == ("pass", 5, 6, "ask", "moon")
+    after_ask = view_from_state(state_of([GAME, bid("E", "ask")]))
+    assert after_ask.legal_bids == ("pass", "moon")
+    assert view_from_state(state_of(AUCTION)).legal_bids == (), "no calls once bidding is over"
+
+
+def test_a_stuck_dealer_is_not_offered_a_pass() -> None:
+    game = '{"type": "game", "dealer": "N", "rules": {"stick_the_dealer": true}}'
+    view = view_from_state(state_of([game, *(bid(seat, "pass") for seat in "ESW")]))
+    assert view.turn == "N"
+    assert "pass" not in view.legal_bids and 3 in view.legal_bids
+
+
 def test_naming_trump_shows_the_winning_bid_without_trump() -> None:
     view = view_from_state(state_of(AUCTION))
     assert view.phase is Phase.TRUMP and view.turn == "E"
