@@ -73,7 +73,7 @@ def prompt_text(prompt: Prompt, view: View) -> tuple[str, str]:
     if isinstance(prompt, SuspectPrompt):
         return (suspect_title(prompt, names),
                 suspect_detail(prompt, names, view.hand_number))
-    return renege_headline(prompt.renege, names), misread_detail(prompt)
+    return renege_headline(prompt.renege, names), misread_detail(prompt, view.renege_penalty)
 
 
 def draw_labels(painter: Painter, geometry: PromptGeometry) -> None:
@@ -146,7 +146,7 @@ def draw_card_cell(painter: Painter, rect: pygame.Rect, card: str, *, pressed: b
         top, bottom = painter.split(inner.inflate(-painter.layout.gap, 0), 0.5)
         size = min(largest, round(rect.height * 0.22))
         painter.text("JOKER", top, style.ink, wrap=False, largest=size)
-        painter.text("★", bottom, style.ink, wrap=False, largest=size)
+        painter.text("★", bottom, style.ink, wrap=False, largest=size * 2)
         return
     painter.text(card_text(card), inner, style.suit_colour(card[1]), wrap=False, largest=largest,
                  align=Align.CENTER)

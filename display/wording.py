@@ -15,6 +15,7 @@ from display.view import (
     check_card,
     check_suit,
     partner_of,
+    team_of,
 )
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -176,6 +177,14 @@ PICK_ADVICE = {
 }
 
 
+NO_BREAK_SPACE = "\u00a0"
+
+
+def unbroken(text: str) -> str:
+    """`text` with its spaces made non-breaking, so that a name such as "N Ann" stays whole."""
+    return text.replace(" ", NO_BREAK_SPACE)
+
+
 def legal_calls_text(bids: tuple[Bid, ...]) -> str:
     """The calls open to the bidder: "calls: PASS 5 6 ASK MOON"."""
     return "calls: " + " ".join(bid_text(bid).upper() for bid in bids)
@@ -222,9 +231,10 @@ def suspect_detail(suspect: SuspectPrompt, names: SeatNames, hand_number: int) -
     if suspect.earlier_hand != hand_number:
         where = f"hand {suspect.earlier_hand}, {where}"
     return (f"{card_text(suspect.card)} was already recorded for "
-            f"{names.label(suspect.earlier_seat)} in {where}.\nMisread there?")
+            f"{unbroken(names.label(suspect.earlier_seat))} in {where}.\nMisread there?")
 
 
-def misread_detail(question: MisreadQuestion) -> str:
-    """The renege's evidence, then what MISREAD? is for."""
-    return f"{renege_detail(question.renege)}\nA card misread? Tap MISREAD?"
+def misread_detail(question: MisreadQuestion, penalty: int) -> str:
+    """The renege's evidence, its cost, then what MISREAD? is for."""
+    return (f"{renege_detail(question.renege)}\n"
+            f"{team_of(question.seat)} lose {penalty} points. A card misread? Tap MISREAD?")

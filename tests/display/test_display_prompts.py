@@ -158,7 +158,7 @@ def texts_of(view: View, size: tuple[int, int] = (800, 480)) -> list[str]:
         ("correct-card-chosen", ["Recorded Q♠, now Q♣: press CONFIRM", "CONFIRM"]),
         ("played-picker", ["Correct a card of hand 3", "HAND 2", "CANCEL", "N", "E", "S", "W"]),
         ("suspect", ["Q♠ seen again, at W Dan",
-                     "Q♠ was already recorded for N Ann in trick 1.\nMisread there?",
+                     "Q♠ was already recorded for N\u00a0Ann in trick 1.\nMisread there?",
                      "CORRECT IT", "NO"]),
         ("misread-question", ["RENEGE: W Dan", "OK", "MISREAD?"]),
     ],
@@ -172,6 +172,7 @@ def test_each_prompt_says_what_it_asks(name: str, expected: list[str]) -> None:
 def test_the_misread_question_shows_the_evidence_of_the_renege() -> None:
     texts = " ".join(texts_of(PROMPTS["misread-question"]))
     assert "Trick 2: ♣ led, W played 9♥. K♣ in trick 4 proves it." in texts
+    assert "EW lose 2 points. A card misread? Tap MISREAD?" in texts
 
 
 def test_a_suspect_in_an_earlier_hand_names_that_hand() -> None:
