@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from display.layout import Layout, layout_for
+from display.layout import Layout, bands_of, layout_for
 from display.prompt_layout import is_question
 from display.prompt_render import draw_prompt
 from display.prompts import MisreadQuestion
@@ -111,15 +111,7 @@ class Painter:
 
     def rows(self, area: pygame.Rect, weights: list[float]) -> list[pygame.Rect]:
         """`area` cut into horizontal bands in proportion to `weights`, with small gaps."""
-        pad = max(1, self.layout.gap // 2)
-        inner = area.inflate(-2 * self.layout.gap, -2 * pad)
-        total = sum(weights)
-        bands, y = [], float(inner.y)
-        for weight in weights:
-            height = inner.height * weight / total
-            bands.append(pygame.Rect(inner.x, round(y), inner.width, round(height) - pad))
-            y += height
-        return bands
+        return bands_of(area, weights, self.layout.gap)
 
     # -- the frame ----------------------------------------------------------------------------
 
@@ -370,7 +362,7 @@ class Painter:
         area = self.layout.problem_area
         self.box(area, self.style.problem)
         self.box(area, self.style.on_problem, max(2, self.layout.gap // 2))
-        bands = self.rows(area, [1.0] * len(problems))
+        bands = self.layout.problem_bands(len(problems))
         for band, problem in zip(bands, problems, strict=True):
             headline, advice = self.split(band, 0.5)
             self.text(problem_headline(problem, view.names), headline, self.style.on_problem,

@@ -156,7 +156,7 @@ def problem_advice(problem: Problem, turn: str | None, names: SeatNames | None =
     """What a player should do about it."""
     match problem.kind:
         case ProblemKind.UNREADABLE_CARD:
-            return "Place it flat in your zone so the camera can read it; OK hides this"
+            return "Place it flat in your zone, or tap here to name it; OK hides this"
         case ProblemKind.ALREADY_PLAYED:
             return "Place it flat again, or press UNDO to fix an earlier card"
         case ProblemKind.OUT_OF_TURN:

@@ -162,7 +162,7 @@ def test_the_partner_who_sits_out_is_marked() -> None:
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        ("unreadable-card", "Place it flat in your zone so the camera can read it; OK hides this"),
+        ("unreadable-card", "Place it flat in your zone, or tap here to name it; OK hides this"),
         ("already-played", "W Dan: J♥ was already played"),
         ("out-of-turn", "N Ann played A♠ out of turn"),
         ("disconnected", "Camera disconnected"),

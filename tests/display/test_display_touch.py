@@ -29,7 +29,7 @@ from display.touch import (
     TouchTarget,
     hit_test,
 )
-from display.view import SEATS, View
+from display.view import SEATS, Problem, ProblemKind, View
 from display.wording import card_text
 
 SIZES = [(800, 480), (1920, 1080), (1024, 600)]
@@ -156,7 +156,7 @@ def test_during_play_a_tap_on_a_seat_card_place_asks_to_name_its_card(
         pos = slots[seat].card.center
         assert hit_test(SAMPLES["trick"], size, pos) == AskCard(seat)
         assert hit_test(SAMPLES["bidding"], size, pos) is None
-        assert hit_test(SAMPLES["unreadable-card"], size, pos) is None
+        assert hit_test(SAMPLES["already-played"], size, pos) is None
         assert hit_test(SAMPLES["renege-alarm"], size, pos) is None
     moon = SAMPLES["contract-moon"]
     assert hit_test(moon, size, slots["W"].card.center) is None  # W sits out
@@ -201,3 +201,18 @@ def test_a_pick_offering_fewer_cards_answers_only_those() -> None:
     assert hit_test(view, (800, 480), pos) is None
     assert hit_test(view, (800, 480), centre_of_drawn(view, (800, 480), card_text("JH"))) == \
         PickCard("JH")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=ids)
+def test_a_tap_on_an_unreadable_card_problem_asks_to_name_that_card(size: tuple[int, int]) -> None:
+    view = SAMPLES["unreadable-card"]
+    headline = centre_of_drawn(view, size, "Card at W Dan unreadable")
+    assert hit_test(view, size, headline) == AskCard("W")
+    problems = (Problem(ProblemKind.DISCONNECTED, device="camera"),
+                Problem(ProblemKind.UNREADABLE_CARD, seat="S"))
+    both = replace(view, problems=problems)
+    assert hit_test(both, size, centre_of_drawn(both, size, "Card at S Cat unreadable")) == \
+        AskCard("S")
+    assert hit_test(both, size, centre_of_drawn(both, size, "Camera disconnected")) is None
+    other = SAMPLES["already-played"]
+    assert hit_test(other, size, layout_for(*size).problem_area.center) is None
