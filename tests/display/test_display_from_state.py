@@ -13,7 +13,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from display.from_state import view_from_state
+from display.from_state import pick_choices, played_picker, view_from_state
+from display.prompts import PlayedPicker, card_choices
 from display.render import render
 from display.view import (
     BidMade,
@@ -214,3 +215,32 @@ def test_conformance_game_ends_match_the_engine(shared_dir: Path, name: str) -> 
     assert view.winner == expected["winner"]
     if expected["winner"] is not None:
         assert view.phase is Phase.GAME_OVER
+
+
+def test_the_played_picker_lists_the_hand_trick_by_trick() -> None:
+    lines = [*AUCTION, trump("E", "H"), *PLAY[:6]]
+    picker = played_picker(state_of(lines))
+    assert picker.hand == 1 and picker.other_hand is None
+    assert [trick.number for trick in picker.tricks] == [1, 2]
+    assert picker.tricks[0].cards == (("E", "JH"), ("S", "QH"), ("W", "9H"), ("N", "TC"))
+    assert picker.tricks[0].winner == "E" and picker.tricks[1].winner is None
+    assert picker.card_at(2, "S") == "JD" and picker.card_at(2, "W") is None
+
+
+def test_the_played_picker_offers_the_last_hand_and_the_current_one() -> None:
+    next_hand = [bid("S", 4), bid("W", "pass"), bid("N", "pass"), bid("E", "pass"),
+                 trump("S", "S"), card("S", "AS")]
+    state = state_of([*HAND, *next_hand])
+    current = played_picker(state)
+    assert current.hand == 2 and current.other_hand == 1
+    assert current.tricks[0].cards == (("S", "AS"),)
+    last = played_picker(state, hand_number=1)
+    assert last.hand == 1 and last.other_hand == 2 and len(last.tricks) == 6
+    assert played_picker(state_of(HAND)).hand == 1, "after the hand, before the next card"
+    assert played_picker(state_of([GAME])) == PlayedPicker(hand=1)
+
+
+def test_a_pick_offers_the_joker_only_when_it_is_in_play() -> None:
+    assert pick_choices(state_of([GAME])) == card_choices()
+    joker = '{"type": "game", "dealer": "N", "rules": {"joker": true}}'
+    assert pick_choices(state_of([joker])) == card_choices(joker=True)
