@@ -69,7 +69,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away, e.g. `| head`
         return 0
+    except OSError as error:
+        print(f"cardtable {args.command}: {os_problem(error)}", file=sys.stderr)
+        return 2
+    except user_errors() as error:
+        print(f"cardtable {args.command}: {error}", file=sys.stderr)
+        return 2
     return status
+
+
+def os_problem(error: OSError) -> str:
+    """A file system or device error as a person reads it: the path, then what went wrong."""
+    if error.filename is not None:
+        return f"{error.filename}: {error.strerror or error}"
+    return str(error)
+
+
+def user_errors() -> tuple[type[Exception], ...]:
+    """The packages' base errors: each names the bad input, so it is shown without a traceback."""
+    from app.config import ConfigError
+    from app.journal import JournalError
+    from app.script import ScriptError
+    from display.errors import DisplayError
+    from drivers.errors import DriverError
+    from table.errors import TableError
+    from vision.errors import VisionError
+
+    return (ConfigError, JournalError, ScriptError, DisplayError, DriverError, TableError,
+            VisionError)
 
 
 if __name__ == "__main__":

@@ -55,13 +55,20 @@ def _journal_options(parser: argparse.ArgumentParser) -> None:
              "the config, else ~/.local/state/cardtable)")
 
 
-def _open_journal(args: argparse.Namespace) -> Any:
+def _open_journal(args: argparse.Namespace, create: bool = False) -> Any:
+    """The config and the journal; a command that only reads never creates one."""
     from app.config import load_config
-    from app.journal import Journal
+    from app.journal import Journal, JournalError
 
     config = load_config(args.config)
-    state_dir = args.state_dir or config.state_dir
-    return config, Journal(state_dir.expanduser() / "journal.sqlite")
+    state_dir = (args.state_dir or config.state_dir).expanduser()
+    path = state_dir / "journal.sqlite"
+    if state_dir.exists() and not state_dir.is_dir():
+        raise JournalError(f"the state directory {state_dir} is a file, not a folder")
+    if not create and not path.is_file():
+        raise JournalError(f"no journal in {state_dir}: no game has been played there "
+                           "(give --state-dir or --config to read another table's)")
+    return config, Journal(path)
 
 
 def _reporting_errors(command: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
@@ -122,7 +129,7 @@ def run_new_game(args: argparse.Namespace) -> int:
     from app.controller import TableController
     from app.state_lock import StateLock, TableRunning
 
-    config, journal = _open_journal(args)
+    config, journal = _open_journal(args, create=True)
     lock = StateLock(journal.path.parent)
     try:
         lock.acquire("new-game")

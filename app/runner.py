@@ -51,6 +51,12 @@ def run_table(args: argparse.Namespace) -> int:
         lock = StateLock(config.journal_path.parent)
         lock.acquire("a second table")
         guard_for_start(config.journal_path)
+        if config.hardware is None and not script and args.no_display:
+            print("cardtable run: nothing to run: no camera, buttons or panel (give --config, "
+                  "see hardware/table.example.toml), no --script and --no-display",
+                  file=sys.stderr)
+            lock.release()
+            return 2
         journal = Journal(config.journal_path)
         mark_created(config.journal_path)
     except (ConfigError, ScriptError, JournalError, JournalDamaged, TableRunning) as error:
