@@ -27,12 +27,12 @@ import numpy as np  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from tools.scenes import paste_card, plain_card, table_background  # noqa: E402
+from tools.synthetic import artwork_cards  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.imageio import read_image  # noqa: E402
 from vision.model import GlyphModel  # noqa: E402
 from vision.pipeline import recognise  # noqa: E402
-from vision.scenes import paste_card, plain_card, table_background  # noqa: E402
-from vision.synthetic import artwork_cards  # noqa: E402
 
 CARDS = ("JH", "TS", "9D", "AC", "KS", "QD", "AH", "9C")
 

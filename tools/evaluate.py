@@ -71,7 +71,7 @@ def run_scorer(scorer: Path, predictions: Path, labels: Path) -> int:
 
 def score_halves(scorer: Path, predictions: Path, labels: Path, folder: Path) -> int:
     """Score the rank-only set's fit half and measure half apart (the glyph model saw the first)."""
-    from vision.fitting import is_fit_photo
+    from tools.fitting import is_fit_photo
 
     document = json.loads(labels.read_text())
     lines = [json.loads(line) for line in predictions.read_text().splitlines() if line.strip()]

@@ -110,8 +110,8 @@ def run_synth(args: argparse.Namespace) -> int:
     """Handle `vision synth`."""
     from dataclasses import replace
 
+    from tools.table_synth import SynthConfig, TableScene, tricks_from_log, write_scene
     from vision.errors import VisionError
-    from vision.table_synth import SynthConfig, TableScene, tricks_from_log, write_scene
 
     try:
         width, height = _size(args.size)
@@ -216,7 +216,7 @@ def run_track(args: argparse.Namespace) -> int:
 
 
 def _check(source: Path, reported: list[dict[str, Any]]) -> int:
-    from vision.table_synth import TruthEvent, compare_events
+    from tools.table_synth import TruthEvent, compare_events
 
     truth_path = source / "truth.jsonl"
     if not truth_path.exists():
