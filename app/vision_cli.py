@@ -42,6 +42,13 @@ def register(subparsers: Any) -> None:
                           help="also keep the predictions in this file")
     evaluate.add_argument("--halves", action="store_true",
                           help="also score edje_train's fit and measure halves apart")
+    evaluate.add_argument("--measured", action="store_true",
+                          help="score only the measured half of every set (never trained on)")
+    evaluate.add_argument("--scale", type=_card_length, action="append", default=[],
+                          metavar="PX",
+                          help="also score the folder shrunk to this card length in pixels, as "
+                               "the table camera sees cards (140 at 1080p, 95 at 720p); "
+                               "repeatable")
     evaluate.set_defaults(handler=run_eval)
 
     fit = vision_cmds.add_parser("fit-model", help="rebuild the shipped glyph model")
@@ -110,9 +117,26 @@ def run_detect(args: argparse.Namespace) -> int:
     return status
 
 
+def _card_length(text: str) -> float:
+    """A card length in pixels for `--scale`: a positive number."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not (value > 0 and value < 1e5):
+        raise argparse.ArgumentTypeError(f"card length {text!r} is not a positive number of pixels")
+    return value
+
+
+def _scaled_out(out: Path | None, px: float) -> Path | None:
+    """Where the predictions at one card length are kept, beside those of `--out`."""
+    return None if out is None else out.with_name(f"{out.stem}-{px:g}px{out.suffix}")
+
+
 def run_eval(args: argparse.Namespace) -> int:
     """Handle `vision eval`."""
-    from tools.evaluate import predict_folder, run_scorer, score_halves
+    from tools.evaluate import score_folder
+    from tools.scaling import cached_scaled_folder
     from vision.config import VisionConfig
     from vision.errors import VisionError
 
@@ -126,13 +150,19 @@ def run_eval(args: argparse.Namespace) -> int:
     try:
         model = _load_model(args.deck)
         with tempfile.TemporaryDirectory() as tmp:
-            out = args.out or Path(tmp) / "predictions.jsonl"
-            with out.open("w") as handle:
-                for record in predict_folder(folder, model, VisionConfig()):
-                    handle.write(json.dumps(record) + "\n")
-            status = run_scorer(scorer, out, folder / "labels.json")
-            if args.halves and status == 0:
-                status = score_halves(scorer, out, folder / "labels.json", Path(tmp))
+            work = Path(tmp)
+            runs: list[tuple[str, Path, Path | None]] = [("as photographed", folder, args.out)]
+            for px in args.scale:
+                runs.append((f"at {px:g} px card length", cached_scaled_folder(folder, px),
+                             _scaled_out(args.out, px)))
+            status = 0
+            for number, (heading, source, out) in enumerate(runs):
+                if args.scale:
+                    print(("\n" if number else "") + heading + ":", flush=True)
+                predictions = out or work / f"predictions-{number}.jsonl"
+                status = max(status, score_folder(
+                    source, scorer, model, VisionConfig(), predictions, work / str(number),
+                    measured=args.measured, halves=args.halves))
             return status
     except VisionError as error:
         print(f"error: {error}", file=sys.stderr)
