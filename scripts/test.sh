@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/venv.sh
 .venv/bin/ruff check .
-.venv/bin/mypy table
+.venv/bin/mypy --strict table vision tools
 set +e
 .venv/bin/python -m pytest "$@"
 status=$?
