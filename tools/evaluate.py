@@ -103,10 +103,10 @@ def score_folder(folder: Path, scorer: Path, model: GlyphModel, config: VisionCo
     when asked; then edje_train's fit and measure halves apart, when asked)."""
     labels = folder / "labels.json"
     keys = None
+    work.mkdir(parents=True, exist_ok=True)
     if measured:
         document = read_labels(labels)
         keys = measured_keys(document)
-        work.mkdir(parents=True, exist_ok=True)
         labels = work / "labels-measured.json"
         labels.write_text(json.dumps(labels_subset(document, keys)))
     write_predictions(folder, model, config, out, keys)
