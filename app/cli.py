@@ -11,8 +11,9 @@ from importlib import metadata
 # Each module here defines `register(subparsers)`; it must import nothing heavy at module level.
 COMMAND_MODULES = (
     "table.cli",
-    "vision.cli",
-    "vision.live_cli",
+    "app.vision_cli",
+    "app.deck_cli",
+    "app.vision_live_cli",
     "drivers.cli",
     "display.cli",
     "app.commands",

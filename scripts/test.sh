@@ -5,9 +5,9 @@ cd "$(dirname "$0")/.."
 scripts/venv.sh
 echo "== ruff"
 .venv/bin/ruff check .
-echo "== mypy --strict table"
-.venv/bin/mypy table
-echo "== pytest (about 3 minutes; tests that need ../shared say so when it is absent)"
+echo "== mypy --strict table vision tools"
+.venv/bin/mypy --strict table vision tools
+echo "== pytest (about 5 minutes; tests that need ../shared say so when it is absent)"
 set +e
 .venv/bin/python -m pytest "$@"
 status=$?

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.synthetic import suit_shape
 from vision.cards import CardObservation, Rank, Suit
 from vision.config import VisionConfig
 from vision.detect import card_masks
@@ -17,7 +18,6 @@ from vision.imageio import read_image
 from vision.index_pairs import IndexPair, _pair, find_index_pairs, ink_pieces
 from vision.model import GlyphModel
 from vision.pipeline import recognise
-from vision.synthetic import suit_shape
 
 CONFIG = VisionConfig()
 WITHOUT = dataclasses.replace(CONFIG, index_finder=False)

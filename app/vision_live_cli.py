@@ -110,8 +110,8 @@ def run_synth(args: argparse.Namespace) -> int:
     """Handle `vision synth`."""
     from dataclasses import replace
 
+    from tools.table_synth import SynthConfig, TableScene, tricks_from_log, write_scene
     from vision.errors import VisionError
-    from vision.table_synth import SynthConfig, TableScene, tricks_from_log, write_scene
 
     try:
         width, height = _size(args.size)
@@ -216,7 +216,7 @@ def run_track(args: argparse.Namespace) -> int:
 
 
 def _check(source: Path, reported: list[dict[str, Any]]) -> int:
-    from vision.table_synth import TruthEvent, compare_events
+    from tools.table_synth import TruthEvent, compare_events
 
     truth_path = source / "truth.jsonl"
     if not truth_path.exists():
@@ -240,6 +240,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 def _calibrate_still(args: argparse.Namespace) -> int:
     import cv2
+    import numpy as np
 
     from vision.errors import VisionError
     from vision.imageio import read_image
@@ -255,7 +256,7 @@ def _calibrate_still(args: argparse.Namespace) -> int:
         zones = zones_from_argument(args.zones, width, height).scaled_to(width, height)
         observations = recognise(image, _load_model(args.deck))
         out = args.out or args.still.with_name(args.still.stem + "_zones.png")
-        if not cv2.imwrite(str(out), draw_zones(image, zones, observations)):
+        if not cv2.imwrite(str(out), draw_zones(np.asarray(image, np.uint8), zones, observations)):
             return _error(f"cannot write {out}")
         if args.save is not None:
             save_zones(zones, args.save)

@@ -10,6 +10,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tools.synthetic import artwork_cards, drawn_suits, hershey_ranks, soft_copies
+from vision.card_glyphs import card_glyphs
 from vision.cards import Image
 from vision.config import VisionConfig
 from vision.detect import find_cards
@@ -17,7 +19,6 @@ from vision.features import glyph_features
 from vision.fonts import blobs, font_ranks, font_suits, slender_suits
 from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, GlyphSet
-from vision.synthetic import artwork_cards, drawn_suits, hershey_ranks, soft_copies
 
 ARTWORK_SUITS_FROM = frozenset("9TA")
 """The artwork's court cards print the suit beside the rank, into the picture: their rank glyphs
@@ -34,15 +35,6 @@ def is_fit_photo(key: str) -> bool:
     digits = "".join(ch for ch in stem if ch.isdigit())
     number = int(digits) if digits else zlib.crc32(stem.encode())
     return (number // EDJE_BLOCK) % 2 == 0
-
-
-def card_glyphs(image: Image, config: VisionConfig) -> list[IndexGlyphs]:
-    """The index glyphs of a single-card image (a photo or a crop)."""
-    quads = find_cards(image, config)
-    if not quads:
-        return []
-    found = [split_index(view, config) for view in index_views(image, quads[0], config)]
-    return [g for g in found if g is not None]
 
 
 def _agreeing(pair: list[IndexGlyphs], level: float = 0.8) -> bool:

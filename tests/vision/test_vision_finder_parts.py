@@ -10,13 +10,13 @@ import cv2
 import numpy as np
 
 from tests.vision.labelled import photo_and_truth
+from tools.scenes import paste_card, plain_card
 from vision.config import VisionConfig
 from vision.detect import _parted_candidates, _quad_of, card_masks, find_cards
 from vision.finder_parts import parted_pieces
 from vision.imageio import read_image
 from vision.outline_boxes import box_iou
 from vision.outline_sides import crossed
-from vision.scenes import paste_card, plain_card
 
 CONFIG = VisionConfig()
 UNPARTED = dataclasses.replace(CONFIG, part_kernels=(), lines=False)

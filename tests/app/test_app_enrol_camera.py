@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from app.cli import main
+from app.enrol_camera import DECK_ORDER, CameraEnrolment, Step, card_label, enrolment_cards
+from tools.scenes import paste_card, plain_card, table_background
 from vision.cards import Image
-from vision.enrol_camera import DECK_ORDER, CameraEnrolment, Step, card_label, enrolment_cards
 from vision.errors import CardNameError
 from vision.model import GlyphModel
-from vision.scenes import paste_card, plain_card, table_background
 
 SIZE = (640, 480)
 

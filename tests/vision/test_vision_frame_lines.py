@@ -7,13 +7,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tools.synthetic import suit_shape
 from vision.config import VisionConfig
 from vision.glyphs import frame_lines, split_index
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.read import read_corner
-from vision.synthetic import suit_shape
 
 INK = (20, 20, 20)
 

@@ -9,13 +9,13 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.scenes import paste_card, plain_card, table_background
 from vision.config import VisionConfig
 from vision.detect import MaskSet
 from vision.fan_stubs import StubCorner, find_stub_corners
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
-from vision.scenes import paste_card, plain_card, table_background
 
 NO_STUBS = VisionConfig(fan_stubs=False, index_finder=False)
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from tests.vision.labelled import webcam_ten_names
+from tools.synthetic import artwork_cards
 from vision.cards import Image
 from vision.config import VisionConfig
 from vision.deblur_restore import Blur, measured_blur, point_spread, restored
@@ -19,7 +20,6 @@ from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.read import read_views
-from vision.synthetic import artwork_cards
 
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
 LOOKS = (0.0, 0.4, 0.7, -0.3)

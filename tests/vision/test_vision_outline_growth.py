@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision.labelled import photo_and_truth
+from tools.synthetic import artwork_cards
 from vision.cards import Image, Quad, Reading
 from vision.config import VisionConfig
 from vision.deblur import edge_width
@@ -19,7 +20,6 @@ from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.read import read_outline, read_views
-from vision.synthetic import artwork_cards
 
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
 CARD_WIDTH = 140

@@ -19,14 +19,15 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+import vision
+from tools.scenes import table_background
 from vision.errors import VisionError
-from vision.scenes import table_background
 from vision.zones import Polygon, TableZones, default_zones
 
 Image = npt.NDArray[np.uint8]
 Matrix = npt.NDArray[np.float64]
 
-ARTWORK = Path(__file__).with_name("data") / "artwork"
+ARTWORK = Path(vision.__file__).with_name("data") / "artwork"
 CARD_ASPECT = 489 / 338
 SKIN = (120, 150, 205)
 SLEEVE = (90, 60, 50)

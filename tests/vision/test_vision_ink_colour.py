@@ -8,13 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.synthetic import suit_shape
 from vision.config import VisionConfig
 from vision.glyphs import split_index
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.read import BLACK_SUITS, RED_SUITS, suits_for_colour
-from vision.synthetic import suit_shape
 
 PAPER = (252, 251, 250)
 

@@ -7,10 +7,10 @@ import dataclasses
 import cv2
 import numpy as np
 
+from tools.scenes import paste_card, plain_card
 from vision.config import VisionConfig
 from vision.detect import find_cards
 from vision.outline_boxes import box_iou
-from vision.scenes import paste_card, plain_card
 
 CONFIG = VisionConfig()
 UNNARROWED = dataclasses.replace(CONFIG, weak_support=0.0)

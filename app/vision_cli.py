@@ -1,4 +1,4 @@
-"""`cardtable vision ...` and `cardtable deck ...` subcommands (heavy imports inside handlers)."""
+"""`cardtable vision ...` subcommands (heavy imports inside handlers)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ DEFAULT_SHARED = _default_shared()
 
 
 def register(subparsers: Any) -> None:
-    """Add the `vision` and `deck` command groups."""
+    """Add the `vision` command group."""
     vision = subparsers.add_parser("vision", help="recognise cards in photos")
     vision_cmds = vision.add_subparsers(dest="vision_command", metavar="ACTION", required=True)
 
@@ -42,6 +42,13 @@ def register(subparsers: Any) -> None:
                           help="also keep the predictions in this file")
     evaluate.add_argument("--halves", action="store_true",
                           help="also score edje_train's fit and measure halves apart")
+    evaluate.add_argument("--measured", action="store_true",
+                          help="score only the measured half of every set (never trained on)")
+    evaluate.add_argument("--scale", type=_card_length, action="append", default=[],
+                          metavar="PX",
+                          help="also score the folder shrunk to this card length in pixels, as "
+                               "the table camera sees cards (140 at 1080p, 95 at 720p); "
+                               "repeatable")
     evaluate.set_defaults(handler=run_eval)
 
     fit = vision_cmds.add_parser("fit-model", help="rebuild the shipped glyph model")
@@ -50,27 +57,9 @@ def register(subparsers: Any) -> None:
     fit.add_argument("--out", type=Path, default=None, metavar="MODEL.npz")
     fit.set_defaults(handler=run_fit)
 
-    from vision.live_cli import add_vision_commands
+    from app.vision_live_cli import add_vision_commands
 
     add_vision_commands(vision_cmds)
-
-    deck = subparsers.add_parser("deck", help="deck profiles")
-    deck_cmds = deck.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
-    enroll = deck_cmds.add_parser(
-        "enroll", help="learn a deck from single-card photos, or from the camera one card at a time"
-    )
-    enroll.add_argument("folder", type=Path, nargs="?", metavar="FOLDER",
-                        help="photos named by card, such as JH.jpg or JK.jpg (the joker)")
-    enroll.add_argument("--camera", metavar="SOURCE",
-                        help="learn from the camera instead: usb[:N], picamera2[:N] or "
-                             "recorded:PATH (a video or a folder of frames)")
-    enroll.add_argument("--cards", metavar="LIST",
-                        help="with --camera: the cards to learn, such as 9C,TD,JK "
-                             "(default: the 24 cards, then the joker)")
-    enroll.add_argument("--add", action="store_true",
-                        help="with --camera: add the cards learnt to the profile already in --out")
-    enroll.add_argument("--out", type=Path, required=True, metavar="PROFILE.npz")
-    enroll.set_defaults(handler=run_enroll)
 
 
 def _load_model(deck: Path | None) -> Any:
@@ -90,9 +79,9 @@ def run_detect(args: argparse.Namespace) -> int:
 
     import cv2
 
-    from vision.annotate import annotate
+    from app.annotate import annotate
+    from tools.evaluate import image_record
     from vision.errors import VisionError
-    from vision.evaluate import image_record
     from vision.imageio import read_image
     from vision.pipeline import recognise
 
@@ -128,11 +117,28 @@ def run_detect(args: argparse.Namespace) -> int:
     return status
 
 
+def _card_length(text: str) -> float:
+    """A card length in pixels for `--scale`: a positive number."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not (value > 0 and value < 1e5):
+        raise argparse.ArgumentTypeError(f"card length {text!r} is not a positive number of pixels")
+    return value
+
+
+def _scaled_out(out: Path | None, px: float) -> Path | None:
+    """Where the predictions at one card length are kept, beside those of `--out`."""
+    return None if out is None else out.with_name(f"{out.stem}-{px:g}px{out.suffix}")
+
+
 def run_eval(args: argparse.Namespace) -> int:
     """Handle `vision eval`."""
+    from tools.evaluate import score_folder
+    from tools.scaling import cached_scaled_folder
     from vision.config import VisionConfig
     from vision.errors import VisionError
-    from vision.evaluate import predict_folder, run_scorer, score_halves
 
     folder: Path = args.folder
     scorer = folder / "score.py"
@@ -144,13 +150,19 @@ def run_eval(args: argparse.Namespace) -> int:
     try:
         model = _load_model(args.deck)
         with tempfile.TemporaryDirectory() as tmp:
-            out = args.out or Path(tmp) / "predictions.jsonl"
-            with out.open("w") as handle:
-                for record in predict_folder(folder, model, VisionConfig()):
-                    handle.write(json.dumps(record) + "\n")
-            status = run_scorer(scorer, out, folder / "labels.json")
-            if args.halves and status == 0:
-                status = score_halves(scorer, out, folder / "labels.json", Path(tmp))
+            work = Path(tmp)
+            runs: list[tuple[str, Path, Path | None]] = [("as photographed", folder, args.out)]
+            for px in args.scale:
+                runs.append((f"at {px:g} px card length", cached_scaled_folder(folder, px),
+                             _scaled_out(args.out, px)))
+            status = 0
+            for number, (heading, source, out) in enumerate(runs):
+                if args.scale:
+                    print(("\n" if number else "") + heading + ":", flush=True)
+                predictions = out or work / f"predictions-{number}.jsonl"
+                status = max(status, score_folder(
+                    source, scorer, model, VisionConfig(), predictions, work / str(number),
+                    measured=args.measured, halves=args.halves))
             return status
     except VisionError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -159,8 +171,8 @@ def run_eval(args: argparse.Namespace) -> int:
 
 def run_fit(args: argparse.Namespace) -> int:
     """Handle `vision fit-model`."""
+    from tools.fitting import fit_model
     from vision.config import VisionConfig
-    from vision.fitting import fit_model
     from vision.model import DEFAULT_MODEL
 
     shared: Path = args.shared
@@ -171,32 +183,4 @@ def run_fit(args: argparse.Namespace) -> int:
     out = args.out or DEFAULT_MODEL
     model.save(out)
     print(f"wrote {out}: {len(model.ranks.labels)} rank and {len(model.suits.labels)} suit glyphs")
-    return 0
-
-
-def run_enroll(args: argparse.Namespace) -> int:
-    """Handle `deck enroll`."""
-    if (args.folder is None) == (args.camera is None):
-        print("error: give either a FOLDER of card photos or --camera SOURCE", file=sys.stderr)
-        return 2
-    if args.camera is not None:
-        from vision.enrol_cli import enrol_from_camera
-
-        return enrol_from_camera(args.camera, args.cards, args.out, args.add)
-    from vision.config import VisionConfig
-    from vision.errors import VisionError
-    from vision.profile import enroll_images, folder_images
-
-    try:
-        photos = folder_images(args.folder)
-        profile, failed = enroll_images(photos, VisionConfig())
-    except VisionError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    profile.save(args.out)
-    print(f"wrote {args.out}: {len(profile.ranks.labels)} index glyphs, "
-          f"{len(profile.faces)} faces{' (joker included)' if profile.faces.has_joker else ''}")
-    if failed:
-        print(f"no index read on: {', '.join(failed)}", file=sys.stderr)
-        return 1
     return 0

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from tests.vision.labelled import webcam_ten_names
+from tools.synthetic import artwork_cards
 from vision.cards import Image
 from vision.config import VisionConfig
 from vision.deblur import edge_width, sharpened
 from vision.glyphs import index_views
 from vision.model import GlyphModel
 from vision.read import read_views
-from vision.synthetic import artwork_cards
 
 CARD_WIDTH = 140
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from tools.synthetic import suit_shape
 from vision.cards import Image, Quad
 from vision.detect import order_corners
-from vision.synthetic import suit_shape
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision.labelled import photo_and_truth
+from tools.scenes import paste_card, plain_card, table_background
 from vision.cards import Rank, Suit
 from vision.config import VisionConfig
 from vision.detect import _line_candidates, _unexplained_light, card_masks, find_cards
@@ -17,7 +18,6 @@ from vision.finder_lines import line_quads, line_segments
 from vision.model import GlyphModel
 from vision.outline_boxes import box_iou
 from vision.pipeline import recognise
-from vision.scenes import paste_card, plain_card, table_background
 
 CONFIG = VisionConfig()
 NO_LINES = dataclasses.replace(CONFIG, lines=False)

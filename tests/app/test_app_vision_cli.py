@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from app.cli import main
-from vision.scenes import paste_card, plain_card, table_background
+from tools.scenes import paste_card, plain_card, table_background
 
 
 @pytest.fixture()
@@ -130,7 +130,7 @@ def test_eval_scores_a_labelled_folder(shared_dir: Path, tmp_path: Path,
 
 def test_eval_scores_the_rank_only_halves_apart(shared_dir: Path, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    from vision.fitting import is_fit_photo
+    from tools.fitting import is_fit_photo
 
     labels = json.loads((shared_dir / "vision" / "labels.json").read_text())
     edje = sorted(k for k in labels["images"] if k.startswith("edje_train/"))

@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tools.scenes import paste_card, plain_card, table_background
+from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad
 from vision.config import VisionConfig
 from vision.imageio import read_image
@@ -16,8 +18,6 @@ from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.read import read_card
 from vision.read_search import read_aside, read_unread_outlines
-from vision.scenes import paste_card, plain_card, table_background
-from vision.synthetic import artwork_cards
 
 
 @pytest.fixture(scope="module")

@@ -10,13 +10,13 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.scenes import paste_card, plain_card, table_background
 from vision.config import VisionConfig
 from vision.corners import FanStep, find_corners
 from vision.detect import MaskSet, card_masks
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import _on_top_side, read_fan_steps, recognise
-from vision.scenes import paste_card, plain_card, table_background
 
 NO_STEPS = VisionConfig(fan_steps=False, index_finder=False)
 

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.scenes import paste_card, plain_card, table_background
 from vision.cards import CardObservation
 from vision.config import VisionConfig
 from vision.corners import CardCorner
@@ -16,7 +17,6 @@ from vision.detect import card_masks
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import corner_widths, read_loose_corners, recognise
-from vision.scenes import paste_card, plain_card, table_background
 
 NO_EDGE_WIDTH = VisionConfig(corner_width_from_edge=False, index_finder=False)
 

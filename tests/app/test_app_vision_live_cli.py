@@ -9,9 +9,9 @@ from pathlib import Path
 import cv2
 import pytest
 
+from app.vision_live_cli import add_vision_commands, register
 from table.log import dump_events
 from table.simulate import simulate_game
-from vision.live_cli import add_vision_commands, register
 from vision.zones import load_zones
 
 

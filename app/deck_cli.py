@@ -1,12 +1,61 @@
-"""`cardtable deck enroll --camera`: the cards asked for one at a time, the profile written."""
+"""`cardtable deck enroll`: a deck learnt from photos, or from the camera one card at a time."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vision.enrol_camera import CameraEnrolment, card_label, enrolment_cards
+if TYPE_CHECKING:
+    from app.enrol_camera import CameraEnrolment
+
+
+def register(subparsers: Any) -> None:
+    """Add the `deck` command group."""
+    deck = subparsers.add_parser("deck", help="deck profiles")
+    deck_cmds = deck.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    enroll = deck_cmds.add_parser(
+        "enroll", help="learn a deck from single-card photos, or from the camera one card at a time"
+    )
+    enroll.add_argument("folder", type=Path, nargs="?", metavar="FOLDER",
+                        help="photos named by card, such as JH.jpg or JK.jpg (the joker)")
+    enroll.add_argument("--camera", metavar="SOURCE",
+                        help="learn from the camera instead: usb[:N], picamera2[:N] or "
+                             "recorded:PATH (a video or a folder of frames)")
+    enroll.add_argument("--cards", metavar="LIST",
+                        help="with --camera: the cards to learn, such as 9C,TD,JK "
+                             "(default: the 24 cards, then the joker)")
+    enroll.add_argument("--add", action="store_true",
+                        help="with --camera: add the cards learnt to the profile already in --out")
+    enroll.add_argument("--out", type=Path, required=True, metavar="PROFILE.npz")
+    enroll.set_defaults(handler=run_enroll)
+
+
+def run_enroll(args: argparse.Namespace) -> int:
+    """Handle `deck enroll`."""
+    if (args.folder is None) == (args.camera is None):
+        print("error: give either a FOLDER of card photos or --camera SOURCE", file=sys.stderr)
+        return 2
+    if args.camera is not None:
+        return enrol_from_camera(args.camera, args.cards, args.out, args.add)
+    from vision.config import VisionConfig
+    from vision.errors import VisionError
+    from vision.profile import enroll_images, folder_images
+
+    try:
+        photos = folder_images(args.folder)
+        profile, failed = enroll_images(photos, VisionConfig())
+    except VisionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    profile.save(args.out)
+    print(f"wrote {args.out}: {len(profile.ranks.labels)} index glyphs, "
+          f"{len(profile.faces)} faces{' (joker included)' if profile.faces.has_joker else ''}")
+    if failed:
+        print(f"no index read on: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def camera_source(text: str) -> Any:
@@ -23,6 +72,7 @@ def enrol_from_camera(
     source_text: str, cards_text: str | None, out: Path, add: bool = False
 ) -> int:
     """Run an enrolment from the camera; the profile learnt so far is written even if stopped."""
+    from app.enrol_camera import CameraEnrolment, enrolment_cards
     from drivers.errors import DriverError
     from vision.errors import VisionError
     from vision.model import GlyphModel
@@ -57,6 +107,7 @@ def enrol_from_camera(
 
 def _write(enrolment: CameraEnrolment, out: Path, problem: str | None, add: bool) -> int:
     """Save what was learnt and say what is missing; 0 only when every card was learnt."""
+    from app.enrol_camera import card_label
     from vision.errors import VisionError
 
     if problem:
