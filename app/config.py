@@ -104,8 +104,12 @@ def load_config(path: Path | None) -> AppConfig:
             data = tomllib.load(handle)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: a folder, not a config file") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {error.start})") from None
     return config_from_mapping(data, path)
 
 

@@ -118,6 +118,15 @@ def load_hardware_config(path: Path) -> HardwareConfig:
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: a folder, not a config file") from None
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: {error}") from error
-    return hardware_config(data, path.parent)
+        raise ConfigError(f"{path}: not valid TOML: {error}") from error
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    try:
+        return hardware_config(data, path.parent)
+    except ConfigError as error:
+        raise ConfigError(f"{path}: {error}") from None

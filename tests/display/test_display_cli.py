@@ -45,7 +45,7 @@ def test_an_unwritable_outdir_is_a_clear_error(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    assert main(["screenshots", str(blocker / "shots")]) == 1
+    assert main(["screenshots", str(blocker / "shots")]) == 2
     assert "cannot write screenshots" in capsys.readouterr().err
 
 

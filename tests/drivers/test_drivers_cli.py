@@ -57,7 +57,7 @@ def test_bad_config_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     config = tmp_path / "table.toml"
     config.write_text('[buttons.pins]\nOK = 17\nUNDO = 17\nFOO = "GPIO99"\n')
     assert main(["check-hardware", "--mock", "--config", str(config)]) == 2
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert "buttons.pins.UNDO: GPIO17 is already used by buttons.pins.OK" in out
     assert "buttons.pins.FOO: unknown button name 'FOO'" in out
 
