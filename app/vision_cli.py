@@ -98,7 +98,7 @@ def run_detect(args: argparse.Namespace) -> int:
             frame = read_image(path)
         except VisionError as error:
             print(f"error: {error}", file=sys.stderr)
-            status = 1
+            status = 2
             continue
         start = time.perf_counter()
         observations = recognise(frame, model)

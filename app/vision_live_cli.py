@@ -185,6 +185,10 @@ def run_track(args: argparse.Namespace) -> int:
     from vision.zones import load_zones
 
     source = Path(args.source)
+    is_device = args.source.split(":", 1)[0] in CAMERA_PREFIXES and not source.exists()
+    if not is_device and not source.exists():
+        return _error(f"{args.source!r}: no such video or folder of frames (or give usb:N or "
+                      "picamera2)")
     zones_path = args.zones
     if zones_path is None and source.is_dir() and (source / "calibration.json").exists():
         zones_path = source / "calibration.json"

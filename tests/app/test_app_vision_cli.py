@@ -53,7 +53,7 @@ def test_detect_reports_an_unreadable_file(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     bogus = tmp_path / "not an image.jpg"
     bogus.write_text("hello")
-    assert main(["vision", "detect", str(bogus)]) == 1
+    assert main(["vision", "detect", str(bogus)]) == 2
     assert "not an image.jpg" in capsys.readouterr().err
 
 
