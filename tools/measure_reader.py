@@ -17,7 +17,6 @@ import json
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -26,13 +25,14 @@ import numpy as np
 
 from tools.reader_data import LICENSED_SETS, is_calibration
 from tools.split import photo_set, training_keys
-from vision.cards import Rank, Reading, Suit
+from vision.cards import CardObservation, Rank, Reading, Suit
 from vision.config import VisionConfig
 from vision.imageio import read_image
 from vision.learned import (
     CardScores,
     LearnedReader,
-    decide,
+    Rule,
+    checked,
     load_reader,
     reading_of,
     shipped_reader,
@@ -95,42 +95,40 @@ def glyph_reading(card: Record) -> Reading | None:
     return Reading(Rank(name[0]), Suit(name[1]), card["confidence"])
 
 
-Rule = Callable[[Record], tuple[str | None, float]]
+def observations_of(line: Record) -> tuple[list[CardObservation], list[CardScores | None]]:
+    """A stored image's observations and the network's scores of each (None if not seen)."""
+    observations, scores = [], []
+    for card in line["cards"]:
+        observations.append(CardObservation(np.array(card["corners"], np.float32),
+                                            glyph_reading(card), card["confidence"],
+                                            card["whole"]))
+        scores.append(CardScores(np.array(card["rank"], np.float32),
+                                 np.array(card["suit"], np.float32)) if "rank" in card else None)
+    return observations, scores
 
 
-def rules(threshold: float, support: float) -> dict[str, Rule]:
-    """The decision rules compared: glyph alone, learned alone, learned with agreement."""
-    def glyph(card: Record) -> tuple[str | None, float]:
-        return card["card"], card["confidence"]
-
-    def learned(card: Record) -> tuple[str | None, float]:
-        if "rank" not in card:
-            return card["card"], card["confidence"]
-        scores = CardScores(np.array(card["rank"], np.float32), np.array(card["suit"], np.float32))
-        reading = decide(None, scores, threshold, support)
-        return (reading.name, reading.confidence) if reading else (None, 0.0)
-
-    def agreed(card: Record) -> tuple[str | None, float]:
-        if "rank" not in card:
-            return card["card"], card["confidence"]
-        scores = CardScores(np.array(card["rank"], np.float32), np.array(card["suit"], np.float32))
-        reading = decide(glyph_reading(card), scores, threshold, support)
-        return (reading.name, reading.confidence) if reading else (None, 0.0)
-
-    return {"glyph": glyph, "learned": learned, "agree": agreed}
+def rules(calibrated: Rule) -> dict[str, Rule | None]:
+    """The decision rules compared: glyph alone, learned alone, learned with agreement, each of
+    the last two also with no loose corner named."""
+    never = 2.0
+    return {"glyph": None,
+            "learned": replace(calibrated, glyph=False, loose=0.0),
+            "learned-whole": replace(calibrated, glyph=False, loose=never),
+            "agree": replace(calibrated, loose=0.0),
+            "agree-loose": calibrated,
+            "agree-whole": replace(calibrated, loose=never)}
 
 
-def predictions(lines: list[Record], rule: Rule, loose: bool = True) -> list[Record]:
-    """Prediction lines under one rule (`loose` False: names of loose corners dropped)."""
+def predictions(lines: list[Record], rule: Rule | None) -> list[Record]:
+    """Prediction lines under one rule (None: the glyph pipeline's own)."""
     out = []
     for line in lines:
-        cards = []
-        for card in line["cards"]:
-            name, confidence = rule(card)
-            if not card["whole"] and not loose:
-                name = None
-            cards.append({"card": name, "corners": card["corners"], "confidence": confidence})
-        out.append({"image": line["image"], "cards": cards})
+        observations, scores = observations_of(line)
+        if rule is not None:
+            observations = checked(observations, scores, rule)
+        out.append({"image": line["image"],
+                    "cards": [{"card": o.name, "corners": o.corners.tolist(),
+                               "confidence": o.confidence} for o in observations]})
     return out
 
 
@@ -152,27 +150,6 @@ def score(folder: Path, preds: list[Record], keys: set[str]) -> Record:
     return result
 
 
-def judged(folder: Path, preds: list[Record], keys: set[str]) -> list[tuple[float, bool]]:
-    """(confidence, right) of every euchre name reported, matched to the truth card it lies on."""
-    labels = json.loads((folder / "labels.json").read_text())
-    out = []
-    for line in preds:
-        if line["image"] not in keys:
-            continue
-        record = labels["images"][line["image"]]
-        rank_only = bool(labels["sets"][record["set"]].get("rank_only"))
-        for card in line["cards"]:
-            name = card["card"]
-            if not name or (name[0] not in "9TJQKA" and name != "JK"):
-                continue
-            truth = _under(np.mean(np.array(card["corners"]), axis=0), record["cards"])
-            if truth is None or truth.get("ignore"):
-                continue
-            wanted = truth["rank"] if rank_only or not truth.get("card") else truth["card"]
-            out.append((float(card["confidence"]), name[:len(wanted)] == wanted))
-    return out
-
-
 def evidence(folder: Path, lines: list[Record], keys: set[str]) -> list[Record]:
     """Per whole card with scores: the glyph name's backing and the learned name's probability,
     each with whether that name is right (None where no truth card lies under it)."""
@@ -184,16 +161,19 @@ def evidence(folder: Path, lines: list[Record], keys: set[str]) -> list[Record]:
         record = labels["images"][line["image"]]
         rank_only = bool(labels["sets"][record["set"]].get("rank_only"))
         for card in line["cards"]:
-            if "rank" not in card:
-                continue
             truth = _under(np.mean(np.array(card["corners"]), axis=0), record["cards"])
             if truth is None or truth.get("ignore"):
                 continue
             wanted = truth["rank"] if rank_only or not truth.get("card") else truth["card"]
-            scores = CardScores(np.array(card["rank"], np.float32),
-                                np.array(card["suit"], np.float32))
             item: Record = {"set": record["set"]}
             glyph = glyph_reading(card)
+            if "rank" not in card:
+                if glyph is not None and glyph.is_euchre:
+                    item["loose"] = (card["confidence"], glyph.name[:len(wanted)] == wanted)
+                out.append(item)
+                continue
+            scores = CardScores(np.array(card["rank"], np.float32),
+                                np.array(card["suit"], np.float32))
             if glyph is not None and glyph.is_euchre:
                 suit = glyph.suit.value if glyph.suit else None
                 item["glyph"] = (scores.support(glyph.rank.value, suit),
@@ -205,6 +185,8 @@ def evidence(folder: Path, lines: list[Record], keys: set[str]) -> list[Record]:
     return out
 
 
+PATHS = ("glyph", "learned", "loose")
+"""Names kept by the network's backing, given by the network alone, read at loose corners."""
 GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999)
 
 
@@ -281,35 +263,39 @@ def main(argv: list[str] | None = None) -> int:
     lines = [json.loads(line) for line in args.observations.read_text().splitlines()]
     add_scores(args.folder, lines, reader)
     labels = json.loads((args.folder / "labels.json").read_text())
-    threshold = args.threshold if args.threshold is not None else reader.threshold
-    support = args.support if args.support is not None else reader.support
+    rule = reader.rule
+    if args.threshold is not None:
+        rule = replace(rule, threshold=args.threshold)
+    if args.support is not None:
+        rule = replace(rule, support=args.support)
     figures: Record = {}
     split = parts(labels)
     for part, keys in split.items():
         items = evidence(args.folder, lines, keys)
-        figures[f"curve/{part}"] = {p: curve(items, p) for p in ("glyph", "learned")}
-        figures[f"bins/{part}"] = {p: bins(items, p) for p in ("glyph", "learned")}
+        figures[f"curve/{part}"] = {p: curve(items, p) for p in PATHS}
+        figures[f"bins/{part}"] = {p: bins(items, p) for p in PATHS}
     if args.calibrate:
-        support = pick(figures["curve/calibration"]["glyph"])
-        threshold = pick(figures["curve/calibration"]["learned"])
+        curves = figures["curve/calibration"]
+        rule = Rule(pick(curves["learned"]), pick(curves["glyph"]), pick(curves["loose"]))
         model = args.model or Path(__file__).resolve().parents[1] / "vision/data/reader.onnx"
         manifest_path = model.with_suffix(".json")
         manifest = json.loads(manifest_path.read_text())
-        manifest.update({"support": support, "threshold": threshold,
+        manifest.update({"support": rule.support, "threshold": rule.threshold,
+                         "loose": rule.loose,
                          "calibration": {"folder": str(args.folder.name),
                                          "part": "training halves not trained on",
                                          **figures["curve/calibration"]}})
         manifest_path.write_text(json.dumps(manifest, indent=1) + "\n")
-    print(f"support {support} threshold {threshold}")
+    print(f"rule {rule}")
     for key in ("curve/calibration", "curve/measured"):
         for path, rows in figures[key].items():
             print(key, path, " ".join(f"{r['from']}:{r['named']}/{r['wrong']}" for r in rows))
-    for name, rule in rules(threshold, support).items():
-        preds = predictions(lines, rule)
+    for label, variant in rules(rule).items():
+        preds = predictions(lines, variant)
         for part, keys in split.items():
             result = score(args.folder, preds, keys)
-            figures[f"{name}/{part}"] = result
-            print(f"{name:8s} {part:12s} " + summary(result))
+            figures[f"{label}/{part}"] = result["sets"]
+            print(f"{label:13s} {part:12s} " + summary(result))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))
     return 0

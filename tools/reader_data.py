@@ -144,9 +144,11 @@ def camera_faults(frame: Array, length: float, rng: np.random.Generator) -> Arra
 
 
 def outline_error(quad: Array, length: float, rng: np.random.Generator) -> Array:
-    """The outline a finder gives: corners a few px off, the card slightly shrunk or grown."""
+    """The outline a finder gives: corners a few px off, the card slightly grown or shrunk (a
+    blurred card's outline is found inside it)."""
     centre = quad.mean(axis=0)
-    grown = centre + (quad - centre) * rng.uniform(0.95, 1.03)
+    shrink = rng.uniform(0.86, 0.95) if rng.random() < 0.3 else rng.uniform(0.95, 1.03)
+    grown = centre + (quad - centre) * shrink
     jitter = rng.normal(0, rng.uniform(0, 0.022) * length, (4, 2))
     moved: Array = (grown + jitter).astype(np.float32)
     return moved
@@ -261,10 +263,14 @@ class Recipe:
     real_sets: tuple[str, ...] = LICENSED_SETS
 
 
+RECIPES = (Recipe(), Recipe(deck_views=0, font_views=4000, crop_views=16))
+"""The shipped model's views: every source, then more drawn faces and dev crops (seed + 7)."""
+
+
 def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iterator[
         tuple[str, int, Callable[[np.random.Generator], tuple[Array, int, int]]]]:
     """(source name, count, make one view) for every source of a build."""
-    decks = svg_cards_deck(cache) + standard_deck(cache)
+    decks = svg_cards_deck(cache) + standard_deck(cache) if recipe.deck_views else []
     for index, face in enumerate(decks):
         def deck_view(rng: np.random.Generator, face: Face = face) -> tuple[Array, int, int]:
             return face_view(face, rng), *label_indices(face.rank, face.suit)
@@ -279,7 +285,7 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
     yield "fonts", recipe.font_views, font_view
     from vision.imageio import read_image
 
-    crops = dev_crops(shared, recipe.real_sets, part, cache)
+    crops = dev_crops(shared, recipe.real_sets, part, cache) if recipe.crop_views else []
     frames: dict[str, Array] = {}
     for index, crop in enumerate(crops):
         def real_view(rng: np.random.Generator, crop: Crop = crop) -> tuple[Array, int, int]:

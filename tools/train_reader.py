@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tools.reader_data import LICENSED_SETS, NO_SUIT, Recipe, Views, build
+from tools.reader_data import NO_SUIT, RECIPES, Recipe, Views, build
 from vision.learned import RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH
 
 DEFAULT_CACHE = Path.home() / ".cache" / "cardtable-reader"
@@ -113,7 +113,7 @@ def train(views: Views, epochs: int, checkpoint: Path | None = None, batch: int 
             loss.backward()
             optimiser.step()
             schedule.step()
-            total += float(loss)
+            total += float(loss.detach())
         log(f"train reader: epoch {epoch + 1}/{epochs} loss {total / steps_per_epoch:.4f} "
             f"({time.perf_counter() - began:.0f} s)")
         if checkpoint is not None:
@@ -187,12 +187,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"train reader: no labels.json in {str(args.shared)!r}", file=sys.stderr)
         return 2
     args.cache.mkdir(parents=True, exist_ok=True)
-    recipe = Recipe(real_sets=LICENSED_SETS)
-    views = build(args.cache, args.shared, recipe, seed=args.seed)
+    built = [build(args.cache, args.shared, recipe, seed=args.seed + 7 * k)
+             for k, recipe in enumerate(RECIPES)]
+    views = Views(*(np.concatenate([getattr(v, f) for v in built])
+                    for f in ("images", "ranks", "suits")))
     held = build(args.cache, args.shared, Recipe(deck_views=2, font_views=600, crop_views=0),
                  seed=args.seed + 1000)
     print(f"train reader: {len(views)} training views, {len(held)} synthetic hold-out views")
-    model = train(views, args.epochs, args.cache / f"checkpoint-{args.seed}.pt", seed=args.seed)
+    checkpoint = args.cache / f"checkpoint-{args.seed}-{len(views)}-{args.epochs}.pt"
+    model = train(views, args.epochs, checkpoint, seed=args.seed)
     figures = {"synthetic_hold_out": accuracy(model, held),
                "training_views": accuracy(model, views)}
     print(f"train reader: {figures}")

@@ -407,7 +407,5 @@ class VisionConfig:
     learned_reader: bool = False
     """Check every whole card with the learned reader: a glyph reading stands only where both
     of the network's views back it, and a card the glyphs left unread is named where both views
-    agree surely (thresholds from the model's manifest, calibrated on held-out photos)."""
-    learned_loose: bool = True
-    """With the learned reader on, keep the names of cards read at a loose corner or by the
-    index finder (the network reads whole cards only); False reports them unreadable."""
+    agree surely, and a card read at a loose corner only from a calibrated confidence on
+    (thresholds from the model's manifest, calibrated on held-out photos)."""

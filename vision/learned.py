@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import Image, Quad, Rank, Reading, Suit
+from vision.cards import CardObservation, Image, Quad, Rank, Reading, Suit
 from vision.errors import VisionError
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -121,10 +121,13 @@ def decide(glyph: Reading | None, scores: CardScores, threshold: float,
            support: float) -> Reading | None:
     """A card's name where the cues agree, else None (present but unreadable).
 
-    A glyph reading stands when both learned views give its card at least `support`; a card the
+    A glyph reading of a euchre card stands when both learned views give its card at least
+    `support` (a rank 2-8 is not named: the network tells only that it is low); a card the
     glyph reader left unread is named when both views agree on a euchre card (or the joker)
     with a joint probability of at least `threshold`."""
     if glyph is not None:
+        if not glyph.is_euchre:
+            return None
         suit = glyph.suit.value if glyph.suit else None
         backing = scores.support(glyph.rank.value, suit)
         return Reading(glyph.rank, glyph.suit, round(backing, 3)) if backing >= support else None
@@ -135,15 +138,52 @@ def decide(glyph: Reading | None, scores: CardScores, threshold: float,
 
 
 @dataclass(frozen=True)
+class Rule:
+    """When a card is named: thresholds calibrated on held-out photos (the manifest's)."""
+
+    threshold: float = 0.9
+    """A card the glyph reader leaves unread is named when both views agree at this or more."""
+    support: float = 0.5
+    """A glyph reading of a whole card stands when both views give its card this or more."""
+    loose: float = 0.0
+    """A card read at a loose corner (no whole outline for the network) keeps its name from
+    this glyph confidence on; above 1 no loose corner is named."""
+    glyph: bool = True
+    """False: whole cards are named by the network alone (for comparison)."""
+
+
+def checked(observations: list[CardObservation], scores: list[CardScores | None],
+            rule: Rule) -> list[CardObservation]:
+    """The observations with each name kept only where the cues agree (`scores` per
+    observation, None for those the network did not see); a name the network alone gives is
+    not given twice in a frame."""
+    out = []
+    for observation, card_scores in zip(observations, scores, strict=True):
+        if card_scores is None:
+            keep = (observation.reading is not None and observation.reading.is_euchre
+                    and observation.confidence >= rule.loose)
+            out.append(observation if keep else replace(observation, reading=None,
+                                                        confidence=0.0))
+            continue
+        glyph = observation.reading if rule.glyph else None
+        reading = decide(glyph, card_scores, rule.threshold, rule.support)
+        out.append(replace(observation, reading=reading,
+                           confidence=reading.confidence if reading else 0.0))
+    names = [o.name for o in out]
+    for k, (observation, before) in enumerate(zip(out, observations, strict=True)):
+        alone = observation.name is not None and (before.name is None or not rule.glyph)
+        if alone and names.count(observation.name) > 1:
+            out[k] = replace(observation, reading=None, confidence=0.0)
+    return out
+
+
+@dataclass(frozen=True)
 class LearnedReader:
     """The shipped network with its manifest (input size, classes, calibration)."""
 
     net: Any
     manifest: dict[str, Any]
-    threshold: float = field(default=0.9)
-    """A card the glyph reader leaves unread is named when both views agree at this or more."""
-    support: float = field(default=0.5)
-    """A glyph reading is kept when both views give its card this probability or more."""
+    rule: Rule = field(default_factory=Rule)
 
     def scores(self, frame: Image, quads: list[Quad]) -> list[CardScores]:
         """Class probabilities of every quad of a frame, all views in one forward pass."""
@@ -173,8 +213,9 @@ def load_reader(path: Path = MODEL_PATH) -> LearnedReader:
             or tuple(manifest.get("suit_classes", ())) != SUIT_CLASSES):
         raise ModelFileError(f"{str(manifest_path)!r} lists other classes than this reader's")
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    return LearnedReader(net, manifest, float(manifest.get("threshold", 0.9)),
-                         float(manifest.get("support", 0.5)))
+    rule = Rule(float(manifest.get("threshold", 0.9)), float(manifest.get("support", 0.5)),
+                float(manifest.get("loose", 0.0)))
+    return LearnedReader(net, manifest, rule)
 
 
 @cache

@@ -48,20 +48,16 @@ def recognise(
 
 def checked_by_learned(frame: Image, observations: list[CardObservation],
                        config: VisionConfig) -> list[CardObservation]:
-    """Every whole card named only where the learned reader's cues agree (vision.learned)."""
-    from vision.learned import decide, shipped_reader
+    """Every card named only where the learned reader's cues agree (vision.learned)."""
+    from vision.learned import CardScores, checked, shipped_reader
 
     reader = shipped_reader()
     whole = [k for k, o in enumerate(observations) if o.whole]
-    scores = reader.scores(frame, [observations[k].corners for k in whole])
-    checked = list(observations)
-    for k, card_scores in zip(whole, scores, strict=True):
-        reading = decide(observations[k].reading, card_scores, reader.threshold, reader.support)
-        confidence = reading.confidence if reading else 0.0
-        checked[k] = replace(observations[k], reading=reading, confidence=confidence)
-    if not config.learned_loose:
-        checked = [o if o.whole else replace(o, reading=None, confidence=0.0) for o in checked]
-    return checked
+    scores: list[CardScores | None] = [None] * len(observations)
+    for k, card_scores in zip(whole, reader.scores(frame, [observations[k].corners
+                                                           for k in whole]), strict=True):
+        scores[k] = card_scores
+    return checked(observations, scores, reader.rule)
 
 
 def read_joker(
