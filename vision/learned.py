@@ -57,9 +57,13 @@ def rectify(frame: Image, quad: Quad, width: int = VIEW_WIDTH,
 
 
 def as_blob(views: list[Image]) -> Floats:
-    """A batch of BGR views as the network's input (N, 3, H, W), scaled to 0-1."""
+    """A batch of BGR views as the network's input (N, 3, H, W): each channel of each view
+    standardised over the view, so the ink is judged against the card's own paper and light."""
     batch = np.stack([np.asarray(v, np.float32) for v in views]) / np.float32(255.0)
-    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+    mean = batch.mean(axis=(1, 2), keepdims=True)
+    spread = batch.std(axis=(1, 2), keepdims=True)
+    batch = (batch - mean) / np.sqrt(spread * spread + np.float32(0.0025))
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
 
 
 def softmax(logits: Floats) -> Floats:

@@ -102,9 +102,10 @@ def test_training_runs_one_step_and_exports_for_opencv(tmp_path: Path, fonts: Fo
     export(model, out)
     write_manifest(out, {})
     reader = load_reader(out)
-    reader.net.setInput(as_blob(list(views.images[:3])))
+    blob = as_blob(list(views.images[:3]))
+    reader.net.setInput(blob)
     rank, suit = reader.net.forward(["rank", "suit"])
     with torch.no_grad():
-        expected = model(torch.from_numpy(views.images[:3]).permute(0, 3, 1, 2).float() / 255)
+        expected = model(torch.from_numpy(blob))
     assert np.allclose(rank, expected[0].numpy(), atol=1e-3)
     assert np.allclose(suit, expected[1].numpy(), atol=1e-3)
