@@ -249,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     rate.add_argument("--threshold", type=float)
     rate.add_argument("--support", type=float)
     rate.add_argument("--json", type=Path, help="write the figures here")
+    rate.add_argument("--record", metavar="NAME",
+                      help="store the shipped rule's measured-half figures and confidence bins "
+                           "in the model's manifest under measured.NAME")
     rate.add_argument("--calibrate", action="store_true",
                       help="choose the thresholds on the calibration part, store them in the "
                            "model's manifest")
@@ -298,6 +301,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{label:13s} {part:12s} " + summary(result))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))
+    if args.record:
+        model = args.model or Path(__file__).resolve().parents[1] / "vision/data/reader.onnx"
+        manifest_path = model.with_suffix(".json")
+        manifest = json.loads(manifest_path.read_text())
+        sets = figures["agree-loose/measured"]
+        manifest.setdefault("measured", {})[args.record] = {
+            "part": "measured halves (tools.split)",
+            "per_set": {name.split(" ")[0]: {k: sets[name][k] for k in
+                                             ("recall", "precision", "truth", "identified",
+                                              "reported_identities", "correct")}
+                        for name in sets if not name.startswith("full")},
+            "confidence_bins": figures["bins/measured"]}
+        manifest_path.write_text(json.dumps(manifest, indent=1) + "\n")
     return 0
 
 
