@@ -155,3 +155,27 @@ def test_a_name_is_given_only_where_the_cues_agree(sure: float) -> None:
     assert decide(None, split, threshold, support) is None
     assert decide(None, _scores(("low", "H"), ("low", "H"), sure), threshold, support) is None
     assert decide(None, _scores(("none", "none"), ("none", "none"), sure), 0.0, support) is None
+
+
+@pytest.mark.parametrize("seed", [0, 12])
+def test_the_pipeline_with_the_learned_reader_names_no_card_wrongly(seed: int) -> None:
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+    from vision.model import GlyphModel
+    from vision.pipeline import recognise
+
+    faces = dict(artwork_cards(ARTWORK))
+    cards = EUCHRE[seed:seed + 6]
+    frame, quads = _scene([faces[c] for c in cards], 140.0, seed)
+    config = replace(VisionConfig(), learned_reader=True)
+    observations = recognise(frame, GlyphModel.load(), config)
+    named = {}
+    for observation in observations:
+        if observation.name is None:
+            continue
+        centre = observation.corners.mean(axis=0)
+        nearest = int(np.argmin([np.linalg.norm(q.mean(axis=0) - centre) for q in quads]))
+        named[observation.name] = cards[nearest]
+    assert all(name == card for name, card in named.items())
+    assert len(named) >= 4
