@@ -262,8 +262,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "observe":
         observe(args.folder, args.out)
         return 0
-    reader = load_reader(args.model) if args.model else shipped_reader()
-    lines = [json.loads(line) for line in args.observations.read_text().splitlines()]
+    try:
+        reader = load_reader(args.model) if args.model else shipped_reader()
+        lines = [json.loads(line) for line in args.observations.read_text().splitlines()]
+    except (OSError, ValueError) as error:
+        print(f"measure reader: {error}", file=sys.stderr)
+        return 2
     add_scores(args.folder, lines, reader)
     labels = json.loads((args.folder / "labels.json").read_text())
     rule = reader.rule
