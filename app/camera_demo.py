@@ -69,8 +69,8 @@ class DemoResult:
 
 def demo_faces(folder: Path | None = None) -> dict[str, Any]:
     """The demo deck: svg-cards faces with a standard corner index (rank over suit), BGRA."""
-    from vision.scenes import plain_card
-    from vision.table_synth import ARTWORK
+    from tools.scenes import plain_card
+    from tools.table_synth import ARTWORK
 
     folder = folder or ARTWORK
     faces = {}
@@ -145,8 +145,8 @@ def run_demo(
     say: Callable[[str], None] = print,
 ) -> DemoResult:
     """Play the demo game from rendered frames; screens and the table log go to `outdir`."""
+    from tools.table_synth import SynthConfig, TableScene, tricks_from_log
     from vision.live import TableWatcher
-    from vision.table_synth import SynthConfig, TableScene, tricks_from_log
 
     outdir.mkdir(parents=True, exist_ok=True)
     faces = demo_faces()
@@ -166,9 +166,8 @@ def run_demo(
     result = DemoResult(log=outdir / "game.jsonl", scene_seconds=scene.duration)
     with tempfile.TemporaryDirectory() as state, Journal(Path(state) / "journal.sqlite") as journal:
         start = demo_start()
-        config = AppConfig(
-            rules=start.rules, dealer=start.dealer, display=DisplayConfig(width=800, height=480)
-        )
+        window = DisplayConfig(width=800, height=480, fullscreen=False)
+        config = AppConfig(rules=start.rules, dealer=start.dealer, display=window)
         app = TableApp(config, TableController(journal, start.rules, start.dealer))
         screen = PngScreen(app, outdir / "screens") if headless else WindowScreen(app)
         for t, frame in scene.frames():
@@ -213,7 +212,7 @@ def write_recording(
 
     Returns the config file and the script of the first hand's presses.
     """
-    from vision.table_synth import SynthConfig, TableScene, tricks_from_log, write_scene
+    from tools.table_synth import SynthConfig, TableScene, tricks_from_log, write_scene
 
     outdir.mkdir(parents=True, exist_ok=True)
     faces = demo_faces()

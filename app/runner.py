@@ -17,8 +17,10 @@ from typing import Any
 from app.config import AppConfig, ConfigError, load_config
 from app.controller import Notice, TableController
 from app.journal import Journal, JournalError
+from app.journal_check import JournalDamaged, guard_for_start, mark_created
 from app.run import TableApp, current_view, feed_from_thread, headless_writer
 from app.script import ScriptError, ScriptLine, load_script
+from app.state_lock import StateLock, TableRunning
 
 TICK_S = 0.01
 PANEL_POLL_S = 0.02
@@ -27,7 +29,10 @@ PANEL_POLL_S = 0.02
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `cardtable run`."""
     parser.add_argument("--config", type=Path, help="the table's TOML config (default: none)")
-    parser.add_argument("--state-dir", type=Path, help="where the journal lives (overrides config)")
+    parser.add_argument(
+        "--state-dir", type=Path,
+        help="where the journal lives (default: $CARDTABLE_STATE_DIR, else [state] dir of "
+             "the config, else ~/.local/state/cardtable)")
     parser.add_argument("--script", type=Path, help="scripted presses and sightings (JSON Lines)")
     parser.add_argument("--script-from", type=int, default=1, help="first script line to play")
     parser.add_argument("--headless", type=Path, metavar="OUTDIR", help="write a PNG per step")
@@ -43,14 +48,24 @@ def run_table(args: argparse.Namespace) -> int:
         if args.state_dir is not None:
             config = replace(config, state_dir=args.state_dir)
         script = load_script(args.script) if args.script else []
+        lock = StateLock(config.journal_path.parent)
+        lock.acquire("a second table")
+        guard_for_start(config.journal_path)
+        if config.hardware is None and not script and args.no_display:
+            print("cardtable run: nothing to run: no camera, buttons or panel (give --config, "
+                  "see hardware/table.example.toml), no --script and --no-display",
+                  file=sys.stderr)
+            lock.release()
+            return 2
         journal = Journal(config.journal_path)
-    except (ConfigError, ScriptError, JournalError) as error:
+        mark_created(config.journal_path)
+    except (ConfigError, ScriptError, JournalError, JournalDamaged, TableRunning) as error:
         print(f"cardtable run: {error}", file=sys.stderr)
         return 2
     except OSError as error:
         print(f"cardtable run: {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
-    with journal, contextlib.ExitStack() as stack:
+    with lock, journal, contextlib.ExitStack() as stack:
         controller = TableController(
             journal, config.rules, config.dealer, seat_confirms=has_seat_pads(config)
         )

@@ -71,6 +71,8 @@ def parse_script_line(number: int, text: str) -> ScriptItem:
         raise ScriptError(f"line {number}: unknown press {press!r}")
     except json.JSONDecodeError as error:
         raise ScriptError(f"line {number}: not valid JSON: {error.msg}") from None
+    except RecursionError:
+        raise ScriptError(f"line {number}: nested too deeply to be a script line") from None
     except (KeyError, ValueError, CardParseError, SeatError) as error:
         if isinstance(error, ScriptError):
             raise
@@ -85,9 +87,16 @@ def read_script(lines: Iterable[str]) -> Iterator[ScriptLine]:
 
 
 def load_script(path: Path) -> list[ScriptLine]:
-    """Read a script file."""
-    with path.open(encoding="utf-8") as handle:
-        return list(read_script(handle))
+    """Read a script file; a file that is not UTF-8 JSON Lines is a ScriptError naming it."""
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return list(read_script(handle))
+    except UnicodeDecodeError as error:
+        raise ScriptError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except FileNotFoundError:
+        raise ScriptError(f"{path}: no such script file") from None
+    except IsADirectoryError:
+        raise ScriptError(f"{path}: a folder, not a script file") from None
 
 
 def script_from_events(events: Iterable[Event]) -> list[dict[str, object]]:

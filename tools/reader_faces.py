@@ -194,7 +194,7 @@ class FontFaces:
         if self.symbol_fonts and rng.random() < 0.7:
             font = self.symbol_fonts[rng.integers(len(self.symbol_fonts))]
             return self.glyph(font, SUIT_SYMBOLS[suit], size)
-        from vision.synthetic import suit_shape
+        from tools.synthetic import suit_shape
 
         shape = suit_shape(suit, float(rng.uniform(0.75, 1.1)))
         scale = size / max(shape.shape)

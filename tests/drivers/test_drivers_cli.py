@@ -57,7 +57,7 @@ def test_bad_config_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     config = tmp_path / "table.toml"
     config.write_text('[buttons.pins]\nOK = 17\nUNDO = 17\nFOO = "GPIO99"\n')
     assert main(["check-hardware", "--mock", "--config", str(config)]) == 2
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert "buttons.pins.UNDO: GPIO17 is already used by buttons.pins.OK" in out
     assert "buttons.pins.FOO: unknown button name 'FOO'" in out
 
@@ -170,8 +170,9 @@ def test_live_walk_reads_a_recorded_camera(
     assert "320x240, 45 frames" in capsys.readouterr().out
 
 
-def test_live_walk_gives_up_on_a_missing_camera(tmp_path: Path) -> None:
-    config = hardware_config({"camera": {"kind": "recorded", "path": "gone.avi"}}, base=tmp_path)
+def test_live_walk_gives_up_on_a_camera_without_frames(tmp_path: Path) -> None:
+    (tmp_path / "broken.avi").write_bytes(b"not a video at all")
+    config = hardware_config({"camera": {"kind": "recorded", "path": "broken.avi"}}, base=tmp_path)
     clock = ManualClock()
     lines: list[str] = []
     report = run_live_check(config, lines.append, wait_s=2.0, clock=clock, sleep=clock.sleep)

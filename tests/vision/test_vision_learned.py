@@ -8,6 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.scenes import paste_card, plain_card, table_background
+from tools.synthetic import artwork_cards
 from vision.cards import Rank, Reading, Suit
 from vision.learned import (
     MODEL_PATH,
@@ -22,8 +24,6 @@ from vision.learned import (
     rectify,
     shipped_reader,
 )
-from vision.scenes import paste_card, plain_card, table_background
-from vision.synthetic import artwork_cards
 
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
 EUCHRE = [r + s for r in "9TJQKA" for s in "CDHS"]

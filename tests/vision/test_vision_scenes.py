@@ -8,13 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.scenes import paste_card, plain_card, table_background
+from tools.synthetic import artwork_cards
 from vision.config import VisionConfig
 from vision.detect import card_masks, find_cards
 from vision.model import GlyphModel
 from vision.pipeline import read_loose_corners, recognise
 from vision.read import read_card
-from vision.scenes import paste_card, plain_card, table_background
-from vision.synthetic import artwork_cards
 
 PLAIN = [("4", "S"), ("10", "H"), ("Q", "C"), ("9", "D"), ("7", "H"), ("A", "S"), ("", None)]
 
