@@ -404,7 +404,7 @@ class VisionConfig:
     halves the finder's time on cluttered photos (same cards read on dev)."""
 
     # The learned reader (vision/learned.py, vision/data/reader.onnx)
-    learned_reader: bool = False
+    learned_reader: bool = True
     """Check every whole card with the learned reader: a glyph reading stands only where both
     of the network's views back it, and a card the glyphs left unread is named where both views
     agree surely, and a card read at a loose corner only from a calibrated confidence on

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.glyphs_only import glyph_config
 from tests.vision.labelled import webcam_ten_names
 from tools.synthetic import artwork_cards
 from vision.cards import Image
@@ -23,7 +24,7 @@ from vision.read import read_views
 
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
 LOOKS = (0.0, 0.4, 0.7, -0.3)
-RESTORING = replace(VisionConfig(), restore_looks=LOOKS)
+RESTORING = replace(glyph_config(), restore_looks=LOOKS)
 
 
 def _faces() -> list[tuple[str, Image]]:
@@ -40,7 +41,7 @@ def _views(face: Image, width: int, blur: Blur | None = None) -> list[Image]:
         card = cv2.filter2D(card, -1, point_spread(blur), borderType=cv2.BORDER_REPLICATE)
     quad = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]],
                     np.float32)
-    return index_views(card, quad, VisionConfig())
+    return index_views(card, quad, glyph_config())
 
 
 def _blurred_view(name: str, blur: Blur) -> Image:
@@ -60,7 +61,7 @@ def test_point_spread_sums_to_one_and_lies_along_its_line() -> None:
 @pytest.mark.parametrize("name", ["9C", "QH", "TD"])
 @pytest.mark.parametrize("sigma", [1.5, 2.5])
 def test_measured_blur_finds_a_gaussian(name: str, sigma: float) -> None:
-    found = measured_blur(_blurred_view(name, Blur(sigma, 0.0, 0.0)), VisionConfig())
+    found = measured_blur(_blurred_view(name, Blur(sigma, 0.0, 0.0)), glyph_config())
     assert 0.7 * sigma <= found.sigma <= 1.2 * sigma
 
 
@@ -69,7 +70,7 @@ def test_measured_blur_finds_a_gaussian(name: str, sigma: float) -> None:
 def test_measured_blur_finds_a_smear_and_its_direction(name: str, length: float,
                                                       degrees: int) -> None:
     blur = Blur(0.5, length, math.radians(degrees))
-    found = measured_blur(_blurred_view(name, blur), VisionConfig())
+    found = measured_blur(_blurred_view(name, blur), glyph_config())
     assert found.length == pytest.approx(length, rel=0.25)
     turn = abs(math.degrees(found.angle) - degrees) % 180
     assert min(turn, 180 - turn) <= 15
@@ -78,19 +79,19 @@ def test_measured_blur_finds_a_smear_and_its_direction(name: str, length: float,
 def test_sharp_views_are_not_restored() -> None:
     for _, face in _faces()[::3]:
         for view in _views(face, 200):
-            assert restored(view, VisionConfig()) is None
+            assert restored(view, glyph_config()) is None
 
 
 def test_restoring_steepens_a_blurred_view() -> None:
     view = _blurred_view("AS", Blur(2.0, 0.0, 0.0))
-    again = restored(view, VisionConfig())
+    again = restored(view, glyph_config())
     assert again is not None
-    assert measured_blur(again, VisionConfig()).sigma < measured_blur(view, VisionConfig()).sigma
+    assert measured_blur(again, glyph_config()).sigma < measured_blur(view, glyph_config()).sigma
 
 
 def test_rendered_blurred_corners_read_restored_and_never_wrong() -> None:
     model = GlyphModel.load()
-    plain = replace(VisionConfig(), sharpen_looks=())
+    plain = replace(glyph_config(), sharpen_looks=())
     restoring = replace(RESTORING, sharpen_looks=())
     counts = {"plain": 0, "restored": 0}
     for name, face in _faces():
@@ -115,7 +116,7 @@ def test_sharp_rendered_corners_pay_nothing(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_webcam_ten_of_clubs_reads_restored_instead_of_sharpened(shared_dir: Path) -> None:
-    assert webcam_ten_names(shared_dir, replace(VisionConfig(), sharpen_looks=())) == []
+    assert webcam_ten_names(shared_dir, replace(glyph_config(), sharpen_looks=())) == []
     assert webcam_ten_names(shared_dir, replace(RESTORING, sharpen_looks=())) == ["TC"]
 
 

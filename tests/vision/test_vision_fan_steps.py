@@ -10,20 +10,20 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.glyphs_only import glyph_config
 from tools.scenes import paste_card, plain_card, table_background
-from vision.config import VisionConfig
 from vision.corners import FanStep, find_corners
 from vision.detect import MaskSet, card_masks
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import _on_top_side, read_fan_steps, recognise
 
-NO_STEPS = VisionConfig(fan_steps=False, index_finder=False)
+NO_STEPS = glyph_config(fan_steps=False, index_finder=False)
 
 
 def _steps(mask: np.ndarray, width: float = 100.0) -> list[FanStep]:
     steps: list[FanStep] = []
-    find_corners(MaskSet([mask], scale=1.0, pad=0), VisionConfig(), width, None, steps)
+    find_corners(MaskSet([mask], scale=1.0, pad=0), glyph_config(), width, None, steps)
     return steps
 
 
@@ -84,7 +84,7 @@ def test_middle_card_of_a_rendered_fan_of_white_cards_is_read(
                    330, angles[k])
     paste_card(scene, _borderless("A", "C"), (1000, 340), 330, 3)
     model = GlyphModel.load()
-    with_steps = [o.name for o in recognise(scene, model)]
+    with_steps = [o.name for o in recognise(scene, model, glyph_config())]
     without = [o.name for o in recognise(scene, model, NO_STEPS)]
     assert sorted(n for n in with_steps if n) == ["9H", "AC", "JD", "KS"]
     assert sorted(n for n in without if n) == ["9H", "AC", "KS"]
@@ -104,7 +104,7 @@ def test_middle_card_of_a_fan_is_read_at_its_hidden_corner(shared_dir: Path, nam
                                                             middle: str) -> None:
     frame, _ = _photo(shared_dir, name)
     model = GlyphModel.load()
-    with_steps = [o.name for o in recognise(frame, model)]
+    with_steps = [o.name for o in recognise(frame, model, glyph_config())]
     without = [o.name for o in recognise(frame, model, NO_STEPS)]
     assert middle in with_steps
     assert middle not in without
@@ -119,7 +119,7 @@ def _rect(x0: float, y0: float, width: float, height: float) -> np.ndarray:
 
 def test_a_step_on_a_read_cards_top_side_is_that_cards_own() -> None:
     read = _rect(200, 100, 100, 150)
-    config = VisionConfig()
+    config = glyph_config()
     right, down = np.array([1, 0], np.float32), np.array([0, 1], np.float32)
     # The read card's top-left corner, where it lies over a card rising above it.
     assert _on_top_side(FanStep(np.array([200, 100], np.float32), right, down), read, 100.0,
@@ -138,7 +138,7 @@ def test_steps_inside_an_unread_card_are_its_print_but_inside_a_blob_are_searche
         paste_card(scene, _borderless(rank, suit), (330 + k * 120, 330 + (25 if k else 0)),
                    330, (-6, 0, 6)[k])
     lone = paste_card(scene, _borderless("A", "C"), (1000, 340), 330, 3)
-    config = replace(VisionConfig(), min_confidence=VisionConfig().pair_min_confidence)
+    config = replace(glyph_config(), min_confidence=glyph_config().pair_min_confidence)
     width = float(np.linalg.norm(lone[1] - lone[0]))
     steps: list[FanStep] = []
     find_corners(card_masks(scene, config), config, width, None, steps)

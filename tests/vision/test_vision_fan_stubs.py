@@ -9,19 +9,19 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.glyphs_only import glyph_config
 from tools.scenes import paste_card, plain_card, table_background
-from vision.config import VisionConfig
 from vision.detect import MaskSet
 from vision.fan_stubs import StubCorner, find_stub_corners
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 
-NO_STUBS = VisionConfig(fan_stubs=False, index_finder=False)
+NO_STUBS = glyph_config(fan_stubs=False, index_finder=False)
 
 
 def _stubs(mask: np.ndarray, width: float = 100.0) -> list[StubCorner]:
-    return find_stub_corners(MaskSet([mask], scale=1.0, pad=0), VisionConfig(), width)
+    return find_stub_corners(MaskSet([mask], scale=1.0, pad=0), glyph_config(), width)
 
 
 def _has_stub(stubs: list[StubCorner], tip: tuple[int, int], top: tuple[int, int],
@@ -95,9 +95,9 @@ def test_middle_card_of_a_rendered_fan_is_read_at_its_stub(rise: int) -> None:
     paste_card(scene, _borderless("Q", "C"), (440, 520), 330, 90)
     paste_card(scene, _borderless("A", "C"), (1000, 340), 330, 3)
     model = GlyphModel.load()
-    with_stubs = [o.name for o in recognise(scene, model, VisionConfig(fan_steps=False))]
+    with_stubs = [o.name for o in recognise(scene, model, glyph_config(fan_steps=False))]
     without = [o.name for o in recognise(scene, model,
-                                         VisionConfig(fan_steps=False, fan_stubs=False))]
+                                         glyph_config(fan_steps=False, fan_stubs=False))]
     assert sorted(n for n in with_stubs if n) == ["9H", "AC", "JD", "KS", "QC"]
     assert sorted(n for n in without if n) == ["9H", "AC", "KS", "QC"]
 
@@ -113,7 +113,7 @@ def test_the_middle_king_of_a_recorded_fan_is_read_at_its_stub(shared_dir: Path)
     # No card of this fan is read whole; the loose corners read surely give the card width.
     frame, _ = _photo(shared_dir, "edje_train/IMG_2657.jpg")
     model = GlyphModel.load()
-    with_stubs = [o.name for o in recognise(frame, model)]
+    with_stubs = [o.name for o in recognise(frame, model, glyph_config())]
     without = [o.name for o in recognise(frame, model, NO_STUBS)]
     assert "KS" in with_stubs
     assert "KS" not in without
@@ -125,6 +125,6 @@ def test_the_middle_king_of_a_recorded_fan_is_read_at_its_stub(shared_dir: Path)
 def test_recorded_fans_read_nothing_new_at_stubs(shared_dir: Path, name: str) -> None:
     frame, _ = _photo(shared_dir, name)
     model = GlyphModel.load()
-    with_stubs = sorted(o.name for o in recognise(frame, model) if o.name)
+    with_stubs = sorted(o.name for o in recognise(frame, model, glyph_config()) if o.name)
     without = sorted(o.name for o in recognise(frame, model, NO_STUBS) if o.name)
     assert with_stubs == without

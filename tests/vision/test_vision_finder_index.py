@@ -10,16 +10,16 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.glyphs_only import glyph_config
 from tools.synthetic import suit_shape
 from vision.cards import CardObservation, Rank, Suit
-from vision.config import VisionConfig
 from vision.detect import card_masks
 from vision.imageio import read_image
 from vision.index_pairs import IndexPair, _pair, find_index_pairs, ink_pieces
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 
-CONFIG = VisionConfig()
+CONFIG = glyph_config()
 WITHOUT = dataclasses.replace(CONFIG, index_finder=False)
 
 

@@ -11,16 +11,16 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.glyphs_only import glyph_config
 from vision import pipeline
 from vision.cards import CardObservation
-from vision.config import VisionConfig
 from vision.corners import CardCorner, find_corners
 from vision.detect import MaskSet
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 
-MORE_MASKS = VisionConfig(corner_more_masks=2)
+MORE_MASKS = glyph_config(corner_more_masks=2)
 NO_REPEAT_RULE = replace(MORE_MASKS, corner_repeat_reach=0.0, index_finder=False)
 
 
@@ -36,7 +36,7 @@ def test_regions_within_the_excluded_area_give_no_corners_and_others_keep_theirs
     cv2.rectangle(exclude, (30, 30), (150, 200), 255, -1)
     cv2.rectangle(exclude, (160, 50), (280, 120), 255, -1)
     masks = MaskSet([mask], scale=1.0, pad=0)
-    config = VisionConfig()
+    config = glyph_config()
     every = find_corners(masks, config, 100.0)
     kept = find_corners(masks, config, 100.0, exclude)
     assert _tips(every) == {(40, 40), (140, 40), (140, 190), (40, 190),
@@ -76,7 +76,7 @@ def test_middle_card_of_a_fan_is_read_in_the_further_masks(shared_dir: Path) -> 
     frame, box = _photo(shared_dir, "edje_train/IMG_2655.jpg", "K")
     model = GlyphModel.load()
     assert _rank_read_in_box(recognise(frame, model, MORE_MASKS), "K", box)
-    fewer_masks = replace(VisionConfig(), corner_more_masks=0, index_finder=False)
+    fewer_masks = replace(glyph_config(), corner_more_masks=0, index_finder=False)
     assert not _rank_read_in_box(recognise(frame, model, fewer_masks), "K", box)
 
 

@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.glyphs_only import glyph_config
 from tests.vision.labelled import photo_and_truth
 from tools.synthetic import artwork_cards
 from vision.cards import Image, Quad, Reading
-from vision.config import VisionConfig
 from vision.deblur import edge_width
 from vision.deblur_outline import grown_outline, short_side
 from vision.glyphs import index_views
@@ -75,7 +75,7 @@ def test_grown_outline_of_a_turned_card_keeps_its_shape() -> None:
 def test_blurred_rendered_card_outlined_inside_its_edge_is_read_grown(
         name: str, sigma: float, inset: float) -> None:
     model = GlyphModel.load()
-    config = VisionConfig()
+    config = glyph_config()
     frame, quad = _on_table(name, sigma, inset)
     assert read_views(index_views(frame, quad, config), model, config)[0] is None
     assert _name(read_outline(frame, quad, model, config)[0]) == name
@@ -97,15 +97,15 @@ def test_sharp_unread_card_is_not_grown(monkeypatch: pytest.MonkeyPatch) -> None
 
     monkeypatch.setattr("vision.read.edge_width", measuring)
     monkeypatch.setattr("vision.read.grown_outline", no_growth)
-    reading, _ = read_outline(frame, quad, GlyphModel.load(), VisionConfig())
+    reading, _ = read_outline(frame, quad, GlyphModel.load(), glyph_config())
     assert reading is None
     assert measured
-    assert max(measured) < VisionConfig().sharpen_min_edge_width
+    assert max(measured) < glyph_config().sharpen_min_edge_width
 
 
 def test_grown_outlines_read_no_rendered_card_wrongly_that_the_outline_did_not() -> None:
     model = GlyphModel.load()
-    config = VisionConfig()
+    config = glyph_config()
     gained = 0
     for name in ("9C", "AD", "JH", "JS", "QH", "KC", "TC", "TH", "KS"):
         for sigma, inset in ((1.0, 0.0), (1.0, 2.0), (1.5, 0.0)):
@@ -124,7 +124,7 @@ def _unread_outline_at(frame: Image, box: tuple[float, float, float, float],
     the centre of `box`, inside it."""
     x0, y0, x1, y1 = box
     centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-    ungrown = replace(VisionConfig(), blurred_outline_growth=0.0)
+    ungrown = replace(glyph_config(), blurred_outline_growth=0.0)
     inside = [o.corners for o in recognise(frame, model, ungrown)
               if o.reading is None and x0 <= o.corners[:, 0].mean() <= x1
               and y0 <= o.corners[:, 1].mean() <= y1]
@@ -138,8 +138,8 @@ def test_motion_blurred_jack_is_read_from_its_grown_outline(shared_dir: Path) ->
     x0, y0 = truth.min(axis=0)
     x1, y1 = truth.max(axis=0)
     outline = _unread_outline_at(frame, (x0, y0, x1, y1), model)
-    assert _name(read_outline(frame, outline, model, VisionConfig())[0]) == "JD"
-    off = replace(VisionConfig(), blurred_outline_growth=0.0)
+    assert _name(read_outline(frame, outline, model, glyph_config())[0]) == "JD"
+    off = replace(glyph_config(), blurred_outline_growth=0.0)
     assert read_outline(frame, outline, model, off)[0] is None
 
 
@@ -147,7 +147,7 @@ def test_pipeline_reads_the_motion_blurred_jack(shared_dir: Path) -> None:
     frame, truth = photo_and_truth(shared_dir, "edje_train/IMG_2581.jpg")
     x0, y0 = truth.min(axis=0)
     x1, y1 = truth.max(axis=0)
-    names = [o.name for o in recognise(frame, GlyphModel.load(), VisionConfig())
+    names = [o.name for o in recognise(frame, GlyphModel.load(), glyph_config())
              if x0 <= o.corners[:, 0].mean() <= x1 and y0 <= o.corners[:, 1].mean() <= y1]
     assert "JD" in names
 
@@ -157,7 +157,7 @@ def test_jack_whose_index_the_outline_cut_is_read_grown(shared_dir: Path) -> Non
     model = GlyphModel.load()
     # The labelled box of the photo's jack of clubs (its third card).
     outline = _unread_outline_at(frame, (206, 273, 291, 386), model)
-    assert _name(read_outline(frame, outline, model, VisionConfig())[0]) == "JC"
+    assert _name(read_outline(frame, outline, model, glyph_config())[0]) == "JC"
 
 
 @pytest.mark.parametrize(("name", "box"), [
@@ -171,4 +171,4 @@ def test_traps_stay_unread_when_grown(shared_dir: Path, name: str,
     frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / name)
     model = GlyphModel.load()
     outline = _unread_outline_at(frame, box, model)
-    assert read_outline(frame, outline, model, VisionConfig())[0] is None
+    assert read_outline(frame, outline, model, glyph_config())[0] is None

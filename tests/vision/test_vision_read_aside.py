@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.glyphs_only import glyph_config
 from tools.scenes import paste_card, plain_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad
-from vision.config import VisionConfig
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
@@ -51,17 +51,17 @@ def test_picture_outlined_with_the_top_edge_is_read_beside_its_corner(
     card = paste_card(scene, faces[name], (400, 300), 260, angle=7)
     outline = _picture_and_top(card)
     assert read_card(scene, outline, model) is None
-    found = read_unread_outlines(scene, [_unread(outline)], model, VisionConfig())
+    found = read_unread_outlines(scene, [_unread(outline)], model, glyph_config())
     assert [o.name for o in found] == [name]
     # The card implied at the index is about the card itself.
     assert np.linalg.norm(found[0].corners.mean(axis=0) - card.mean(axis=0)) < 0.15 * 260
-    assert found[0].confidence >= VisionConfig().search_aside_single
+    assert found[0].confidence >= glyph_config().search_aside_single
 
 
 def test_aside_search_can_be_switched_off(faces: dict[str, Image], model: GlyphModel) -> None:
     scene = table_background(800, 600, seed=3)
     outline = _picture_and_top(paste_card(scene, faces["QS"], (400, 300), 260, angle=7))
-    config = VisionConfig(search_aside=False)
+    config = glyph_config(search_aside=False)
     assert [o.name for o in read_unread_outlines(scene, [_unread(outline)], model, config)] \
         == [None]
 
@@ -69,7 +69,7 @@ def test_aside_search_can_be_switched_off(faces: dict[str, Image], model: GlyphM
 def test_blank_card_part_reads_nothing_beside_its_corners(model: GlyphModel) -> None:
     scene = table_background(800, 600, seed=4)
     card = paste_card(scene, plain_card("", None), (400, 300), 260, angle=-5)
-    assert read_aside(scene, _picture_and_top(card), model, VisionConfig()) is None
+    assert read_aside(scene, _picture_and_top(card), model, glyph_config()) is None
 
 
 @pytest.mark.parametrize(("photo", "card"), [
@@ -79,7 +79,7 @@ def test_blank_card_part_reads_nothing_beside_its_corners(model: GlyphModel) -> 
 def test_recorded_court_cards_outlined_in_part_are_read_beside_a_corner(
         shared_dir: Path, model: GlyphModel, photo: str, card: str) -> None:
     frame = read_image(shared_dir / "vision" / "dev" / photo)
-    config = VisionConfig()
+    config = glyph_config()
     before = recognise(frame, model, replace(config, search_aside=False, index_finder=False))
     assert all(o.name is None for o in before)
     after = recognise(frame, model, config)

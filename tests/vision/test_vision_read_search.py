@@ -11,10 +11,10 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.glyphs_only import glyph_config
 from tools.scenes import paste_card, plain_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad, Rank, Reading, Suit
-from vision.config import VisionConfig
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
@@ -45,7 +45,7 @@ def faces(shared_dir: Path) -> dict[str, Image]:
 
 
 def test_corners_of_an_outline_are_taken_unmirrored_in_either_order() -> None:
-    config = VisionConfig()
+    config = glyph_config()
     square = np.array([[0, 0], [100, 0], [100, 150], [0, 150]], np.float32)
     for quad in (square, square[::-1].copy()):
         corners = list(index_corners(quad, config))
@@ -61,13 +61,13 @@ def test_corners_of_an_outline_are_taken_unmirrored_in_either_order() -> None:
 def test_a_corner_cut_off_square_is_taken_along_the_side_with_a_right_angle() -> None:
     # The card's left side is cut by a diagonal: the top side still ends in a right angle.
     wedge = np.array([[0, 0], [100, 0], [100, 150], [60, 150]], np.float32)
-    at_origin = [c for c in index_corners(wedge, VisionConfig()) if not c.tip.any()]
+    at_origin = [c for c in index_corners(wedge, glyph_config()) if not c.tip.any()]
     assert len(at_origin) == 1
     assert np.allclose(at_origin[0].across, [1, 0]) and np.allclose(at_origin[0].down, [0, 1])
 
 
 def test_a_whole_card_outline_is_not_searched_again() -> None:
-    config = VisionConfig()
+    config = glyph_config()
     card = np.array([[0, 0], [100, 0], [100, 145], [0, 145]], np.float32)
     assert card_shaped(card, None, config)
     assert card_shaped(card, 100.0, config)
@@ -89,10 +89,10 @@ def test_outline_merged_with_table_beside_it_is_read_at_its_index(
     # Light table to the right merged into the outline: its views fall on the picture.
     merged = _merged_with_table(card)
     assert read_card(scene, merged, model) is None
-    found = read_unread_outlines(scene, [_unread(merged)], model, VisionConfig())
+    found = read_unread_outlines(scene, [_unread(merged)], model, glyph_config())
     assert [o.name for o in found] == ["9C"]
     assert np.linalg.norm(found[0].corners.mean(axis=0) - card.mean(axis=0)) < 0.05 * 250
-    assert found[0].whole and found[0].confidence >= VisionConfig().search_min_confidence
+    assert found[0].whole and found[0].confidence >= glyph_config().search_min_confidence
 
 
 def test_outline_grown_over_its_index_corner_is_read_at_the_far_corner_at_the_read_width(
@@ -102,7 +102,7 @@ def test_outline_grown_over_its_index_corner_is_read_at_the_far_corner_at_the_re
     grown = np.array([card[0] - 0.3 * across - 0.2 * down, card[1] - 0.2 * down, card[2],
                       card[3] - 0.3 * across], np.float32)
     assert read_card(scene, grown, model) is None
-    config = VisionConfig()
+    config = glyph_config()
     read = [o for o in recognise(scene, model, replace(config, search_unread=False))
             if o.name == "AH"]
     assert len(read) == 1
@@ -119,7 +119,7 @@ def test_outline_cut_across_the_card_is_read_along_its_whole_side(
     wedge = np.array([card[0], card[1], card[2], card[3] + 0.6 * across - 0.3 * down],
                      np.float32)
     assert read_card(scene, wedge, model) is None
-    config = VisionConfig()
+    config = glyph_config()
     read = [o for o in recognise(scene, model, replace(config, search_unread=False))
             if o.name == "AH"]
     found = read_unread_outlines(scene, [*read, _unread(wedge)], model, config)
@@ -129,7 +129,7 @@ def test_outline_cut_across_the_card_is_read_along_its_whole_side(
 def test_outline_spanning_a_read_card_reads_only_the_other_card(
         faces: dict[str, Image], model: GlyphModel) -> None:
     scene, left, card = _scene(faces, "9D")
-    config = VisionConfig()
+    config = glyph_config()
     read = [o for o in recognise(scene, model, replace(config, search_unread=False))
             if o.name == "AH"]
     both = cv2.boxPoints(cv2.minAreaRect(np.vstack([left, card]))).astype(np.float32)
@@ -149,14 +149,14 @@ def test_card_over_an_index_read_at_a_loose_corner_is_not_reported(
     centre = card.mean(axis=0)
     box = centre + np.array([[-10, -15], [10, -15], [10, 15], [-10, 15]], np.float32)
     loose = CardObservation(box, Reading(Rank.KING, Suit.HEARTS, 0.8), 0.8, whole=False)
-    found = read_unread_outlines(scene, [loose, _unread(merged)], model, VisionConfig())
+    found = read_unread_outlines(scene, [loose, _unread(merged)], model, glyph_config())
     assert [o.name for o in found] == ["KH", None]
 
 
 def test_search_can_be_switched_off(faces: dict[str, Image], model: GlyphModel) -> None:
     scene, _, card = _scene(faces, "9C")
     merged = _merged_with_table(card)
-    config = VisionConfig(search_unread=False)
+    config = glyph_config(search_unread=False)
     assert [o.name for o in read_unread_outlines(scene, [_unread(merged)], model, config)] \
         == [None]
 
@@ -167,7 +167,7 @@ def test_blank_card_outline_stays_unread(model: GlyphModel) -> None:
     across = truth[1] - truth[0]
     merged = np.array([truth[0], truth[1] + 0.4 * across, truth[2] + 0.4 * across, truth[3]],
                       np.float32)
-    found = read_unread_outlines(scene, [_unread(merged)], model, VisionConfig())
+    found = read_unread_outlines(scene, [_unread(merged)], model, glyph_config())
     assert [o.name for o in found] == [None]
 
 
@@ -197,7 +197,7 @@ def _holding(record: dict[str, Any], point: np.ndarray) -> list[str]:
 def test_recorded_cards_outlined_wrongly_are_read_at_a_corner(
         shared_dir: Path, model: GlyphModel, photo: str, card: str) -> None:
     frame = read_image(shared_dir / "vision" / "dev" / photo)
-    config = VisionConfig()
+    config = glyph_config()
     # Outlines left unread by the pipeline before the search (and before blurred ones grow).
     before = recognise(frame, model, replace(config, search_unread=False,
                                              blurred_outline_growth=0.0,
@@ -217,7 +217,7 @@ def test_recorded_outline_over_three_cards_adds_no_card(
     # The ace, the ten and the king are read at their corners already; the outline over all
     # three reads the king at its corner, which is not reported again.
     frame = read_image(shared_dir / "vision" / "dev" / "edje_train/IMG_2626.jpg")
-    config = VisionConfig()
+    config = glyph_config()
     before = recognise(frame, model, replace(config, search_unread=False))
     after = read_unread_outlines(frame, before, model, config)
     assert sorted(o.name or "-" for o in after) == sorted(o.name or "-" for o in before)

@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.glyphs_only import glyph_config
 from tests.vision.labelled import webcam_ten_names
 from tools.synthetic import artwork_cards
 from vision.cards import Image
-from vision.config import VisionConfig
 from vision.deblur import edge_width, sharpened
 from vision.glyphs import index_views
 from vision.model import GlyphModel
@@ -39,11 +39,11 @@ def _views(face: Image, sigma: float) -> list[Image]:
     bottom = small.shape[0] - 1
     quad = np.array([[0, 0], [CARD_WIDTH - 1, 0], [CARD_WIDTH - 1, bottom], [0, bottom]],
                     np.float32)
-    return index_views(small, quad, VisionConfig())
+    return index_views(small, quad, glyph_config())
 
 
 def test_edge_width_tells_blurred_views_from_sharp_ones(shared_dir: Path) -> None:
-    config = VisionConfig()
+    config = glyph_config()
     for _, face in _artwork(shared_dir)[::4]:
         assert max(edge_width(v) for v in _views(face, 0.0)) < config.sharpen_min_edge_width
         assert min(edge_width(v) for v in _views(face, 1.5)) >= config.sharpen_min_edge_width
@@ -52,12 +52,12 @@ def test_edge_width_tells_blurred_views_from_sharp_ones(shared_dir: Path) -> Non
 def test_sharpening_steepens_a_blurred_view(shared_dir: Path) -> None:
     _, face = _artwork(shared_dir)[0]
     view = _views(face, 1.5)[0]
-    assert edge_width(sharpened(view, VisionConfig())) < edge_width(view)
+    assert edge_width(sharpened(view, glyph_config())) < edge_width(view)
 
 
 def test_blurred_artwork_corners_read_more_and_never_wrong(shared_dir: Path) -> None:
     model = GlyphModel.load()
-    config = VisionConfig()
+    config = glyph_config()
     plain = replace(config, sharpen_looks=())
     counts = {"sharpened": 0, "plain": 0}
     for name, face in _artwork(shared_dir):
@@ -71,5 +71,5 @@ def test_blurred_artwork_corners_read_more_and_never_wrong(shared_dir: Path) -> 
 
 
 def test_blurred_webcam_ten_of_clubs_is_read(shared_dir: Path) -> None:
-    assert webcam_ten_names(shared_dir, VisionConfig()) == ["TC"]
-    assert webcam_ten_names(shared_dir, replace(VisionConfig(), sharpen_looks=())) == []
+    assert webcam_ten_names(shared_dir, glyph_config()) == ["TC"]
+    assert webcam_ten_names(shared_dir, replace(glyph_config(), sharpen_looks=())) == []
