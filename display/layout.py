@@ -34,6 +34,7 @@ class Layout:
     status: pygame.Rect
     ok_button: pygame.Rect
     undo_button: pygame.Rect
+    correct_button: pygame.Rect
     seats: dict[str, SeatSlot]
 
     @property
@@ -41,6 +42,23 @@ class Layout:
         """Problems cover the drawn table and the tricks panel; the contract stays visible."""
         return pygame.Rect(self.centre.x, self.middle.y, self.right.right - self.centre.x,
                            self.middle.height)
+
+    @property
+    def below_scores(self) -> pygame.Rect:
+        """Everything under the scores: where a card pick or the played picker goes."""
+        return pygame.Rect(self.gap, self.middle.y, self.width - 2 * self.gap,
+                           self.height - self.gap - self.middle.y)
+
+    @property
+    def question_area(self) -> pygame.Rect:
+        """A question covers the drawn table, the tricks panel and the buttons below them."""
+        return pygame.Rect(self.centre.x, self.middle.y, self.right.right - self.centre.x,
+                           self.status.bottom - self.middle.y)
+
+    @property
+    def side_status(self) -> pygame.Rect:
+        """The status line beside a question: under the contract panel."""
+        return pygame.Rect(self.status.x, self.status.y, self.left.width, self.status.height)
 
     @property
     def alarm_area(self) -> pygame.Rect:
@@ -74,14 +92,16 @@ def layout_for(width: int, height: int) -> Layout:
     button_w = round(bottom.width * 0.14)
     undo_button = pygame.Rect(bottom.right - button_w, bottom.y, button_w, bottom.height)
     ok_button = pygame.Rect(undo_button.left - gap - button_w, bottom.y, button_w, bottom.height)
-    status = pygame.Rect(bottom.x, bottom.y, ok_button.left - gap - bottom.x, bottom.height)
+    correct_button = pygame.Rect(ok_button.left - gap - button_w, bottom.y, button_w,
+                                 bottom.height)
+    status = pygame.Rect(bottom.x, bottom.y, correct_button.left - gap - bottom.x, bottom.height)
 
     return Layout(width, height, gap, score_ns, info, score_ew, left, centre, right, middle,
-                  status, ok_button, undo_button, seat_slots(centre, gap))
+                  status, ok_button, undo_button, correct_button, seat_slots(centre, gap))
 
 
 def seat_slots(area: pygame.Rect, gap: int) -> dict[str, SeatSlot]:
-    """Card and label places: N at the top, E right, S bottom, W left; each label on its card."""
+    """Card and label places: N top, E right, S bottom, W left; each label centred over its card."""
     label_h = round(area.height * 0.13)
     card_h = round(area.height * 0.36)
     card_w = min(round(card_h * 0.72), (area.width - 4 * gap) // 3)
@@ -89,10 +109,11 @@ def seat_slots(area: pygame.Rect, gap: int) -> dict[str, SeatSlot]:
     north = pygame.Rect(area.centerx - card_w // 2, area.y + label_h, card_w, card_h)
     south = pygame.Rect(area.centerx - card_w // 2, area.bottom - label_h - card_h, card_w, card_h)
     side_y = area.centery - (card_h - label_h) // 2
-    west = pygame.Rect(area.x + pad, side_y, card_w, card_h)
-    east = pygame.Rect(area.right - pad - card_w, side_y, card_w, card_h)
     middle_w = round(area.width * 0.5)
     side_w = north.left - gap - area.x
+    west = pygame.Rect(area.x + (side_w - card_w) // 2, side_y, card_w, card_h)
+    east = pygame.Rect(area.right - side_w + (side_w - card_w) // 2, side_y, card_w, card_h)
+    west.left, east.right = max(west.left, area.x + pad), min(east.right, area.right - pad)
     labels = {
         "N": pygame.Rect(area.centerx - middle_w // 2, area.y, middle_w, label_h),
         "S": pygame.Rect(area.centerx - middle_w // 2, area.bottom - label_h, middle_w, label_h),
