@@ -67,6 +67,16 @@ class CardPlayed:
 
 
 @dataclass(frozen=True, slots=True)
+class CardCorrected:
+    """The card `seat` played in trick `trick` of hand `hand` was in fact `card`."""
+
+    hand: int
+    trick: int
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
 class Undone:
     """The most recent event not yet taken back is taken back."""
 
@@ -79,6 +89,7 @@ Event = (
     | DealerDiscarded
     | AceNoFaceClaimed
     | CardPlayed
+    | CardCorrected
     | Undone
 )
 
@@ -102,7 +113,11 @@ def event_from_json(data: object) -> Event:
         if kind == "ace_no_face":
             return AceNoFaceClaimed(_seat(data))
         if kind == "card":
-            return CardPlayed(_seat(data), Card.parse(_field(data, "card")))
+            return CardPlayed(_seat(data), _card(data))
+        if kind == "correct":
+            return CardCorrected(
+                _number(data, "hand"), _number(data, "trick"), _seat(data), _card(data)
+            )
         if kind == "undo":
             return Undone()
     except (BidError, CardParseError, RulesError, SeatError) as error:
@@ -129,6 +144,14 @@ def event_to_json(event: Event) -> dict[str, Any]:
             return {"type": "ace_no_face", "seat": seat.value}
         case CardPlayed(seat, card):
             return {"type": "card", "seat": seat.value, "card": card.code}
+        case CardCorrected(hand, trick, seat, card):
+            return {
+                "type": "correct",
+                "hand": hand,
+                "trick": trick,
+                "seat": seat.value,
+                "card": card.code,
+            }
         case Undone():
             return {"type": "undo"}
     raise TypeError(f"not an event: {event!r}")
@@ -142,3 +165,14 @@ def _field(data: Mapping[str, Any], name: str) -> Any:
 
 def _seat(data: Mapping[str, Any], name: str = "seat") -> Seat:
     return Seat.parse(_field(data, name))
+
+
+def _card(data: Mapping[str, Any]) -> Card:
+    return Card.parse(_field(data, "card"))
+
+
+def _number(data: Mapping[str, Any], name: str) -> int:
+    value = _field(data, name)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise InvalidEvent(f"{name!r} must be a whole number from 1, not {value!r}")
+    return value

@@ -165,7 +165,7 @@ def test_rules_give_target_and_renege_penalty() -> None:
 
 def conformance_logs(shared_dir: Path) -> list[Path]:
     logs = []
-    for path in sorted((shared_dir / "conformance").glob("*.jsonl")):
+    for path in sorted((shared_dir / "conformance").rglob("*.jsonl")):
         expected = json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
         if "error" not in expected and "hands" in expected:
             logs.append(path)
