@@ -305,6 +305,8 @@ class TableController:
                     card = Card.parse(code)
                 except CardParseError as error:
                     return [Notice(NoticeKind.REFUSED, str(error))]
+                if seat is None and not isinstance(self.prompt, PickPrompt | CorrectionPrompt):
+                    return [Notice(NoticeKind.REFUSED, f"no card is asked for: {card} ignored")]
                 self.entry.clear()
                 return self._card_named(card, seat)
             case PromptAnswered(answer):

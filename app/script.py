@@ -18,7 +18,7 @@ from app.prompts import (
 )
 from app.sightings import Sighting, SightingKind
 from drivers import inputs
-from drivers.keys import is_key_name, press_event
+from drivers.keys import JOKER_KEY, RANK_KEYS, SUIT_KEYS, is_key_name, press_event
 from table import (
     AceNoFaceClaimed,
     BidMade,
@@ -149,11 +149,12 @@ def load_script(path: Path) -> list[ScriptLine]:
         return list(read_script(handle))
 
 
-def script_from_events(events: Iterable[Event]) -> list[dict[str, object]]:
+def script_from_events(events: Iterable[Event], by_keys: bool = False) -> list[dict[str, object]]:
     """The presses and sightings that make a table log happen (the game event itself excluded).
 
     Passes after a moon are left out: the table records them by itself. Each completed
     trick is gathered: its cards are seen leaving their zones. Each line names its `hand`.
+    `by_keys`: a table without a camera, each card named with its rank key and suit key.
     """
     lines: list[dict[str, object]] = []
     moon_bid = False
@@ -183,6 +184,8 @@ def script_from_events(events: Iterable[Event]) -> list[dict[str, object]]:
             case AceNoFaceClaimed(seat):
                 moon_bid = False
                 lines.append({"press": "ace_no_face", "seat": seat.value})
+            case CardPlayed(seat, card) if by_keys:
+                lines.extend({"key": key} for key in card_keys(card))
             case CardPlayed(seat, card):
                 lines.append({"card": card.code, "seat": seat.value})
                 lines.extend(_gathered(state))
@@ -191,6 +194,15 @@ def script_from_events(events: Iterable[Event]) -> list[dict[str, object]]:
         for line in lines[start:]:
             line["hand"] = hand
     return lines
+
+
+def card_keys(card: Card) -> list[str]:
+    """The keys that name `card` on the panel: its rank key and suit key, or the joker key."""
+    if card.suit is None:
+        return [JOKER_KEY]
+    rank = next(key for key, value in RANK_KEYS.items() if value == card.rank)
+    suit = next(key for key, value in SUIT_KEYS.items() if value == card.suit.value)
+    return [rank, suit]
 
 
 def _gathered(state: GameState | None) -> list[dict[str, object]]:
