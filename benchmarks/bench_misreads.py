@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.misread_sim import run_games, summary_line  # noqa: E402
+from app.misread_sim import run_games, summary_line
 
 
 def main(argv: list[str] | None = None) -> int:
