@@ -254,6 +254,8 @@ class TableController:
             self.entry.clear()
             self.entry.stage = Stage.SEAT
             return self._open_played(message="correct a card: the seat key (3 4 5 6 = N E S W)")
+        if self.entry.stage in (Stage.SEAT, Stage.TRICK) and not isinstance(prompt, PlayedPrompt):
+            self.entry.clear()  # the list of played cards was closed: the keys mean themselves
         if key == "UNDO" and self.entry.partial:
             self.entry.clear()
             return [Notice(NoticeKind.ENTRY, "entry dropped")]

@@ -201,3 +201,15 @@ def _discard() -> object:
     from drivers import inputs
 
     return inputs.ConfirmPressed(None)
+
+
+def test_correct_then_cancel_on_the_screen_gives_the_keys_their_own_meaning(
+    tmp_path: Path,
+) -> None:
+    with button_table(tmp_path) as rig:
+        controller = rig.app.controller
+        bid_hand(controller)
+        rig.press("4", "HEARTS")  # E plays 10♥
+        rig.press("CORRECT")
+        controller.on_input(PromptAnswered(Answer.CANCEL))
+        assert rig.press("5", "HEARTS")[-1].message == "S plays J♥"  # not seat S, trick 3
