@@ -166,9 +166,8 @@ def run_demo(
     result = DemoResult(log=outdir / "game.jsonl", scene_seconds=scene.duration)
     with tempfile.TemporaryDirectory() as state, Journal(Path(state) / "journal.sqlite") as journal:
         start = demo_start()
-        config = AppConfig(
-            rules=start.rules, dealer=start.dealer, display=DisplayConfig(width=800, height=480)
-        )
+        window = DisplayConfig(width=800, height=480, fullscreen=False)
+        config = AppConfig(rules=start.rules, dealer=start.dealer, display=window)
         app = TableApp(config, TableController(journal, start.rules, start.dealer))
         screen = PngScreen(app, outdir / "screens") if headless else WindowScreen(app)
         for t, frame in scene.frames():

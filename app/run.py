@@ -144,6 +144,7 @@ def headless_writer(outdir: Path, size: tuple[int, int]) -> Callable[[TableApp, 
     import pygame
 
     from display.render import render
+    from display.screens import file_label
 
     pygame.font.init()
     outdir.mkdir(parents=True, exist_ok=True)
@@ -152,8 +153,7 @@ def headless_writer(outdir: Path, size: tuple[int, int]) -> Callable[[TableApp, 
 
     def write(app: TableApp, label: str) -> Path:
         render(current_view(app), surface)
-        safe = "".join(c if c.isalnum() else "_" for c in label)[:40]
-        path = outdir / f"{next(counter):04d}_{safe}.png"
+        path = outdir / f"{next(counter):04d}_{file_label(label)}.png"
         pygame.image.save(surface, str(path))
         return path
 

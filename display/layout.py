@@ -43,6 +43,10 @@ class Layout:
         return pygame.Rect(self.centre.x, self.middle.y, self.right.right - self.centre.x,
                            self.middle.height)
 
+    def problem_bands(self, count: int) -> list[pygame.Rect]:
+        """One band of the problem area per problem shown."""
+        return bands_of(self.problem_area, [1.0] * count, self.gap)
+
     @property
     def below_scores(self) -> pygame.Rect:
         """Everything under the scores: where a card pick or the played picker goes."""
@@ -64,6 +68,19 @@ class Layout:
     def alarm_area(self) -> pygame.Rect:
         """The renege alarm covers the whole middle of the screen."""
         return self.middle.inflate(self.gap * 2, self.gap * 2)
+
+
+def bands_of(area: pygame.Rect, weights: list[float], gap: int) -> list[pygame.Rect]:
+    """`area` cut into horizontal bands in proportion to `weights`, with small gaps."""
+    pad = max(1, gap // 2)
+    inner = area.inflate(-2 * gap, -2 * pad)
+    total = sum(weights)
+    bands, y = [], float(inner.y)
+    for weight in weights:
+        height = inner.height * weight / total
+        bands.append(pygame.Rect(inner.x, round(y), inner.width, round(height) - pad))
+        y += height
+    return bands
 
 
 def layout_for(width: int, height: int) -> Layout:

@@ -21,6 +21,7 @@ from display.targets import PickCard, PlayedCell, PromptButton, ShowHand, TouchT
 from display.view import JOKER, RANKS, SEATS
 
 TRICKS_PER_BLOCK = 6
+MIN_PICKER_ROWS = 4
 
 
 @dataclass(frozen=True)
@@ -105,39 +106,47 @@ def pick_geometry(prompt: CardPick | CorrectionPick, layout: Layout) -> PromptGe
 
 
 def picker_geometry(prompt: PlayedPicker, layout: Layout) -> PromptGeometry:
-    """The hand's tricks as rows (two blocks side by side past six), a column per seat."""
+    """The hand's tricks as rows (two blocks side by side past six), a column per seat.
+
+    The buttons sit at the right of the title so that the grid has the whole width.
+    """
     panel = layout.below_scores
-    bands, body = header_and_body(layout, panel, 0.2)
-    grid, side = split_side(layout, body)
+    (title, detail), grid = header_and_body(layout, panel, 0.17)
+    gap = layout.gap
+    button_w = round(grid.width * 0.17)
+    buttons = pygame.Rect(title.right - 2 * button_w - gap, title.y, 2 * button_w + gap,
+                          detail.bottom - title.y)
+    text_w = buttons.left - gap - title.x
+    bands = (pygame.Rect(title.x, title.y, text_w, title.height),
+             pygame.Rect(detail.x, detail.y, text_w, detail.height))
     count = max(1, len(prompt.tricks))
     blocks = math.ceil(count / TRICKS_PER_BLOCK)
-    rows = math.ceil(count / blocks)
-    block_areas = grid_cells(grid, blocks, 1, layout.gap * 2)[0]
+    rows = max(MIN_PICKER_ROWS, math.ceil(count / blocks))
     spots: list[Spot] = []
     labels: list[tuple[pygame.Rect, str]] = []
-    for block, area in enumerate(block_areas):
-        heading_h = round(area.height * 0.12)
-        heading = pygame.Rect(area.x, area.y, area.width, heading_h)
-        table = pygame.Rect(area.x, heading.bottom + layout.gap, area.width,
-                            area.bottom - heading.bottom - layout.gap)
-        number_w = round(area.width * 0.14)
+    row_gap = max(2, gap // 2)
+    for block, area in enumerate(grid_cells(grid, blocks, 1, gap * 3)[0]):
+        heading_h = round(area.height * 0.09)
+        table = pygame.Rect(area.x, area.y + heading_h + row_gap, area.width,
+                            area.height - heading_h - row_gap)
+        number_w = round(area.width * 0.12)
         seat_area = pygame.Rect(table.x + number_w, table.y, table.width - number_w, table.height)
-        columns = grid_cells(pygame.Rect(seat_area.x, heading.y, seat_area.width, heading_h),
-                             len(SEATS), 1, layout.gap)[0]
-        labels += [(rect, seat) for rect, seat in zip(columns, SEATS, strict=True)]
-        cells = grid_cells(seat_area, len(SEATS), rows, layout.gap)
+        headings = grid_cells(pygame.Rect(seat_area.x, area.y, seat_area.width, heading_h),
+                              len(SEATS), 1, gap)[0]
+        labels += [(rect, seat) for rect, seat in zip(headings, SEATS, strict=True)]
+        cells = grid_cells(seat_area, len(SEATS), rows, row_gap)
         for row, trick in enumerate(prompt.tricks[block * rows:(block + 1) * rows]):
-            number = pygame.Rect(table.x, cells[row][0].y, number_w - layout.gap,
-                                 cells[row][0].height)
+            number = pygame.Rect(table.x, cells[row][0].y, number_w - gap, cells[row][0].height)
             labels.append((number, str(trick.number)))
             for column, seat in enumerate(SEATS):
                 if trick.card_of(seat) is not None:
                     target = PlayedCell(prompt.hand, trick.number, seat)
                     spots.append(Spot(cells[row][column], target))
-    slots = grid_cells(side, 1, len(PICK_SUITS), layout.gap)
+    cancel = pygame.Rect(buttons.right - button_w, buttons.y, button_w, buttons.height)
     if prompt.other_hand is not None:
-        spots.append(Spot(slots[2][0], ShowHand(prompt.other_hand)))
-    spots.append(Spot(slots[3][0], PromptButton("cancel")))
+        other = pygame.Rect(buttons.x, buttons.y, button_w, buttons.height)
+        spots.append(Spot(other, ShowHand(prompt.other_hand)))
+    spots.append(Spot(cancel, PromptButton("cancel")))
     return PromptGeometry(panel, bands, tuple(spots), tuple(labels))
 
 

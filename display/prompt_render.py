@@ -53,9 +53,9 @@ def draw_prompt(painter: Painter, view: View, prompt: Prompt, *, flash: bool,
     painter.box(geometry.panel, ink, max(2, painter.layout.gap // 2))
     title, detail = prompt_text(prompt, view)
     title_band, detail_band = geometry.bands
-    painter.text(title, title_band, ink, suits=fill is style.panel)
+    size = painter.text(title, title_band, ink, suits=fill is style.panel, wrap=False).size
     painter.text(detail, detail_band, ink if fill is not style.panel else style.ink_soft,
-                 suits=fill is style.panel)
+                 suits=fill is style.panel, largest=round(size * 0.8))
     draw_labels(painter, geometry)
     for spot in geometry.spots:
         draw_spot(painter, prompt, spot, pressed=spot.target == touched)
@@ -73,7 +73,7 @@ def prompt_text(prompt: Prompt, view: View) -> tuple[str, str]:
     if isinstance(prompt, SuspectPrompt):
         return (suspect_title(prompt, names),
                 suspect_detail(prompt, names, view.hand_number))
-    return renege_headline(prompt.renege, names), misread_detail(prompt)
+    return renege_headline(prompt.renege, names), misread_detail(prompt, view.renege_penalty)
 
 
 def draw_labels(painter: Painter, geometry: PromptGeometry) -> None:
@@ -99,7 +99,7 @@ def draw_spot(painter: Painter, prompt: Prompt, spot: Spot, *, pressed: bool) ->
         won = next((t.winner == target.seat for t in prompt.tricks if t.number == target.trick),
                    False)
         if card is not None:
-            draw_card_cell(painter, spot.rect, card, pressed=pressed, chosen=won)
+            draw_card_cell(painter, spot.rect, card, pressed=pressed, won=won)
     elif isinstance(target, PromptButton):
         draw_button(painter, spot.rect, BUTTON_TEXT[target.name], button_colours(painter, target),
                     pressed=pressed)
@@ -131,20 +131,22 @@ def draw_button(painter: Painter, rect: pygame.Rect, text: str, colours: tuple[C
 
 
 def draw_card_cell(painter: Painter, rect: pygame.Rect, card: str, *, pressed: bool,
-                   chosen: bool = False, dim: bool = False) -> None:
-    """A card to tap: rank and suit on a white tile; the chosen one framed, `dim` greyed."""
+                   chosen: bool = False, dim: bool = False, won: bool = False) -> None:
+    """A card to tap on a white tile: `chosen` on yellow, `dim` greyed, `won` framed."""
     style = painter.style
     edge = max(2, painter.layout.gap // 2)
-    fill = style.button_pressed if pressed else style.panel_dim if dim else style.card
+    fill = (style.button_pressed if pressed else style.highlight if chosen
+            else style.panel_dim if dim else style.card)
     painter.box(rect, fill)
-    frame = style.winner if chosen else style.card_edge
-    painter.box(rect, frame, edge * 2 if chosen else max(1, edge // 2))
+    frame = style.winner if won else style.ink if chosen else style.card_edge
+    painter.box(rect, frame, edge * 2 if won or chosen else max(1, edge // 2))
     inner = rect.inflate(-2 * edge - painter.layout.gap, -2 * edge)
     largest = round(rect.height * 0.55)
     if card == JOKER:
-        top, bottom = painter.split(inner, 0.5)
-        painter.text("JOKER", top, style.ink, wrap=False, largest=largest)
-        painter.text("★", bottom, style.ink, wrap=False, largest=largest)
+        top, bottom = painter.split(inner.inflate(-painter.layout.gap, 0), 0.5)
+        size = min(largest, round(rect.height * 0.22))
+        painter.text("JOKER", top, style.ink, wrap=False, largest=size)
+        painter.text("★", bottom, style.ink, wrap=False, largest=size * 2)
         return
     painter.text(card_text(card), inner, style.suit_colour(card[1]), wrap=False, largest=largest,
                  align=Align.CENTER)

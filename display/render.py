@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from display.layout import Layout, layout_for
+from display.layout import Layout, bands_of, layout_for
 from display.prompt_layout import is_question
 from display.prompt_render import draw_prompt
+from display.prompts import MisreadQuestion
 from display.style import Colour, Style
 from display.targets import TouchTarget
 from display.text import Align, Fonts, PlacedText, SuitColours, draw_text
@@ -110,15 +111,7 @@ class Painter:
 
     def rows(self, area: pygame.Rect, weights: list[float]) -> list[pygame.Rect]:
         """`area` cut into horizontal bands in proportion to `weights`, with small gaps."""
-        pad = max(1, self.layout.gap // 2)
-        inner = area.inflate(-2 * self.layout.gap, -2 * pad)
-        total = sum(weights)
-        bands, y = [], float(inner.y)
-        for weight in weights:
-            height = inner.height * weight / total
-            bands.append(pygame.Rect(inner.x, round(y), inner.width, round(height) - pad))
-            y += height
-        return bands
+        return bands_of(area, weights, self.layout.gap)
 
     # -- the frame ----------------------------------------------------------------------------
 
@@ -144,7 +137,7 @@ class Painter:
             self.draw_tricks(view)
         if view.problems:
             self.draw_problems(view.problems, view)
-        if view.alarm is not None:
+        if view.alarm is not None and not isinstance(prompt, MisreadQuestion):
             self.draw_alarm(view.alarm, view, now)
         if prompt is not None:
             flash = view.alarm is None or flash_on(now)
@@ -369,7 +362,7 @@ class Painter:
         area = self.layout.problem_area
         self.box(area, self.style.problem)
         self.box(area, self.style.on_problem, max(2, self.layout.gap // 2))
-        bands = self.rows(area, [1.0] * len(problems))
+        bands = self.layout.problem_bands(len(problems))
         for band, problem in zip(bands, problems, strict=True):
             headline, advice = self.split(band, 0.5)
             self.text(problem_headline(problem, view.names), headline, self.style.on_problem,

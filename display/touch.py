@@ -13,8 +13,9 @@ With a prompt on the view (`view.prompt`) only the prompt's own targets answer:
 - `MisreadQuestion`: `PromptButton("ok")` and `PromptButton("misread")` (MISREAD?).
 
 Without a prompt: `ScreenButton("ok")`, `ScreenButton("undo")`, `OpenCorrection()` (the CORRECT
-button, always shown), and during play, with no alarm or problem over the drawn table,
-`AskCard(seat)` on a seat's card place. Anywhere else gives None.
+button, always shown); `AskCard(seat)` on the band of an "unreadable card" problem, and during
+play, with no alarm or problem over the drawn table, on a seat's card place. Anywhere else gives
+None.
 
 The display loop (`display.loop.DisplayLoop`) turns mouse clicks and finger taps into these
 and puts them on its output queue: OK and UNDO as `ButtonPressed(Action, source)` as before,
@@ -36,7 +37,7 @@ from display.targets import (
     Touched,
     TouchTarget,
 )
-from display.view import SEATS, Phase, View
+from display.view import SEATS, Phase, ProblemKind, View
 
 __all__ = [
     "AskCard",
@@ -63,8 +64,16 @@ def hit_test(view: View, size: tuple[int, int], pos: tuple[int, int]) -> TouchTa
                          (layout.correct_button, OpenCorrection())):
         if rect.collidepoint(pos):
             return target
-    covered = view.alarm is not None or bool(view.problems)
-    if view.phase is Phase.PLAY and not covered:
+    if view.alarm is not None:
+        return None
+    if view.problems:
+        bands = layout.problem_bands(len(view.problems))
+        for band, problem in zip(bands, view.problems, strict=True):
+            seat = problem.seat if problem.kind is ProblemKind.UNREADABLE_CARD else None
+            if seat is not None and band.collidepoint(pos):
+                return AskCard(seat)
+        return None
+    if view.phase is Phase.PLAY:
         sitting_out = view.contract.sitting_out if view.contract else None
         for seat in SEATS:
             if seat != sitting_out and layout.seats[seat].card.collidepoint(pos):

@@ -15,6 +15,7 @@ from display.view import (
     check_card,
     check_suit,
     partner_of,
+    team_of,
 )
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -155,7 +156,7 @@ def problem_advice(problem: Problem, turn: str | None, names: SeatNames | None =
     """What a player should do about it."""
     match problem.kind:
         case ProblemKind.UNREADABLE_CARD:
-            return "Place it flat in your zone so the camera can read it; OK hides this"
+            return "Place it flat in your zone, or tap here to name it; OK hides this"
         case ProblemKind.ALREADY_PLAYED:
             return "Place it flat again, or press UNDO to fix an earlier card"
         case ProblemKind.OUT_OF_TURN:
@@ -174,6 +175,14 @@ PICK_ADVICE = {
     "asked": "Tap the card lying there",
     "correct": "Tap the card it really is",
 }
+
+
+NO_BREAK_SPACE = "\u00a0"
+
+
+def unbroken(text: str) -> str:
+    """`text` with its spaces made non-breaking, so that a name such as "N Ann" stays whole."""
+    return text.replace(" ", NO_BREAK_SPACE)
 
 
 def legal_calls_text(bids: tuple[Bid, ...]) -> str:
@@ -222,9 +231,10 @@ def suspect_detail(suspect: SuspectPrompt, names: SeatNames, hand_number: int) -
     if suspect.earlier_hand != hand_number:
         where = f"hand {suspect.earlier_hand}, {where}"
     return (f"{card_text(suspect.card)} was already recorded for "
-            f"{names.label(suspect.earlier_seat)} in {where}. Misread there?")
+            f"{unbroken(names.label(suspect.earlier_seat))} in {where}.\nMisread there?")
 
 
-def misread_detail(question: MisreadQuestion) -> str:
-    """The renege's evidence, then what MISREAD? is for."""
-    return f"{renege_detail(question.renege)} A card misread? Tap MISREAD?"
+def misread_detail(question: MisreadQuestion, penalty: int) -> str:
+    """The renege's evidence, its cost, then what MISREAD? is for."""
+    return (f"{renege_detail(question.renege)}\n"
+            f"{team_of(question.seat)} lose {penalty} points. A card misread? Tap MISREAD?")
