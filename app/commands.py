@@ -152,32 +152,38 @@ def run_demo(args: argparse.Namespace) -> int:
 def run_narration(args: argparse.Namespace) -> int:
     """Feed a recorded game to the engine event by event and announce what happens."""
     from app.narrate import announce
-    from table import GameStarted, GameState, InvalidEvent
-    from table.log import parse_lines
+    from table import GameStarted, GameState, InvalidEvent, LogError
+    from table.log import log_lines, parse_lines
 
     try:
-        with args.log.open(encoding="utf-8") as handle:
-            lines = handle.readlines()
+        lines = log_lines(args.log)
     except OSError as error:
         print(f"cannot read {args.log}: {error.strerror}", file=sys.stderr)
         return 2
+    except LogError as error:
+        print(str(error), file=sys.stderr)
+        return 2
     state: GameState | None = None
-    for number, event in parse_lines(lines):
-        if state is None:
-            if not isinstance(event, GameStarted):
-                print(f"line {number}: the first line must be a 'game' event", file=sys.stderr)
-                return 2
-            state = GameState(event)
-            print(
-                f"New game, dealer {event.dealer}; rules: {event.rules.to_mapping() or 'defaults'}"
-            )
-            continue
-        hands_before = len(state.completed)
-        try:
-            state.apply(event)
-        except InvalidEvent as error:
-            print(f"line {number}: {error.reason}", file=sys.stderr)
-            return 2
-        for line in announce(state, event, hands_before):
-            print(line)
+    try:
+        for number, event in parse_lines(lines):
+            if state is None:
+                if not isinstance(event, GameStarted):
+                    raise LogError(number, "the first line must be a 'game' event")
+                state = GameState(event)
+                rules = event.rules.to_mapping() or "defaults"
+                print(f"New game, dealer {event.dealer}; rules: {rules}")
+                continue
+            hands_before = len(state.completed)
+            try:
+                state.apply(event)
+            except InvalidEvent as error:
+                raise LogError(number, error.reason, error.kind) from None
+            for line in announce(state, event, hands_before):
+                print(line)
+    except LogError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    if state is None:
+        print("line 1: the log is empty: the first line must be a 'game' event", file=sys.stderr)
+        return 2
     return 0

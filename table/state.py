@@ -20,6 +20,7 @@ from table.events import (
     GameStarted,
     TrumpNamed,
     Undone,
+    check_event,
 )
 from table.hand import (
     Contract,
@@ -66,6 +67,8 @@ class GameState:
 
     def __init__(self, start: GameStarted | None = None) -> None:
         start = start or GameStarted()
+        if not isinstance(check_event(start), GameStarted):
+            raise InvalidEvent("a game begins with a 'game' event", Refusal.GAME_START)
         self.rules: Rules = start.rules
         self.first_dealer: Seat = start.dealer
         self.log: list[Event] = [start]
@@ -176,6 +179,7 @@ class GameState:
 
     def apply(self, event: Event) -> None:
         """Fold one event into the state; raises InvalidEvent and changes nothing if refused."""
+        check_event(event)
         if isinstance(event, Undone):
             self._undo()
             return
