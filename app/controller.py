@@ -476,18 +476,16 @@ class TableController:
         return None
 
     def _correction_hand(self) -> Hand | None:
-        """The hand whose cards may be corrected: the one in play, else the last one played."""
-        if self.state.winner is None and self.state.hand.tricks:
-            return self.state.hand
-        played = [hand for hand in self.state.completed if hand.tricks]
-        return played[-1] if played else None
+        """The hand whose cards may be corrected first: the latest with cards played."""
+        hands = self._correctable()
+        return hands[-1] if hands else None
+
+    def _correctable(self) -> list[Hand]:
+        return [hand for hand in self.state.hands if hand.tricks][-2:]
 
     def correctable_hands(self) -> list[int]:
-        """The hands whose cards the table lets the players correct: the current and the last."""
-        hands = [hand for hand in self.state.completed if hand.tricks][-1:]
-        if self.state.winner is None and self.state.hand.tricks:
-            hands.append(self.state.hand)
-        return [hand.number for hand in hands]
+        """The hands whose cards the players may correct: the current and the last."""
+        return [hand.number for hand in self._correctable()]
 
     def hand(self, number: int) -> Hand | None:
         """Hand `number` of the game, if it has been reached."""

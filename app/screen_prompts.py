@@ -23,8 +23,7 @@ from app.prompts import (
 )
 from display import prompts as shown
 from display import targets
-from display.from_state import renege_view
-from display.view import Trick
+from display.from_state import pick_choices, played_picker, renege_view
 from table import Seat
 
 PICK_REASONS = {
@@ -37,7 +36,7 @@ PICK_REASONS = {
 def prompt_view(controller: TableController) -> shown.Prompt | None:
     """The question on the screen now, in the display's terms."""
     prompt = controller.prompt
-    choices = shown.card_choices(controller.rules_in_force.joker)
+    choices = pick_choices(controller.state)
     match prompt:
         case PickPrompt(seat, reason):
             return shown.CardPick(seat.value, PICK_REASONS[reason], choices)
@@ -51,7 +50,7 @@ def prompt_view(controller: TableController) -> shown.Prompt | None:
                 chosen.code if chosen else None,
             )
         case PlayedPrompt(number):
-            return played_picker(controller, number)
+            return played_picker(controller.state, number)
         case SuspectPrompt(seat, card, earlier):
             return shown.SuspectPrompt(
                 card.code, seat.value, earlier.hand, earlier.trick, earlier.seat.value
@@ -59,24 +58,6 @@ def prompt_view(controller: TableController) -> shown.Prompt | None:
         case MisreadPrompt(renege):
             return shown.MisreadQuestion.of(renege_view(renege))
     return None
-
-
-def played_picker(controller: TableController, number: int) -> shown.PlayedPicker:
-    """The cards recorded in hand `number`, and the other hand the players may correct."""
-    hand = controller.hand(number)
-    tricks: tuple[Trick, ...] = ()
-    if hand is not None:
-        tricks = tuple(
-            Trick(
-                index,
-                trick.leader.value,
-                tuple((seat.value, card.code) for seat, card in trick.cards),
-                trick.winner.value if trick.winner else None,
-            )
-            for index, trick in enumerate(hand.tricks, start=1)
-        )
-    other = [each for each in controller.correctable_hands() if each != number]
-    return shown.PlayedPicker(number, tricks, other[0] if other else None)
 
 
 def touch_input(target: Any) -> TouchInput | None:
