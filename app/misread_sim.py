@@ -10,10 +10,13 @@ answer the table as people would:
   the true card, CONFIRM (3); if the earlier play is right, NO (the card lying here is the
   misread) and the true card on the pick (2).
 - a renege alarm: a true renege is accepted with OK (1); a false one whose reneging card was
-  misread is answered MISREAD?, the true card, CONFIRM (3); a false one proven by a misread
-  card is accepted by mistake (OK) and then put right by correcting the proving card (5).
+  misread is answered MISREAD?, the true card, CONFIRM (3); a false one whose evidence holds
+  another misread card (the card led to that trick, or the proving card) is dismissed with OK
+  and that card is corrected from the played picker (1 + 4).
 - a misread that gives a trick to the wrong seat is seen at once (the wrong seat is shown to
   lead): CORRECT, the card on the played picker, the true card, CONFIRM (4).
+- two cards misread into each other (a swap) cannot be put right one at a time (each card is
+  then recorded twice): the players correct one of them to a card not played yet, then both.
 - at a hand's end the players check the points shown; if they are not what was played, they
   correct the misread cards of that hand (4 each). A misread nobody can see (the card changes
   no winner, proves no renege and scores the same) is left as it is.
@@ -102,14 +105,45 @@ class Players:
         """Put the card at a place right: from the played picker, or the prompt already open."""
         true = self.truth[(hand, trick, seat)]
         if from_picker:
-            self.touch(CorrectionOpened())
-            played = self.table.prompt
-            if isinstance(played, PlayedPrompt) and played.hand != hand:
-                self.touch(HandShown(hand))
-            self.touch(PlayedChosen(hand, trick, seat))
+            return self._set(hand, trick, seat, true) or self._swap(hand, trick, seat)
         if not isinstance(self.table.prompt, CorrectionPrompt):
             return False
-        self.touch(CardNamed(true.code))
+        return self._confirm(true)
+
+    def _swap(self, hand: int, trick: int, seat: Seat) -> bool:
+        """The true card is recorded at another misread place of the hand (two cards swapped):
+        that place goes to a card not played yet, this one is put right, then that one."""
+        recorded = self.table.hand(hand)
+        if recorded is None:
+            return False
+        true = self.truth[(hand, trick, seat)]
+        places = {
+            (number, who): card
+            for number, each in enumerate(recorded.tricks, start=1)
+            for who, card in each.cards
+        }
+        other = next((place for place, card in places.items() if card == true), None)
+        if other is None or self.truth.get((hand, *other)) in (None, true):
+            return False
+        spare = next((card for card in deck() if card not in places.values()), None)
+        if spare is None or not self._set(hand, *other, spare):
+            return False
+        if not self._set(hand, trick, seat, true):
+            return False
+        return self._set(hand, *other, self.truth[(hand, *other)])
+
+    def _set(self, hand: int, trick: int, seat: Seat, card: Card) -> bool:
+        """One correction from the played picker to `card`."""
+        self.touch(CorrectionOpened())
+        played = self.table.prompt
+        if isinstance(played, PlayedPrompt) and played.hand != hand:
+            self.touch(HandShown(hand))
+        self.touch(PlayedChosen(hand, trick, seat))
+        return self._confirm(card)
+
+    def _confirm(self, card: Card) -> bool:
+        """Name `card` on the open correction and confirm; a refusal is cancelled."""
+        self.touch(CardNamed(card.code))
         notices = self.touch(PromptAnswered(Answer.CONFIRM))
         if notices and notices[0].kind.value == "refused":
             self.touch(PromptAnswered(Answer.CANCEL))
@@ -133,21 +167,34 @@ class Players:
                 place = (earlier.hand, earlier.trick, earlier.seat)
                 if self.truth.get(place) != earlier.card:
                     self.touch(PromptAnswered(Answer.CORRECT))
-                    self.correct(*place, from_picker=False)
+                    if not self.correct(*place, from_picker=False):
+                        self.correct(*place)  # a swap: see _swap
                 else:
                     self.touch(PromptAnswered(Answer.NO))
             case MisreadPrompt(renege, hand):
                 place = (hand, renege.trick, renege.seat)
                 if self.truth.get(place) != renege.card:
                     self.touch(PromptAnswered(Answer.MISREAD))
-                    self.correct(*place, from_picker=False)
+                    if not self.correct(*place, from_picker=False):
+                        self.correct(*place)  # a swap: see _swap
                 else:
                     self.touch(PromptAnswered(Answer.OK))
-                    proof = (hand, renege.proved_by_trick, renege.seat)
-                    if self.truth.get(proof) != renege.proved_by_card:
-                        self.correct(*proof)
+                    self.check_evidence(hand, renege.trick, renege.proved_by_trick, renege.seat)
             case _:
                 self.touch(PromptAnswered(Answer.CANCEL))
+
+    def check_evidence(self, hand: int, trick: int, proof: int, seat: Seat) -> None:
+        """A renege's evidence on the screen: the card led to its trick and the proving card;
+        the players correct whichever of them is not what was played."""
+        recorded = self.table.hand(hand)
+        if recorded is None or len(recorded.tricks) < max(trick, proof):
+            return
+        leader, led = recorded.tricks[trick - 1].cards[0]
+        if self.truth.get((hand, trick, leader)) != led:
+            self.correct(hand, trick, leader)
+        proving = recorded.tricks[proof - 1].card_of(seat)
+        if proving is not None and self.truth.get((hand, proof, seat)) != proving:
+            self.correct(hand, proof, seat)
 
     def check_trick(self, hand: int, number: int, winner: Seat | None) -> None:
         """A trick just completed: a wrong winner on the screen is seen and put right."""
