@@ -33,10 +33,6 @@ JOKER_KEY = "PASS"
 SEAT_KEYS: dict[str, Seat] = {"3": "N", "4": "E", "5": "S", "6": "W"}
 TRICK_KEYS: dict[str, int] = {"3": 1, "4": 2, "5": 3, "6": 4, "ASK": 5, "MOON": 6}
 TRICK_SHIFT_KEY = "PASS"  # before a trick key: tricks 7 to 12 of a double-deck hand
-SECOND_LABELS: dict[str, str] = {
-    "3": "9 · N · 1", "4": "10 · E · 2", "5": "J · S · 3", "6": "Q · W · 4",
-    "ASK": "K · 5", "MOON": "A · 6", "PASS": "JOKER · +6",
-}  # fmt: skip
 
 
 def is_key_name(name: str) -> bool:
