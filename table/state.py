@@ -160,7 +160,7 @@ class GameState:
 
     def hand_numbered(self, number: int) -> Hand | None:
         """The hand numbered `number` (from 1) once it has begun, else None."""
-        for hand in (*self.completed, self.hand):
+        for hand in self.hands:
             if hand.number == number:
                 return hand
         return None
@@ -291,8 +291,10 @@ class GameState:
 
     def _no_card_there(self, event: CardCorrected) -> str:
         hand = self.hand_numbered(event.hand)
-        if hand is None or (hand is self.hand and not hand.tricks):
-            return f"hand {event.hand} has no cards played yet"
+        if hand is None:
+            return f"hand {event.hand} has not begun"
+        if not hand.tricks:
+            return f"no card was played in hand {event.hand}"
         if event.trick > len(hand.tricks):
             return f"hand {event.hand} has {len(hand.tricks)} tricks so far"
         contract = hand.contract

@@ -168,6 +168,7 @@ def test_correction_after_the_game_is_won_can_take_the_win_away() -> None:
     with pytest.raises(InvalidEvent) as caught:
         state.apply(BidMade(Seat.S, PASS))
     assert caught.value.kind is Refusal.GAME_OVER
+    assert "hand 2 has not begun" in refusal(state, correct(2, 1, "S", "9S")).reason
     state.apply(correct(1, 6, "S", "9S"))
     assert state.winner is Team.NS and state.scores == {Team.NS: 24, Team.EW: 0}
     state.apply(correct(1, 6, "W", "QS"))
@@ -223,7 +224,7 @@ def test_correction_that_would_end_the_game_before_later_events_is_refused() -> 
 @pytest.mark.parametrize(
     ("event", "words"),
     [
-        (correct(2, 1, "E", "JH"), "hand 2 has no cards played yet"),
+        (correct(2, 1, "E", "JH"), "hand 2 has not begun"),
         (correct(1, 4, "E", "JH"), "hand 1 has 3 tricks so far"),
         (correct(1, 3, "N", "JH"), "N has not played to trick 3 yet"),
     ],
@@ -235,6 +236,14 @@ def test_correction_of_a_play_that_is_not_there_is_refused(
     error = refusal(state, event)
     assert error.kind is Refusal.NO_SUCH_CARD
     assert words in error.reason
+
+
+def test_correction_in_a_hand_without_cards_is_refused() -> None:
+    state = state_after("bid E pass", "bid S pass", "bid W pass", "bid N pass", "bid S 3")
+    for hand in (1, 2):
+        error = refusal(state, correct(hand, 1, "S", "JH"))
+        assert error.kind is Refusal.NO_SUCH_CARD
+        assert f"no card was played in hand {hand}" in error.reason
 
 
 def test_correction_of_the_seat_sitting_out_is_refused() -> None:
