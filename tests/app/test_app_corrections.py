@@ -390,3 +390,21 @@ def test_undo_after_the_game_is_won_at_the_table(
         assert table.state.winner == game.state.winner
     assert main(["games", "--state-dir", str(tmp_path)]) == 0
     assert f"{game.state.winner} won" in capsys.readouterr().out
+
+
+def test_the_panel_answers_the_suspect_with_correct_then_the_card_then_ok(tmp_path: Path) -> None:
+    misread = suspect_case(6)
+    script = misread.script()
+    fourth = card_lines(script)[3]
+    rank_key = {"9": "3", "T": "4", "J": "5", "Q": "6", "K": "ASK", "A": "MOON"}
+    suit_key = {"C": "CLUBS", "D": "DIAMONDS", "H": "HEARTS", "S": "SPADES"}
+    with button_table(tmp_path) as rig:
+        feed(rig.app, script[: fourth + 1])
+        table = rig.app.controller
+        assert isinstance(table.prompt, SuspectPrompt)
+        rig.press("CORRECT")
+        assert isinstance(table.prompt, CorrectionPrompt)
+        rig.press(rank_key[misread.card[0]], suit_key[misread.card[1]], "OK")
+        assert table.prompt is None and len(table.state.hand.tricks[0].cards) == 4
+        feed(rig.app, script[fourth + 1 :])
+        assert final_score(table.state) == final_score(replay(misread.events))
