@@ -17,6 +17,8 @@ answer the table as people would:
   lead): CORRECT, the card on the played picker, the true card, CONFIRM (4).
 - two cards misread into each other (a swap) cannot be put right one at a time (each card is
   then recorded twice): the players correct one of them to a card not played yet, then both.
+- a card still not recorded after all that (a correction refused) is named by its player:
+  a tap on the seat's card place, then the card (2).
 - at a hand's end the players check the points shown; if they are not what was played, they
   correct the misread cards of that hand (4 each). A misread nobody can see (the card changes
   no winner, proves no renege and scores the same) is left as it is.
@@ -40,6 +42,7 @@ from app.prompts import (
     CorrectionPrompt,
     HandShown,
     MisreadPrompt,
+    NamingAsked,
     PickPrompt,
     PlayedChosen,
     PlayedPrompt,
@@ -278,9 +281,8 @@ def play_game(
                   start.rules.joker)
             players.answer()
             if _recorded_cards(players.table, hand.number) < _cards(hand):
-                players.reconcile(hand.number)  # the card was not taken: show it again
-                players.app.handle(Sighting(SightingKind.PLACED, clock(), event.seat,
-                                            event.card, 0.9))
+                players.reconcile(hand.number)  # the card was not taken: its player names it
+                players.touch(NamingAsked(event.seat))
                 players.answer()
             winner = hand.tricks[trick_number - 1].winner
             if winner is not None:
