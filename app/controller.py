@@ -94,7 +94,7 @@ class TableController:
         self.prompts: list[Prompt] = []  # the first is on the screen
         self.entry = KeyEntry()
         self._entry_seat: Seat | None = None
-        self._named: set[Seat] = set()  # zones whose card a person named, until it is taken away
+        self._named: set[Seat] = set()  # unreadable cards a person has named where they lie
         game_id = journal.latest_game()
         if game_id is None:
             self.game_id, self.state = self._start(rules, dealer)
@@ -176,8 +176,9 @@ class TableController:
                     seat,
                 )
             ]
-        if seat in self._named:
-            return []  # a person named the card lying there: the camera does not overrule them
+        if identified and seat in self._named:
+            self._named.discard(seat)
+            return []  # a person named this card already: their word stands
         self.problems.unreadable_since.pop(seat, None)
         self._close(lambda p: isinstance(p, PickPrompt) and p.seat is seat)
         if (seat, card) in self.on_table and (seat, card) in self._trick_on_table():
@@ -195,9 +196,9 @@ class TableController:
         if card is not None and self.problems.already_played.get(seat) == card:
             del self.problems.already_played[seat]
             self._close(lambda p: isinstance(p, SuspectPrompt) and p.seat is seat)
-        self._named.discard(seat)
         if card is None:
             self.problems.unreadable_since.pop(seat, None)
+            self._named.discard(seat)
             self._close(
                 lambda p: isinstance(p, PickPrompt)
                 and p.seat is seat
@@ -413,12 +414,14 @@ class TableController:
         camera_read: str | None = None
         if target in self.problems.unreadable:
             camera_read = UNREADABLE
+            self._named.add(target)
         for asked in self.prompts:
             if isinstance(asked, PickPrompt) and asked.seat is target and asked.camera_read:
                 camera_read = asked.camera_read.code
         self.problems.unreadable_since.pop(target, None)
         self._close(lambda p: isinstance(p, PickPrompt) and p.seat is target)
-        self._named.add(target)
+        if (target, card) in self._trick_on_table():
+            return [Notice(NoticeKind.ACCEPTED, f"{target}'s {card} is recorded already", target)]
         return self._place(Pending(target, card, PERSON, camera_read))
 
     # ---- corrections ---------------------------------------------------------------------

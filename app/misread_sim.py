@@ -280,7 +280,7 @@ def play_game(
             _show(players, event.seat, event.card, rng, p_unreadable, p_wrong, result, clock,
                   start.rules.joker)
             players.answer()
-            if _recorded_cards(players.table, hand.number) < _cards(hand):
+            if _recorded_at(players.table, hand.number, trick_number, event.seat) is None:
                 players.reconcile(hand.number)  # the card was not taken: its player names it
                 players.touch(NamingAsked(event.seat))
                 players.answer()
@@ -355,13 +355,12 @@ def _named(value: str) -> inputs.BidValue:
     return "ask" if value == "ask" else "moon"
 
 
-def _cards(hand: Hand) -> int:
-    return sum(len(trick.cards) for trick in hand.tricks)
-
-
-def _recorded_cards(table: TableController, number: int) -> int:
-    hand = table.hand(number)
-    return _cards(hand) if hand is not None else 0
+def _recorded_at(table: TableController, hand: int, trick: int, seat: Seat) -> Card | None:
+    """The card recorded for `seat` in that trick of that hand, if any."""
+    recorded = table.hand(hand)
+    if recorded is None or len(recorded.tricks) < trick:
+        return None
+    return recorded.tricks[trick - 1].card_of(seat)
 
 
 def _false_reneges(recorded: GameState, truth: GameState) -> int:
