@@ -17,8 +17,7 @@ answer the table as people would:
   lead): CORRECT, the card on the played picker, the true card, CONFIRM (4).
 - two cards misread into each other (a swap) cannot be put right one at a time (each card is
   then recorded twice): the players correct one of them to a card not played yet, then both.
-- a card still not recorded after all that (a correction refused) is named by its player:
-  a tap on the seat's card place, then the card (2).
+- a card still not recorded after all that (a correction refused) is laid again and read.
 - at a hand's end the players check the points shown; if they are not what was played, they
   correct the misread cards of that hand (4 each). A misread nobody can see (the card changes
   no winner, proves no renege and scores the same) is left as it is.
@@ -42,7 +41,6 @@ from app.prompts import (
     CorrectionPrompt,
     HandShown,
     MisreadPrompt,
-    NamingAsked,
     PickPrompt,
     PlayedChosen,
     PlayedPrompt,
@@ -280,9 +278,11 @@ def play_game(
             _show(players, event.seat, event.card, rng, p_unreadable, p_wrong, result, clock,
                   start.rules.joker)
             players.answer()
-            if _recorded_at(players.table, hand.number, trick_number, event.seat) is None:
-                players.reconcile(hand.number)  # the card was not taken: its player names it
-                players.touch(NamingAsked(event.seat))
+            if _recorded_cards(players.table, hand.number) < _cards(hand):
+                players.reconcile(hand.number)  # the card was not taken: show it again
+                players.app.handle(
+                    Sighting(SightingKind.PLACED, clock(), event.seat, event.card, 0.9)
+                )
                 players.answer()
             winner = hand.tricks[trick_number - 1].winner
             if winner is not None:
@@ -355,12 +355,13 @@ def _named(value: str) -> inputs.BidValue:
     return "ask" if value == "ask" else "moon"
 
 
-def _recorded_at(table: TableController, hand: int, trick: int, seat: Seat) -> Card | None:
-    """The card recorded for `seat` in that trick of that hand, if any."""
-    recorded = table.hand(hand)
-    if recorded is None or len(recorded.tricks) < trick:
-        return None
-    return recorded.tricks[trick - 1].card_of(seat)
+def _cards(hand: Hand) -> int:
+    return sum(len(trick.cards) for trick in hand.tricks)
+
+
+def _recorded_cards(table: TableController, number: int) -> int:
+    hand = table.hand(number)
+    return _cards(hand) if hand is not None else 0
 
 
 def _false_reneges(recorded: GameState, truth: GameState) -> int:
