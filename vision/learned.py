@@ -126,10 +126,13 @@ def decide(glyph: Reading | None, scores: CardScores, threshold: float,
     """A card's name where the cues agree, else None (present but unreadable).
 
     A glyph reading of a euchre card stands when both learned views give its card at least
-    `support` (a rank 2-8 is not named: the network tells only that it is low); a card the
+    `support` (a rank 2-8 is not named: the network tells only that it is low; a joker matched
+    by its whole face stands, as the network knows no house joker); a card the
     glyph reader left unread is named when both views agree on a euchre card (or the joker)
     with a joint probability of at least `threshold`."""
     if glyph is not None:
+        if glyph.rank is Rank.JOKER:
+            return glyph  # named by its whole face against a known joker, which no index shows
         if not glyph.is_euchre:
             return None
         suit = glyph.suit.value if glyph.suit else None
