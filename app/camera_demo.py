@@ -18,9 +18,11 @@ from app.camera_feed import sighting_of
 from app.config import AppConfig, DisplayConfig
 from app.controller import NoticeKind, TableController
 from app.journal import Journal
+from app.prompts import Answer, MisreadPrompt, PromptAnswered
 from app.run import TableApp, current_view
 from app.runner import PngScreen, WindowScreen
 from app.script import ScriptItem, parse_script_line, script_from_events
+from drivers.clock import ManualClock
 from table import GameStarted, Team
 from table.log import parse_lines
 
@@ -168,11 +170,13 @@ def run_demo(
         start = demo_start()
         window = DisplayConfig(width=800, height=480, fullscreen=False)
         config = AppConfig(rules=start.rules, dealer=start.dealer, display=window)
-        app = TableApp(config, TableController(journal, start.rules, start.dealer))
+        clock = ManualClock()  # the table's time is the scene's: an unreadable wait is scene time
+        app = TableApp(config, TableController(journal, start.rules, start.dealer, clock=clock))
         screen = PngScreen(app, outdir / "screens") if headless else WindowScreen(app)
         for t, frame in scene.frames():
             began, cpu_began = time.perf_counter(), time.process_time()
-            notices = []
+            clock.now = t
+            notices = app.tick()
             hand = app.controller.state.hand.number
             if presses.get(hand) and app.controller.state.phase.value != "play":
                 notices += app.handle(presses[hand].pop(0))
@@ -193,6 +197,9 @@ def run_demo(
             if notices:
                 screen.show(f"{t:06.1f}_{notices[-1].message}")
                 result.screens += 1
+            if isinstance(app.controller.prompt, MisreadPrompt):  # the players saw it: it stands
+                for notice in app.handle(PromptAnswered(Answer.OK)):
+                    say(f"{t:6.1f}s  {notice.kind}: {notice.message}")
             screen.poll()
             result.frames += 1
             result.frame_ms.append((time.perf_counter() - began) * 1000)

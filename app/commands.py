@@ -33,6 +33,8 @@ def register(subparsers: Any) -> None:
     run.set_defaults(handler=run_table)
 
     games = subparsers.add_parser("games", help="list the games in the journal")
+    games.add_argument("--misreads", action="store_true",
+                       help="per game, the cards the camera got wrong or could not read")
     _journal_options(games)
     games.set_defaults(handler=run_games)
 
@@ -95,6 +97,11 @@ def run_games(args: argparse.Namespace) -> int:
     with journal:
         records = journal.games()
         current = journal.unfinished_game()
+        if args.misreads and records:
+            from app.misreads import misreads_report
+
+            print("\n".join(misreads_report(journal)))
+            return 0
     if not records:
         print("no games yet")
     for record in records:

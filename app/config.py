@@ -23,7 +23,9 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
     "seats": frozenset({"N", "E", "S", "W"}),
     "state": frozenset({"dir"}),
     "display": frozenset({"width", "height", "fullscreen", "four_colour", "fps"}),
-    "vision": frozenset({"calibration", "deck", "stable_s", "min_confidence"}),
+    "vision": frozenset(
+        {"calibration", "deck", "stable_s", "min_confidence", "unreadable_prompt_s"}
+    ),
     "gpio": frozenset({"pin_factory", "layout", "pin_map"}),
     "panel": frozenset({"port"}),
     "camera": frozenset(
@@ -74,6 +76,7 @@ class VisionSettings:
     deck: Path | None = None
     stable_s: float = 0.3
     min_confidence: float | None = None
+    unreadable_prompt_s: float = 3.0  # an unreadable card is asked for by name after this
 
 
 @dataclass(frozen=True)
@@ -235,4 +238,11 @@ def _vision(where: str, base: Path, values: Mapping[str, Any]) -> VisionSettings
         raise ConfigError(
             f"{where}: [vision] min_confidence = {confidence!r}: expected a number between 0 and 1"
         )
-    return VisionSettings(path("calibration"), path("deck"), float(stable), confidence)
+    prompt = values.get("unreadable_prompt_s", 3.0)
+    if not isinstance(prompt, int | float) or isinstance(prompt, bool) or prompt < 0:
+        raise ConfigError(
+            f"{where}: [vision] unreadable_prompt_s = {prompt!r}: expected seconds, 0 or more"
+        )
+    return VisionSettings(
+        path("calibration"), path("deck"), float(stable), confidence, float(prompt)
+    )

@@ -19,8 +19,9 @@ from app.controller import Notice, TableController
 from app.journal import Journal, JournalError
 from app.journal_check import JournalDamaged, guard_for_start, mark_created
 from app.run import TableApp, current_view, feed_from_thread, headless_writer
-from app.script import ScriptError, ScriptLine, load_script
+from app.script import ScriptError, ScriptLine, Wait, load_script
 from app.state_lock import StateLock, TableRunning
+from drivers.clock import ManualClock
 
 TICK_S = 0.01
 PANEL_POLL_S = 0.02
@@ -65,9 +66,16 @@ def run_table(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"cardtable run: {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
+    # A script brings its own time: `{"wait": S}` lines move the table's clock on.
+    clock: Callable[[], float] = ManualClock() if args.script else time.monotonic
     with lock, journal, contextlib.ExitStack() as stack:
         controller = TableController(
-            journal, config.rules, config.dealer, seat_confirms=has_seat_pads(config)
+            journal,
+            config.rules,
+            config.dealer,
+            seat_confirms=has_seat_pads(config),
+            clock=clock,
+            unreadable_prompt_s=config.vision.unreadable_prompt_s,
         )
         app = TableApp(config, controller)
         if args.verbose:
@@ -77,7 +85,7 @@ def run_table(args: argparse.Namespace) -> int:
         stop_on_signal(app)
         app.notifier.ready(f"game {app.controller.game_id}")
         screen.show("start")
-        loop(app, args, script, [screen.poll, *polls], screen.show)
+        loop(app, args, script, [screen.poll, *polls], screen.show, clock)
         app.notifier.stopping()
     return 0
 
@@ -94,6 +102,7 @@ def loop(
     script: list[ScriptLine],
     polls: list[Callable[[], list[Any]]],
     show: Callable[[str], None],
+    clock: Callable[[], float] = time.monotonic,
 ) -> None:
     """The main loop: one script line per turn (if any), then every source, then the screen."""
     started = time.monotonic()
@@ -101,7 +110,12 @@ def loop(
     while not app.stop.is_set():
         if pending:
             line = pending.pop(0)
-            notices = app.handle(line.item)
+            if isinstance(line.item, Wait):
+                if isinstance(clock, ManualClock):
+                    clock.advance(line.item.seconds)
+                notices = app.tick()
+            else:
+                notices = app.handle(line.item)
             print(f"ack {line.number} {len(app.controller.state.log)}", flush=True)
             if notices:
                 show(f"line{line.number}_{notices[-1].message}")

@@ -13,6 +13,7 @@ from app.cli import main
 from drivers.check import CheckReport, run_live_check, run_mock_check
 from drivers.clock import ManualClock
 from drivers.config import HardwareConfig, hardware_config
+from drivers.keys import SHARED_PANEL_KEYS
 from drivers.pinmap import PinMap, build_pin_map, default_pin_map
 from drivers.recording import write_video
 
@@ -23,7 +24,7 @@ def test_mock_walk_passes_every_step(layout: str, capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert "FAIL" not in out
     buttons = len(default_pin_map(layout).buttons)
-    assert out.count("saw ") == buttons + 13  # GPIO buttons, then the 13 panel keys
+    assert out.count("saw ") == buttons + len(SHARED_PANEL_KEYS)  # GPIO buttons, then the panel
     assert "unplug and replug" in out
     assert "640x480, 90 frames" in out
 
@@ -191,7 +192,7 @@ def test_console_script_runs_the_mock_walk() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "38 of 38 steps worked." in result.stdout
+    assert "42 of 42 steps worked." in result.stdout  # keys, lights, buzzer, camera
 
 
 def test_cli_module_imports_nothing_heavy() -> None:
