@@ -104,6 +104,8 @@ def run_games(args: argparse.Namespace) -> int:
             return 0
     if not records:
         print("no games yet")
+        return 0
+    print(f"{'game':>4}  {'started (UTC)':<16}  {'NS':>3}  {'EW':>3}  {'events':>6}  status")
     for record in records:
         status = (
             f"{record.winner} won"
@@ -111,8 +113,8 @@ def run_games(args: argparse.Namespace) -> int:
             else ("in progress" if record.id == current else "abandoned")
         )
         print(
-            f"{record.id:>4}  {record.started_at[:16].replace('T', ' ')}  "
-            f"NS {record.score_ns:>3}  EW {record.score_ew:>3}  {record.events:>4} events  {status}"
+            f"{record.id:>4}  {record.started_at[:16].replace('T', ' '):<16}  "
+            f"{record.score_ns:>3}  {record.score_ew:>3}  {record.events:>6}  {status}"
         )
     return 0
 

@@ -397,7 +397,7 @@ class TableController:
         prompt = self.prompt
         if isinstance(prompt, CorrectionPrompt):
             play = prompt.play
-            self.prompts[0] = replace(prompt, chosen=card)
+            self.prompts[0] = replace(prompt, chosen=card, refused=None)
             return [
                 Notice(
                     NoticeKind.PROMPT,
@@ -457,7 +457,7 @@ class TableController:
         read = self._camera_reading(play)
         notices = self._submit(event, Provenance(PERSON, read, play.hand, play.trick))
         if notices[0].kind is NoticeKind.REFUSED:
-            self.prompts[0] = replace(prompt, chosen=None)
+            self.prompts[0] = replace(prompt, chosen=None, refused=notices[0].message)
             return notices
         self._close(lambda p: p is prompt or isinstance(p, MisreadPrompt | SuspectPrompt))
         if prompt.then is not None:

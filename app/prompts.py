@@ -60,6 +60,7 @@ class CorrectionPrompt:
     play: Play
     chosen: Card | None = None
     then: Pending | None = None  # the card refused as already played, played after
+    refused: str | None = None  # why the engine refused the last card chosen
 
 
 @dataclass(frozen=True, slots=True)

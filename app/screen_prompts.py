@@ -40,7 +40,7 @@ def prompt_view(controller: TableController) -> shown.Prompt | None:
     match prompt:
         case PickPrompt(seat, reason):
             return shown.CardPick(seat.value, PICK_REASONS[reason], choices)
-        case CorrectionPrompt(play, chosen):
+        case CorrectionPrompt(play, chosen, _, refused):
             return shown.CorrectionPick(
                 play.hand,
                 play.trick,
@@ -48,6 +48,7 @@ def prompt_view(controller: TableController) -> shown.Prompt | None:
                 play.card.code,
                 choices,
                 chosen.code if chosen else None,
+                refused,
             )
         case PlayedPrompt(number):
             return played_picker(controller.state, number)

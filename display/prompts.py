@@ -78,6 +78,8 @@ class CorrectionPick:
     was: str
     choices: tuple[str, ...] = card_choices()
     chosen: str | None = None
+    refused: str | None = None
+    """Why the table refused the card chosen last (shown until another card is chosen)."""
 
     def __post_init__(self) -> None:
         check_number("hand", self.hand)

@@ -139,6 +139,9 @@ def prompt_views() -> dict[str, View]:
         "pick-card-joker": with_prompt(joker_trick(), CardPick("E", "asked", card_choices(True))),
         "correct-card": with_prompt(trick_in_progress(), correction),
         "correct-card-chosen": with_prompt(trick_in_progress(), replace(correction, chosen="QC")),
+        "correct-card-refused": with_prompt(trick_in_progress(), replace(
+            correction, refused="correcting N's card in trick 1 of hand 3 from QS to JH makes a "
+            "later event (E plays JH) invalid: JH was already played this hand")),
         "played-picker": with_prompt(trick_in_progress(),
                                      PlayedPicker(3, played_tricks(), other_hand=2)),
         "played-picker-double-deck": with_prompt(trick_in_progress(),

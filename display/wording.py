@@ -203,6 +203,10 @@ def correction_title(pick: CorrectionPick, names: SeatNames) -> str:
 def correction_detail(pick: CorrectionPick) -> str:
     """What was recorded, and the card chosen so far."""
     was = card_text(pick.was)
+    if pick.refused is not None and pick.chosen is None:
+        # A correction that breaks a later play says so at length; its last clause is the why.
+        why = pick.refused.rsplit("invalid: ", 1)[-1]
+        return f"Not taken: {why}. Tap another card"
     if pick.chosen is None:
         return f"Recorded {was}: tap the card it really was"
     return f"Recorded {was}, now {card_text(pick.chosen)}: press CONFIRM"

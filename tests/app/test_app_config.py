@@ -94,3 +94,17 @@ def test_bad_config_names_where(tmp_path: Path, text: str, message: str) -> None
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no such config file"):
         load_config(tmp_path / "nope.toml")
+
+
+def test_the_shipped_example_is_complete_and_loads() -> None:
+    import tomllib
+
+    from app.config import KNOWN_KEYS
+    from vision.zones import load_zones
+
+    example = Path(__file__).resolve().parents[2] / "hardware" / "table.example.toml"
+    config = load_config(example)
+    assert config.hardware is not None and config.vision.calibration == example
+    assert {seat for seat, _ in load_zones(example).seats} == {"N", "E", "S", "W"}
+    sections = set(tomllib.loads(example.read_text()))
+    assert set(KNOWN_KEYS) - sections <= {"buttons", "outputs"}  # a pin map given inline instead

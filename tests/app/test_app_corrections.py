@@ -27,7 +27,10 @@ from app.prompts import (
     SuspectPrompt,
 )
 from app.run import TableApp
+from app.screen_prompts import prompt_view
 from app.script import parse_script_line, script_from_events
+from display.prompts import CorrectionPick
+from display.wording import correction_detail
 from drivers import inputs
 from table import (
     Bid,
@@ -215,6 +218,13 @@ def test_a_refused_correction_gives_the_reason_and_changes_nothing(journal: Jour
     assert table.state.hand.tricks[0].winner is wrong
     prompt = table.prompt
     assert isinstance(prompt, CorrectionPrompt) and prompt.chosen is None  # pick again
+    shown = prompt_view(table)
+    assert isinstance(shown, CorrectionPick) and shown.refused == refused[0].message
+    assert "already played" in correction_detail(shown)  # the screen says why
+    table.on_input(CardNamed(str(misread.lines[misread.line]["card"])))  # chosen: reason goes
+    assert (shown := prompt_view(table)) is not None and getattr(shown, "refused", 1) is None
+    table.on_input(PromptAnswered(Answer.CANCEL))
+    table.on_input(CorrectionOpened())
     nowhere = table.on_input(PlayedChosen(1, 4, misread.seat))
     assert nowhere[0].kind is NoticeKind.REFUSED
 

@@ -35,7 +35,9 @@ def test_a_scripted_hand_headless(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert pngs[0].name == "0001_start.png"
     assert len(pngs) == 1 + 5 + 24  # start, four bids and trump, 24 cards
     assert main(["games", "--state-dir", str(state)]) == 0
-    assert "NS   3  EW   3    30 events  in progress" in capsys.readouterr().out
+    header, row = capsys.readouterr().out.splitlines()
+    assert header.split() == ["game", "started", "(UTC)", "NS", "EW", "events", "status"]
+    assert row.split()[0] == "1" and row.split()[3:] == ["3", "3", "30", "in", "progress"]
     log = tmp_path / "game.jsonl"
     assert main(["export", "1", "--state-dir", str(state), "--out", str(log)]) == 0
     assert main(["replay", str(log), "--json"]) == 0
