@@ -10,6 +10,7 @@ import numpy as np
 from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import VisionConfig
 from vision.corners import CardCorner, FanStep, corner_views, end_corners, find_corners
+from vision.deck_match import read_known_deck
 from vision.detect import MaskSet, card_masks, find_cards
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.fan_stubs import StubCorner, StubSearch, find_stub_corners
@@ -41,7 +42,7 @@ def recognise(
     observations = read_unread_outlines(frame, observations, model, config)
     if config.read_corners and config.index_finder:
         observations += find_by_index(frame, masks, observations, model, config)
-    return observations
+    return read_known_deck(frame, observations, model.deck)
 
 
 def read_joker(
