@@ -171,13 +171,14 @@ def matcher_for(deck: DeckFaces, config: DeckMatchConfig = DEFAULT) -> DeckMatch
 
 def deck_reading(
     observation: CardObservation, match: DeckMatch, sure: bool, sibling: float,
-    config: DeckMatchConfig,
+    ink_against: bool, config: DeckMatchConfig,
 ) -> CardObservation:
     """The observation as the profile's match leaves it: named from the profile, left as the
     glyph reader read it, or made unreadable where the profile contradicts the glyph reader.
 
     `sure` tells whether the match may name its card; `sibling` is the similarity it needs
-    where the glyph reader named a card the profile does not hold."""
+    where the glyph reader named a card the profile does not hold; `ink_against` whether the
+    ink contradicts the glyph reader's name."""
     generic = observation.name
     if generic == match.name or JOKER in (generic, match.name):
         return observation
@@ -190,7 +191,7 @@ def deck_reading(
     lead = match.similarity - match.scores[generic]
     if sure and lead >= config.override_margin:
         return _named(observation, match)
-    if lead >= config.min_margin:
+    if lead >= config.min_margin or ink_against:
         return replace(observation, reading=None, confidence=0.0)
     return observation
 
@@ -218,7 +219,10 @@ def read_known_deck(
         match = matcher.match(frame, observation.corners) if observation.whole else None
         if match is not None:
             floor = matcher.sibling[match.name] - config.stranger_slack
-            observation = deck_reading(observation, match, matcher.is_sure(match), floor, config)
+            against = observation.name is not None and matcher.ink_contradicts(
+                observation.name, match.ink)
+            observation = deck_reading(observation, match, matcher.is_sure(match), floor,
+                                       against, config)
         out.append(observation)
     named = [o for o in out if o.whole and o.name is not None]
     return [o for o in out if o.whole or not any(

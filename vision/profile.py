@@ -52,11 +52,13 @@ def enroll_images(
     failed = []
     for name, path in images:
         image = read_image(path)
-        deck.append((name, face_views(image, card_outline(image, config), DeckMatchConfig())))
+        views = face_views(image, card_outline(image, config), DeckMatchConfig())
         if name == JOKER:
+            deck.append((JOKER, views))
             faces.append((JOKER, card_face(image, config)))
             continue
         rank, suit = parse_card(name)
+        deck.append((rank.value + suit.value, views))
         found = card_glyphs(image, config)
         if not found:
             failed.append(name)
@@ -75,8 +77,9 @@ def profile_of(
     suit_labels: list[str], faces: list[tuple[str, FaceVector]],
     deck: list[tuple[str, FaceViews]] | None = None,
 ) -> GlyphModel:
-    """A deck profile from learnt glyphs and faces; ProfileError when no index was learnt."""
-    if not rank_glyphs:
+    """A deck profile from learnt glyphs and faces; ProfileError when neither an index nor a
+    whole face was learnt."""
+    if not rank_glyphs and not deck:
         raise ProfileError("no card index could be read from any enrolment photo")
     return GlyphModel(
         ranks=GlyphSet.from_glyphs(rank_glyphs, rank_labels),
@@ -121,6 +124,8 @@ def with_profile(base: GlyphModel, profile: GlyphModel) -> GlyphModel:
     """The base model with a deck profile's glyphs added (the profile's deck then reads best)."""
 
     def merge(a: GlyphSet, b: GlyphSet) -> GlyphSet:
+        if not len(b.labels):
+            return a
         if a.features.shape[1] != b.features.shape[1]:
             raise ProfileError(
                 f"the deck profile has {b.features.shape[1]} glyph features, this model "
