@@ -11,6 +11,9 @@ class DeckMatchConfig:
 
     work_size: tuple[int, int] = (80, 120)
     """Width and height the outlined card is rectified to before the small views are cut."""
+    max_oversample: int = 2
+    """A card larger in the frame is warped at most this many times the working size, then
+    shrunk by area."""
     inset: float = 0.06
     """Share of each side left out of every view (outline error, table at the edge)."""
     face_size: tuple[int, int] = (40, 60)

@@ -48,7 +48,7 @@ def rectified(frame: Image, corners: Quad, config: DeckMatchConfig) -> Image:
     points = _upright(corners)
     long_side = float(max(np.linalg.norm(points[1] - points[2]),
                           np.linalg.norm(points[3] - points[0])))
-    factor = int(np.clip(np.ceil(long_side / height), 1, 6))
+    factor = int(np.clip(np.ceil(long_side / height), 1, config.max_oversample))
     big = (width * factor, height * factor)
     target = np.array([[0, 0], [big[0], 0], [big[0], big[1]], [0, big[1]]], np.float32)
     matrix = cv2.getPerspectiveTransform(points, target)
@@ -82,8 +82,9 @@ def _index_region(card: Image, config: DeckMatchConfig) -> Image:
 def ink_chroma(card: Image, config: DeckMatchConfig) -> npt.NDArray[np.float32] | None:
     """The index ink's colour as (red - green, blue - green) per unit of darkness, against the
     card's own white; mixing ink with white (blur, small print) leaves these ratios unchanged."""
-    inner = _inner(card, config).reshape(-1, 3).astype(np.float32)
-    white = np.percentile(inner, config.white_percentile, axis=0)
+    small = cv2.resize(_inner(card, config), config.colour_size, interpolation=cv2.INTER_AREA)
+    white = np.percentile(small.reshape(-1, 3).astype(np.float32), config.white_percentile,
+                          axis=0)
     if float(white.min()) < 1.0:
         return None
     regions = (_index_region(card, config), _index_region(card[::-1, ::-1], config))
@@ -104,8 +105,9 @@ def face_views(frame: Image, corners: Quad, config: DeckMatchConfig) -> FaceView
     return views_of(rectified(frame, corners, config), config)
 
 
-def views_of(card: Image, config: DeckMatchConfig) -> FaceViews:
-    """The small views of a card already rectified to the working size."""
+def views_of(card: Image, config: DeckMatchConfig, with_ink: bool = True) -> FaceViews:
+    """The small views of a card already rectified to the working size (the ink colour left
+    out unless `with_ink`)."""
     inner = _inner(card, config)
     grey_card = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
     grey = cv2.resize(grey_card, config.face_size, interpolation=cv2.INTER_AREA)
@@ -113,22 +115,7 @@ def views_of(card: Image, config: DeckMatchConfig) -> FaceViews:
     index_grey = cv2.cvtColor(_index_region(card, config), cv2.COLOR_BGR2GRAY)
     index = cv2.resize(index_grey, config.index_size, interpolation=cv2.INTER_AREA)
     return FaceViews(np.asarray(grey, np.uint8), np.asarray(colour, np.uint8),
-                     np.asarray(index, np.uint8), ink_chroma(card, config))
-
-
-def _unit_rows(rows: npt.NDArray[np.float32]) -> Vectors:
-    """Each row less its mean, scaled to length one (correlation by a dot product)."""
-    rows = rows - rows.mean(axis=1, keepdims=True)
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    unit: Vectors = (rows / np.maximum(norms, 1e-6)).astype(np.float32)
-    return unit
-
-
-def grey_vectors(images: npt.NDArray[np.uint8], sigma: float) -> Vectors:
-    """Normalised vectors of grey views (N, H, W), softened so a pixel of misfit matters less."""
-    soft = [cv2.GaussianBlur(image.astype(np.float32), (0, 0), sigma) for image in images]
-    return _unit_rows(np.stack(soft).reshape(len(images), -1)) if soft else \
-        np.zeros((0, int(np.prod(images.shape[1:]))), np.float32)
+                     np.asarray(index, np.uint8), ink_chroma(card, config) if with_ink else None)
 
 
 def colour_vectors(images: npt.NDArray[np.uint8], chroma_weight: float) -> Vectors:

@@ -23,7 +23,6 @@ from vision.deck_faces import (
     FaceViews,
     Vectors,
     colour_vectors,
-    grey_vectors,
     rectified,
     views_of,
 )
@@ -52,7 +51,20 @@ class DeckMatch:
         return self.similarity - max(others, default=0.0)
 
 
-def windows(images: npt.NDArray[np.uint8], shift: int) -> npt.NDArray[np.uint8]:
+def softened(images: npt.NDArray[np.uint8], sigma: float) -> npt.NDArray[np.float32]:
+    """Grey views (N, H, W) softened, so a pixel of misfit matters less."""
+    soft = [cv2.GaussianBlur(image.astype(np.float32), (0, 0), sigma) for image in images]
+    return np.stack(soft).astype(np.float32)
+
+
+def _unit_rows(images: npt.NDArray[np.float32]) -> Vectors:
+    """Each view as a row less its mean, scaled to length one (correlation by a dot product)."""
+    rows = images.reshape(len(images), -1)
+    rows = rows - rows.mean(axis=1, keepdims=True)
+    return _renormed(rows)
+
+
+def windows(images: npt.NDArray[np.float32], shift: int) -> npt.NDArray[np.float32]:
     """(N * (2 shift + 1)^2, H - 2 shift, W - 2 shift): every window of each view shifted by up
     to `shift` pixels either way, image by image."""
     height, width = images.shape[1:3]
@@ -62,10 +74,10 @@ def windows(images: npt.NDArray[np.uint8], shift: int) -> npt.NDArray[np.uint8]:
     return np.stack(out, axis=1).reshape(-1, inner_h, inner_w, *images.shape[3:])
 
 
-def centres(images: npt.NDArray[np.uint8], shift: int) -> npt.NDArray[np.uint8]:
+def centres(images: npt.NDArray[np.float32], shift: int) -> npt.NDArray[np.float32]:
     """Each view less a strip of `shift` pixels at every edge."""
     height, width = images.shape[1:3]
-    inner: npt.NDArray[np.uint8] = images[:, shift:height - shift, shift:width - shift]
+    inner: npt.NDArray[np.float32] = images[:, shift:height - shift, shift:width - shift]
     return inner
 
 
@@ -86,9 +98,9 @@ class DeckMatcher:
         self.deck, self.config = deck, config
         self.names = deck.names
         shift = config.shift
-        grey = grey_vectors(centres(deck.grey, shift), config.grey_sigma)
+        grey = _unit_rows(centres(softened(deck.grey, config.grey_sigma), shift))
         colour = colour_vectors(deck.colour, config.chroma_weight)
-        index = grey_vectors(centres(deck.index, shift), config.index_sigma)
+        index = _unit_rows(centres(softened(deck.index, config.index_sigma), shift))
         # What every card of the deck shares (white, border, where the index sits) is taken
         # out of every view, so the correlation weighs what tells the cards apart.
         share = config.common_share
@@ -96,19 +108,23 @@ class DeckMatcher:
         self.grey, self.colour, self.index = (
             _renormed(v - m) for v, m in zip((grey, colour, index), self.means, strict=True))
         self.distinct = sorted({str(n) for n in deck.names})
+        codes = np.searchsorted(self.distinct, deck.names.astype(str))
+        self._order = np.argsort(codes, kind="stable")
+        self._starts = np.searchsorted(codes[self._order], np.arange(len(self.distinct)))
 
     def similarities(self, card: Image) -> tuple[npt.NDArray[np.float32], list[FaceViews]]:
         """(samples,) best similarity of a rectified card to each enrolled sample, either way
         up and at the best shift, and the card's views (upright as outlined, then turned)."""
-        views = [views_of(card, self.config), views_of(card[::-1, ::-1], self.config)]
+        views = [views_of(card, self.config), views_of(card[::-1, ::-1], self.config, False)]
         return self.view_scores(views), views
 
     def view_scores(self, views: list[FaceViews]) -> npt.NDArray[np.float32]:
         """(samples,) best similarity of a card's views (either way up) to each sample."""
         shift, config = self.config.shift, self.config
-        grey = grey_vectors(windows(np.stack([v.grey for v in views]), shift), config.grey_sigma)
-        index = grey_vectors(windows(np.stack([v.index for v in views]), shift),
-                             config.index_sigma)
+        grey = _unit_rows(windows(softened(np.stack([v.grey for v in views]),
+                                           config.grey_sigma), shift))
+        index = _unit_rows(windows(softened(np.stack([v.index for v in views]),
+                                            config.index_sigma), shift))
         colour = colour_vectors(np.stack([v.colour for v in views]), config.chroma_weight)
         grey, colour, index = (_renormed(v - m) for v, m in
                                zip((grey, colour, index), self.means, strict=True))
@@ -136,7 +152,8 @@ class DeckMatcher:
         if not len(self.names):
             return None
         scores, views = self.similarities(rectified(frame, corners, self.config))
-        per_name = {name: float(scores[self.names == name].max()) for name in self.distinct}
+        best_each = np.maximum.reduceat(scores[self._order], self._starts).tolist()
+        per_name = dict(zip(self.distinct, best_each, strict=True))
         best = max(per_name, key=lambda name: per_name[name])
         return DeckMatch(best, per_name, views[0].ink)
 
@@ -178,7 +195,7 @@ def deck_reading(
 
     `sure` tells whether the match may name its card; `sibling` is the similarity it needs
     where the glyph reader named a card the profile does not hold; `ink_against` whether the
-    ink contradicts the glyph reader's name."""
+    ink contradicts the glyph reader's name (then, oddly, the profile does not overrule it)."""
     generic = observation.name
     if generic == match.name or JOKER in (generic, match.name):
         return observation
@@ -188,12 +205,12 @@ def deck_reading(
         return _named(observation, match) if sure and match.similarity >= sibling else observation
     if generic is None:
         return _named(observation, match) if sure else observation
+    # The glyph reader named another card of the deck than the profile's best: the profile
+    # does not bear it out.
     lead = match.similarity - match.scores[generic]
-    if sure and lead >= config.override_margin:
+    if sure and lead >= config.override_margin and not ink_against:
         return _named(observation, match)
-    if lead >= config.min_margin or ink_against:
-        return replace(observation, reading=None, confidence=0.0)
-    return observation
+    return replace(observation, reading=None, confidence=0.0)
 
 
 def _named(observation: CardObservation, match: DeckMatch) -> CardObservation:
