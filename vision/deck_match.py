@@ -188,14 +188,13 @@ def matcher_for(deck: DeckFaces, config: DeckMatchConfig = DEFAULT) -> DeckMatch
 
 def deck_reading(
     observation: CardObservation, match: DeckMatch, sure: bool, sibling: float,
-    ink_against: bool, config: DeckMatchConfig,
+    config: DeckMatchConfig,
 ) -> CardObservation:
     """The observation as the profile's match leaves it: named from the profile, left as the
     glyph reader read it, or made unreadable where the profile contradicts the glyph reader.
 
     `sure` tells whether the match may name its card; `sibling` is the similarity it needs
-    where the glyph reader named a card the profile does not hold; `ink_against` whether the
-    ink contradicts the glyph reader's name (then, oddly, the profile does not overrule it)."""
+    where the glyph reader named a card the profile does not hold."""
     generic = observation.name
     if generic == match.name or JOKER in (generic, match.name):
         return observation
@@ -208,7 +207,7 @@ def deck_reading(
     # The glyph reader named another card of the deck than the profile's best: the profile
     # does not bear it out.
     lead = match.similarity - match.scores[generic]
-    if sure and lead >= config.override_margin and not ink_against:
+    if sure and lead >= config.override_margin:
         return _named(observation, match)
     return replace(observation, reading=None, confidence=0.0)
 
@@ -236,10 +235,8 @@ def read_known_deck(
         match = matcher.match(frame, observation.corners) if observation.whole else None
         if match is not None:
             floor = matcher.sibling[match.name] - config.stranger_slack
-            against = observation.name is not None and matcher.ink_contradicts(
-                observation.name, match.ink)
             observation = deck_reading(observation, match, matcher.is_sure(match), floor,
-                                       against, config)
+                                       config)
         out.append(observation)
     named = [o for o in out if o.whole and o.name is not None]
     return [o for o in out if o.whole or not any(
