@@ -225,8 +225,9 @@ def read_known_deck(
 ) -> list[CardObservation]:
     """Every whole card outline read again against the enrolled deck (no deck: unchanged).
 
-    A loose corner read as the card a profile names at an outline around it is the same card,
-    and is dropped."""
+    A loose corner inside an outline named with the profile is that card's own corner: read as
+    the same card it is a duplicate, read as another it is contradicted; either way it is
+    dropped."""
     if deck is None or not len(deck):
         return observations
     matcher = matcher_for(deck, config)
@@ -240,8 +241,7 @@ def read_known_deck(
         out.append(observation)
     named = [o for o in out if o.whole and o.name is not None]
     return [o for o in out if o.whole or not any(
-        o.name == other.name and _inside(o.corners.mean(axis=0), other.corners)
-        for other in named)]
+        _inside(o.corners.mean(axis=0), other.corners) for other in named)]
 
 
 def _inside(point: npt.NDArray[np.float32], corners: Quad) -> bool:
