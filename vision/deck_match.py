@@ -238,6 +238,10 @@ def read_known_deck(
             floor = matcher.sibling[match.name] - config.stranger_slack
             observation = deck_reading(observation, match, matcher.is_sure(match), floor,
                                        config)
+            # Whoever named it, a name whose suit's ink the card does not show is no name.
+            if observation.name is not None and matcher.ink_contradicts(observation.name,
+                                                                        match.ink):
+                observation = replace(observation, reading=None, confidence=0.0)
         out.append(observation)
     named = [o for o in out if o.whole and o.name is not None]
     return [o for o in out if o.whole or not any(
