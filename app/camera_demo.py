@@ -18,9 +18,11 @@ from app.camera_feed import sighting_of
 from app.config import AppConfig, DisplayConfig
 from app.controller import NoticeKind, TableController
 from app.journal import Journal
+from app.prompts import Answer, MisreadPrompt, PromptAnswered
 from app.run import TableApp, current_view
 from app.runner import PngScreen, WindowScreen
 from app.script import ScriptItem, parse_script_line, script_from_events
+from drivers.clock import ManualClock
 from table import GameStarted, Team
 from table.log import parse_lines
 
@@ -69,8 +71,8 @@ class DemoResult:
 
 def demo_faces(folder: Path | None = None) -> dict[str, Any]:
     """The demo deck: svg-cards faces with a standard corner index (rank over suit), BGRA."""
-    from vision.scenes import plain_card
-    from vision.table_synth import ARTWORK
+    from tools.scenes import plain_card
+    from tools.table_synth import ARTWORK
 
     folder = folder or ARTWORK
     faces = {}
@@ -145,8 +147,8 @@ def run_demo(
     say: Callable[[str], None] = print,
 ) -> DemoResult:
     """Play the demo game from rendered frames; screens and the table log go to `outdir`."""
+    from tools.table_synth import SynthConfig, TableScene, tricks_from_log
     from vision.live import TableWatcher
-    from vision.table_synth import SynthConfig, TableScene, tricks_from_log
 
     outdir.mkdir(parents=True, exist_ok=True)
     faces = demo_faces()
@@ -166,14 +168,15 @@ def run_demo(
     result = DemoResult(log=outdir / "game.jsonl", scene_seconds=scene.duration)
     with tempfile.TemporaryDirectory() as state, Journal(Path(state) / "journal.sqlite") as journal:
         start = demo_start()
-        config = AppConfig(
-            rules=start.rules, dealer=start.dealer, display=DisplayConfig(width=800, height=480)
-        )
-        app = TableApp(config, TableController(journal, start.rules, start.dealer))
+        window = DisplayConfig(width=800, height=480, fullscreen=False)
+        config = AppConfig(rules=start.rules, dealer=start.dealer, display=window)
+        clock = ManualClock()  # the table's time is the scene's: an unreadable wait is scene time
+        app = TableApp(config, TableController(journal, start.rules, start.dealer, clock=clock))
         screen = PngScreen(app, outdir / "screens") if headless else WindowScreen(app)
         for t, frame in scene.frames():
             began, cpu_began = time.perf_counter(), time.process_time()
-            notices = []
+            clock.now = t
+            notices = app.tick()
             hand = app.controller.state.hand.number
             if presses.get(hand) and app.controller.state.phase.value != "play":
                 notices += app.handle(presses[hand].pop(0))
@@ -194,6 +197,9 @@ def run_demo(
             if notices:
                 screen.show(f"{t:06.1f}_{notices[-1].message}")
                 result.screens += 1
+            if isinstance(app.controller.prompt, MisreadPrompt):  # the players saw it: it stands
+                for notice in app.handle(PromptAnswered(Answer.OK)):
+                    say(f"{t:6.1f}s  {notice.kind}: {notice.message}")
             screen.poll()
             result.frames += 1
             result.frame_ms.append((time.perf_counter() - began) * 1000)
@@ -213,7 +219,7 @@ def write_recording(
 
     Returns the config file and the script of the first hand's presses.
     """
-    from vision.table_synth import SynthConfig, TableScene, tricks_from_log, write_scene
+    from tools.table_synth import SynthConfig, TableScene, tricks_from_log, write_scene
 
     outdir.mkdir(parents=True, exist_ok=True)
     faces = demo_faces()

@@ -17,7 +17,9 @@ def sighting_of(event: Any) -> Sighting:
         card = Card.parse(event.card) if event.card else None
     except CardParseError:
         card = None
-    kind = SightingKind.REMOVED if event.kind.value == "removed" else SightingKind.PLACED
+    kind = {"removed": SightingKind.REMOVED, "identified": SightingKind.IDENTIFIED}.get(
+        event.kind.value, SightingKind.PLACED
+    )
     if event.kind.value == "unreadable":
         card = None
     return Sighting(kind, float(event.t), Seat(event.seat), card, float(event.confidence))

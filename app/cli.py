@@ -6,21 +6,33 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 
 # Each module here defines `register(subparsers)`; it must import nothing heavy at module level.
 COMMAND_MODULES = (
     "table.cli",
-    "vision.cli",
-    "vision.live_cli",
+    "app.vision_cli",
+    "app.deck_cli",
+    "app.vision_live_cli",
     "drivers.cli",
     "display.cli",
     "app.commands",
+    "app.journal_cli",
 )
+
+
+def version() -> str:
+    """The installed version of cardtable (the source tree's when it is not installed)."""
+    try:
+        return metadata.version("cardtable")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the parser with every package's subcommands."""
     parser = argparse.ArgumentParser(prog="cardtable", description="Bid Euchre table controller")
+    parser.add_argument("--version", action="version", version=f"cardtable {version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:
@@ -30,7 +42,19 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         module.register(subparsers)
+    describe_subcommands(subparsers)
     return parser
+
+
+def describe_subcommands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Give every subcommand (and every action of a command group) its help line as description."""
+    helps = {action.dest: action.help for action in subparsers._choices_actions}
+    for name, command in subparsers.choices.items():
+        if command.description is None and helps.get(name):
+            command.description = helps[name]
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                describe_subcommands(action)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -46,7 +70,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away, e.g. `| head`
         return 0
+    except OSError as error:
+        print(f"cardtable {args.command}: {os_problem(error)}", file=sys.stderr)
+        return 2
+    except user_errors() as error:
+        print(f"cardtable {args.command}: {error}", file=sys.stderr)
+        return 2
     return status
+
+
+def os_problem(error: OSError) -> str:
+    """A file system or device error as a person reads it: the path, then what went wrong."""
+    if error.filename is not None:
+        return f"{error.filename}: {error.strerror or error}"
+    return str(error)
+
+
+def user_errors() -> tuple[type[Exception], ...]:
+    """The packages' base errors: each names the bad input, so it is shown without a traceback."""
+    from app.config import ConfigError
+    from app.journal import JournalError
+    from app.script import ScriptError
+    from display.errors import DisplayError
+    from drivers.errors import DriverError
+    from table.errors import TableError
+    from vision.errors import VisionError
+
+    return (ConfigError, JournalError, ScriptError, DisplayError, DriverError, TableError,
+            VisionError)
 
 
 if __name__ == "__main__":

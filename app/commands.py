@@ -33,6 +33,8 @@ def register(subparsers: Any) -> None:
     run.set_defaults(handler=run_table)
 
     games = subparsers.add_parser("games", help="list the games in the journal")
+    games.add_argument("--misreads", action="store_true",
+                       help="per game, the cards the camera got wrong or could not read")
     _journal_options(games)
     games.set_defaults(handler=run_games)
 
@@ -49,16 +51,26 @@ def register(subparsers: Any) -> None:
 
 def _journal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="the table's TOML config")
-    parser.add_argument("--state-dir", type=Path, help="where the journal lives")
+    parser.add_argument(
+        "--state-dir", type=Path,
+        help="where the journal lives (default: $CARDTABLE_STATE_DIR, else [state] dir of "
+             "the config, else ~/.local/state/cardtable)")
 
 
-def _open_journal(args: argparse.Namespace) -> Any:
+def _open_journal(args: argparse.Namespace, create: bool = False) -> Any:
+    """The config and the journal; a command that only reads never creates one."""
     from app.config import load_config
-    from app.journal import Journal
+    from app.journal import Journal, JournalError
 
     config = load_config(args.config)
-    state_dir = args.state_dir or config.state_dir
-    return config, Journal(state_dir.expanduser() / "journal.sqlite")
+    state_dir = (args.state_dir or config.state_dir).expanduser()
+    path = state_dir / "journal.sqlite"
+    if state_dir.exists() and not state_dir.is_dir():
+        raise JournalError(f"the state directory {state_dir} is a file, not a folder")
+    if not create and not path.is_file():
+        raise JournalError(f"no journal in {state_dir}: no game has been played there "
+                           "(give --state-dir or --config to read another table's)")
+    return config, Journal(path)
 
 
 def _reporting_errors(command: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
@@ -85,6 +97,11 @@ def run_games(args: argparse.Namespace) -> int:
     with journal:
         records = journal.games()
         current = journal.unfinished_game()
+        if args.misreads and records:
+            from app.misreads import misreads_report
+
+            print("\n".join(misreads_report(journal)))
+            return 0
     if not records:
         print("no games yet")
     for record in records:
@@ -117,9 +134,18 @@ def run_export(args: argparse.Namespace) -> int:
 def run_new_game(args: argparse.Namespace) -> int:
     """Close the game in progress and start a fresh one with the configured rules."""
     from app.controller import TableController
+    from app.state_lock import StateLock, TableRunning
 
-    config, journal = _open_journal(args)
-    with journal:
+    config, journal = _open_journal(args, create=True)
+    lock = StateLock(journal.path.parent)
+    try:
+        lock.acquire("new-game")
+    except TableRunning as error:
+        journal.close()
+        print(f"cardtable new-game: {error}; at the table, hold UNDO for 2 s, then OK",
+              file=sys.stderr)
+        return 2
+    with lock, journal:
         controller = TableController(journal, config.rules, config.dealer)
         if controller.state.hands or controller.state.winner:
             controller.new_game()
@@ -145,32 +171,38 @@ def run_demo(args: argparse.Namespace) -> int:
 def run_narration(args: argparse.Namespace) -> int:
     """Feed a recorded game to the engine event by event and announce what happens."""
     from app.narrate import announce
-    from table import GameStarted, GameState, InvalidEvent
-    from table.log import parse_lines
+    from table import GameStarted, GameState, InvalidEvent, LogError
+    from table.log import log_lines, parse_lines
 
     try:
-        with args.log.open(encoding="utf-8") as handle:
-            lines = handle.readlines()
+        lines = log_lines(args.log)
     except OSError as error:
         print(f"cannot read {args.log}: {error.strerror}", file=sys.stderr)
         return 2
+    except LogError as error:
+        print(str(error), file=sys.stderr)
+        return 2
     state: GameState | None = None
-    for number, event in parse_lines(lines):
-        if state is None:
-            if not isinstance(event, GameStarted):
-                print(f"line {number}: the first line must be a 'game' event", file=sys.stderr)
-                return 2
-            state = GameState(event)
-            print(
-                f"New game, dealer {event.dealer}; rules: {event.rules.to_mapping() or 'defaults'}"
-            )
-            continue
-        hands_before = len(state.completed)
-        try:
-            state.apply(event)
-        except InvalidEvent as error:
-            print(f"line {number}: {error.reason}", file=sys.stderr)
-            return 2
-        for line in announce(state, event, hands_before):
-            print(line)
+    try:
+        for number, event in parse_lines(lines):
+            if state is None:
+                if not isinstance(event, GameStarted):
+                    raise LogError(number, "the first line must be a 'game' event")
+                state = GameState(event)
+                rules = event.rules.to_mapping() or "defaults"
+                print(f"New game, dealer {event.dealer}; rules: {rules}")
+                continue
+            hands_before = len(state.completed)
+            try:
+                state.apply(event)
+            except InvalidEvent as error:
+                raise LogError(number, error.reason, error.kind) from None
+            for line in announce(state, event, hands_before):
+                print(line)
+    except LogError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    if state is None:
+        print("line 1: the log is empty: the first line must be a 'game' event", file=sys.stderr)
+        return 2
     return 0

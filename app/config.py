@@ -11,6 +11,7 @@ from typing import Any
 
 from drivers.config import HardwareConfig, hardware_config
 from drivers.errors import ConfigError as DriverConfigError
+from drivers.errors import PinMapError
 from table import Rules, RulesError, Seat
 from table.seats import SeatError
 
@@ -22,7 +23,9 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
     "seats": frozenset({"N", "E", "S", "W"}),
     "state": frozenset({"dir"}),
     "display": frozenset({"width", "height", "fullscreen", "four_colour", "fps"}),
-    "vision": frozenset({"calibration", "deck", "stable_s", "min_confidence"}),
+    "vision": frozenset(
+        {"calibration", "deck", "stable_s", "min_confidence", "unreadable_prompt_s"}
+    ),
     "gpio": frozenset({"pin_factory", "layout", "pin_map"}),
     "panel": frozenset({"port"}),
     "camera": frozenset(
@@ -61,6 +64,10 @@ class DisplayConfig:
     fps: int = 30
 
 
+DISPLAY_RANGES = {"width": (320, 7680), "height": (240, 4320), "fps": (1, 240)}
+"""The screen sizes and frame rates a table may ask for."""
+
+
 @dataclass(frozen=True)
 class VisionSettings:
     """Where the calibration and deck profile are, and the tracker's tunables."""
@@ -69,6 +76,7 @@ class VisionSettings:
     deck: Path | None = None
     stable_s: float = 0.3
     min_confidence: float | None = None
+    unreadable_prompt_s: float = 3.0  # an unreadable card is asked for by name after this
 
 
 @dataclass(frozen=True)
@@ -99,8 +107,12 @@ def load_config(path: Path | None) -> AppConfig:
             data = tomllib.load(handle)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: a folder, not a config file") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {error.start})") from None
     return config_from_mapping(data, path)
 
 
@@ -122,14 +134,19 @@ def config_from_mapping(data: Mapping[str, Any], path: Path | None) -> AppConfig
         str(seat): _text(where, "seats", seat, name) for seat, name in data.get("seats", {}).items()
     }
     state = data.get("state", {})
-    state_dir = Path(os.environ.get("CARDTABLE_STATE_DIR") or state.get("dir", DEFAULT_STATE_DIR))
+    folder = state.get("dir", str(DEFAULT_STATE_DIR))
+    if not isinstance(folder, str) or not folder.strip():
+        raise ConfigError(f"{where}: [state] dir = {folder!r}: expected a folder path (text)")
+    state_dir = Path(os.environ.get("CARDTABLE_STATE_DIR") or folder)
     try:
         hardware = hardware_config(data, base) if _has_hardware(data) else None
-    except DriverConfigError as error:
+    except (DriverConfigError, PinMapError) as error:
         raise ConfigError(f"{where}: {error}") from None
     vision = _vision(where, base, data.get("vision", {}))
     if "calibration" in data and vision.calibration is None and path is not None:
         vision = replace(vision, calibration=path)
+    if vision.calibration is not None:
+        _check_zones(where, vision.calibration)
     if hardware is not None and hardware.camera_kind != "none" and vision.calibration is None:
         raise ConfigError(
             f"{where}: [camera] needs the seat zones: run `cardtable calibrate` and set "
@@ -145,6 +162,16 @@ def config_from_mapping(data: Mapping[str, Any], path: Path | None) -> AppConfig
         hardware=hardware,
         source=path,
     )
+
+
+def _check_zones(where: str, calibration: Path) -> None:
+    """Read the seat zones once at start, so a bad file is named with the config's key."""
+    from vision.zones import CalibrationError, load_zones
+
+    try:
+        load_zones(calibration)
+    except CalibrationError as error:
+        raise ConfigError(f"{where}: [vision] calibration: {error}") from None
 
 
 def _check_keys(data: Mapping[str, Any], where: str) -> None:
@@ -184,6 +211,11 @@ def _section(where: str, section: str, kind: type[DisplayConfig], values: Mappin
             raise ConfigError(
                 f"{where}: [{section}] {key} = {value!r}: expected {expected.__name__}"
             )
+        low, high = DISPLAY_RANGES.get(key, (None, None))
+        if low is not None and high is not None and not low <= value <= high:
+            raise ConfigError(
+                f"{where}: [{section}] {key} = {value!r}: expected {low} to {high}"
+            )
     return kind(**values)
 
 
@@ -193,7 +225,10 @@ def _vision(where: str, base: Path, values: Mapping[str, Any]) -> VisionSettings
         if value is None:
             return None
         resolved = Path(_text(where, "vision", key, value)).expanduser()
-        return resolved if resolved.is_absolute() else base / resolved
+        resolved = resolved if resolved.is_absolute() else base / resolved
+        if not resolved.is_file():
+            raise ConfigError(f"{where}: [vision] {key} = {value!r}: no such file ({resolved})")
+        return resolved
 
     stable = values.get("stable_s", 0.3)
     if not isinstance(stable, int | float) or isinstance(stable, bool) or stable <= 0:
@@ -203,4 +238,11 @@ def _vision(where: str, base: Path, values: Mapping[str, Any]) -> VisionSettings
         raise ConfigError(
             f"{where}: [vision] min_confidence = {confidence!r}: expected a number between 0 and 1"
         )
-    return VisionSettings(path("calibration"), path("deck"), float(stable), confidence)
+    prompt = values.get("unreadable_prompt_s", 3.0)
+    if not isinstance(prompt, int | float) or isinstance(prompt, bool) or prompt < 0:
+        raise ConfigError(
+            f"{where}: [vision] unreadable_prompt_s = {prompt!r}: expected seconds, 0 or more"
+        )
+    return VisionSettings(
+        path("calibration"), path("deck"), float(stable), confidence, float(prompt)
+    )

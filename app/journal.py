@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from table import Event, GameStarted, GameState, Team
+from table import Event, GameStarted, GameState, Team, Undone
 from table.events import event_from_json, event_to_json
 from table.log import dump_events
 
@@ -32,6 +32,41 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (game_id, seq)
 );
 """
+
+# Each step brings a journal from the version before it (PRAGMA user_version) to the next.
+# Version 1: per card event, who named it (camera or person), what the camera had read, and
+# where the card lies (hand, trick).
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        "ALTER TABLE events ADD COLUMN source TEXT",
+        "ALTER TABLE events ADD COLUMN camera_read TEXT",
+        "ALTER TABLE events ADD COLUMN hand INTEGER",
+        "ALTER TABLE events ADD COLUMN trick INTEGER",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+UNREADABLE = "?"
+"""`camera_read` of a card the camera saw but could not read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a card event came from: `source` "camera" or "person"; `camera_read` is the card
+    the camera had read there, UNREADABLE, or None when the camera saw nothing."""
+
+    source: str
+    camera_read: str | None = None
+    hand: int | None = None
+    trick: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardRecord:
+    """A card or correct event that still stands (not undone), with its provenance."""
+
+    seq: int
+    event: Event
+    provenance: Provenance | None
 
 
 class JournalError(Exception):
@@ -66,8 +101,23 @@ class Journal:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            self._migrate()
         except sqlite3.DatabaseError as error:
             raise JournalError(f"cannot open the journal {self.path}: {error}") from error
+
+    def _migrate(self) -> None:
+        """Bring a journal written by older code up to SCHEMA_VERSION, one step at a time."""
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise JournalError(
+                f"the journal {self.path} was written by newer code (schema {version}, "
+                f"this code knows up to {SCHEMA_VERSION})"
+            )
+        for number in range(version, SCHEMA_VERSION):
+            with self._transaction() as db:
+                for statement in MIGRATIONS[number]:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {number + 1}")
 
     def close(self) -> None:
         """Close the database."""
@@ -107,16 +157,31 @@ class Journal:
         event: Event,
         state: GameState,
         on_table: Iterable[tuple[str, str]] | None = None,
+        provenance: Provenance | None = None,
     ) -> int:
-        """Commit one accepted event, the score and the cards on the table; returns its sequence."""
+        """Commit one accepted event, the score and the cards on the table; returns its sequence.
+
+        A card or correct event carries its provenance: who named it and what the camera read.
+        """
+        where = provenance or Provenance(source="")
         with self._transaction() as db:
             row = db.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
             ).fetchone()
             seq = int(row[0]) + 1
             db.execute(
-                "INSERT INTO events (game_id, seq, at, event) VALUES (?, ?, ?, ?)",
-                (game_id, seq, _now(), json.dumps(event_to_json(event))),
+                "INSERT INTO events (game_id, seq, at, event, source, camera_read, hand, trick) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    seq,
+                    _now(),
+                    json.dumps(event_to_json(event)),
+                    where.source or None,
+                    where.camera_read,
+                    where.hand,
+                    where.trick,
+                ),
             )
             db.execute(
                 "UPDATE games SET score_ns = ?, score_ew = ?, winner = ?, finished_at = ? "
@@ -157,6 +222,26 @@ class Journal:
         if not rows:
             raise JournalError(f"no game {game_id} in {self.path}")
         return [event_from_json(json.loads(row[0])) for row in rows]
+
+    def card_records(self, game_id: int) -> list[CardRecord]:
+        """The card and correct events of a game that still stand (undo resolved), oldest first."""
+        rows = self._db.execute(
+            "SELECT seq, event, source, camera_read, hand, trick FROM events "
+            "WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        ).fetchall()
+        if not rows:
+            raise JournalError(f"no game {game_id} in {self.path}")
+        standing: list[CardRecord] = []
+        for seq, text, source, camera_read, hand, trick in rows[1:]:
+            event = event_from_json(json.loads(text))
+            if isinstance(event, Undone):
+                if standing:
+                    standing.pop()
+                continue
+            provenance = Provenance(source, camera_read, hand, trick) if source else None
+            standing.append(CardRecord(int(seq), event, provenance))
+        return [record for record in standing if record.provenance is not None]
 
     def games(self) -> list[GameRecord]:
         """Every game, oldest first."""

@@ -48,7 +48,14 @@ class TableApp:
 
     def handle(self, item: Item) -> list[Notice]:
         """Route one item to the referee or the device status; report what it caused."""
-        notices = self._route(item)
+        return self._report(self._route(item))
+
+    def tick(self) -> list[Notice]:
+        """Let time pass on the referee (a card unreadable too long is asked for)."""
+        notices = self.controller.tick()
+        return self._report(notices) if notices else []
+
+    def _report(self, notices: list[Notice]) -> list[Notice]:
         for notice in notices:
             if notice.kind is NoticeKind.RENEGE:
                 self.outputs.renege_alarm()
@@ -65,7 +72,8 @@ class TableApp:
         if isinstance(item, Sighting):
             if item.kind is SightingKind.REMOVED:
                 return controller.on_card_removed(item.seat, item.card)
-            return controller.on_card(item.seat, item.card)
+            identified = item.kind is SightingKind.IDENTIFIED
+            return controller.on_card(item.seat, item.card, identified=identified)
         if isinstance(item, inputs.PanelDisconnected):
             self.devices_down["panel"] = item.reason
             return []
@@ -80,6 +88,12 @@ class TableApp:
             return []
         if isinstance(item, inputs.NewGameRequested | inputs.NewGameCancelled):
             return []
+        target = getattr(item, "target", None)
+        if target is not None:  # a tap on the screen: a card, a prompt's button, a played card
+            from app.screen_prompts import touch_input
+
+            touch = touch_input(target)
+            return controller.on_input(touch) if touch is not None else []
         action = getattr(item, "action", None)
         if action is not None:  # an on-screen OK or UNDO
             pressed = inputs.ConfirmPressed(None) if action == "ok" else inputs.UndoPressed(None)
@@ -100,6 +114,7 @@ class TableApp:
             except queue.Empty:
                 break
             notices.extend(self.handle(item))
+        notices.extend(self.tick())
         return notices
 
     def keep_alive(self) -> None:
@@ -129,6 +144,7 @@ def headless_writer(outdir: Path, size: tuple[int, int]) -> Callable[[TableApp, 
     import pygame
 
     from display.render import render
+    from display.screens import file_label
 
     pygame.font.init()
     outdir.mkdir(parents=True, exist_ok=True)
@@ -137,8 +153,7 @@ def headless_writer(outdir: Path, size: tuple[int, int]) -> Callable[[TableApp, 
 
     def write(app: TableApp, label: str) -> Path:
         render(current_view(app), surface)
-        safe = "".join(c if c.isalnum() else "_" for c in label)[:40]
-        path = outdir / f"{next(counter):04d}_{safe}.png"
+        path = outdir / f"{next(counter):04d}_{file_label(label)}.png"
         pygame.image.save(surface, str(path))
         return path
 
@@ -166,4 +181,9 @@ def current_view(app: TableApp) -> Any:
     problems += [
         Problem(ProblemKind.DISCONNECTED, device=device) for device in sorted(app.devices_down)
     ]
-    return view_from_state(controller.state, app.config.seat_names, problems)
+    from dataclasses import replace
+
+    from app.screen_prompts import prompt_view
+
+    view = view_from_state(controller.state, app.config.seat_names, problems)
+    return replace(view, prompt=prompt_view(controller))

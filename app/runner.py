@@ -17,8 +17,11 @@ from typing import Any
 from app.config import AppConfig, ConfigError, load_config
 from app.controller import Notice, TableController
 from app.journal import Journal, JournalError
+from app.journal_check import JournalDamaged, guard_for_start, mark_created
 from app.run import TableApp, current_view, feed_from_thread, headless_writer
-from app.script import ScriptError, ScriptLine, load_script
+from app.script import ScriptError, ScriptLine, Wait, load_script
+from app.state_lock import StateLock, TableRunning
+from drivers.clock import ManualClock
 
 TICK_S = 0.01
 PANEL_POLL_S = 0.02
@@ -27,7 +30,10 @@ PANEL_POLL_S = 0.02
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `cardtable run`."""
     parser.add_argument("--config", type=Path, help="the table's TOML config (default: none)")
-    parser.add_argument("--state-dir", type=Path, help="where the journal lives (overrides config)")
+    parser.add_argument(
+        "--state-dir", type=Path,
+        help="where the journal lives (default: $CARDTABLE_STATE_DIR, else [state] dir of "
+             "the config, else ~/.local/state/cardtable)")
     parser.add_argument("--script", type=Path, help="scripted presses and sightings (JSON Lines)")
     parser.add_argument("--script-from", type=int, default=1, help="first script line to play")
     parser.add_argument("--headless", type=Path, metavar="OUTDIR", help="write a PNG per step")
@@ -43,16 +49,33 @@ def run_table(args: argparse.Namespace) -> int:
         if args.state_dir is not None:
             config = replace(config, state_dir=args.state_dir)
         script = load_script(args.script) if args.script else []
+        lock = StateLock(config.journal_path.parent)
+        lock.acquire("a second table")
+        guard_for_start(config.journal_path)
+        if config.hardware is None and not script and args.no_display:
+            print("cardtable run: nothing to run: no camera, buttons or panel (give --config, "
+                  "see hardware/table.example.toml), no --script and --no-display",
+                  file=sys.stderr)
+            lock.release()
+            return 2
         journal = Journal(config.journal_path)
-    except (ConfigError, ScriptError, JournalError) as error:
+        mark_created(config.journal_path)
+    except (ConfigError, ScriptError, JournalError, JournalDamaged, TableRunning) as error:
         print(f"cardtable run: {error}", file=sys.stderr)
         return 2
     except OSError as error:
         print(f"cardtable run: {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
-    with journal, contextlib.ExitStack() as stack:
+    # A script brings its own time: `{"wait": S}` lines move the table's clock on.
+    clock: Callable[[], float] = ManualClock() if args.script else time.monotonic
+    with lock, journal, contextlib.ExitStack() as stack:
         controller = TableController(
-            journal, config.rules, config.dealer, seat_confirms=has_seat_pads(config)
+            journal,
+            config.rules,
+            config.dealer,
+            seat_confirms=has_seat_pads(config),
+            clock=clock,
+            unreadable_prompt_s=config.vision.unreadable_prompt_s,
         )
         app = TableApp(config, controller)
         if args.verbose:
@@ -62,7 +85,7 @@ def run_table(args: argparse.Namespace) -> int:
         stop_on_signal(app)
         app.notifier.ready(f"game {app.controller.game_id}")
         screen.show("start")
-        loop(app, args, script, [screen.poll, *polls], screen.show)
+        loop(app, args, script, [screen.poll, *polls], screen.show, clock)
         app.notifier.stopping()
     return 0
 
@@ -79,6 +102,7 @@ def loop(
     script: list[ScriptLine],
     polls: list[Callable[[], list[Any]]],
     show: Callable[[str], None],
+    clock: Callable[[], float] = time.monotonic,
 ) -> None:
     """The main loop: one script line per turn (if any), then every source, then the screen."""
     started = time.monotonic()
@@ -86,7 +110,12 @@ def loop(
     while not app.stop.is_set():
         if pending:
             line = pending.pop(0)
-            notices = app.handle(line.item)
+            if isinstance(line.item, Wait):
+                if isinstance(clock, ManualClock):
+                    clock.advance(line.item.seconds)
+                notices = app.tick()
+            else:
+                notices = app.handle(line.item)
             print(f"ack {line.number} {len(app.controller.state.log)}", flush=True)
             if notices:
                 show(f"line{line.number}_{notices[-1].message}")

@@ -7,8 +7,18 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.prompts import (
+    Answer,
+    CardNamed,
+    CorrectionOpened,
+    NamingAsked,
+    PlayedChosen,
+    PromptAnswered,
+    TouchInput,
+)
 from app.sightings import Sighting, SightingKind
 from drivers import inputs
+from drivers.keys import JOKER_KEY, RANK_KEYS, SUIT_KEYS, is_key_name, press_event
 from table import (
     AceNoFaceClaimed,
     BidMade,
@@ -26,7 +36,15 @@ from table import (
 )
 from table.seats import SeatError
 
-ScriptItem = inputs.PlayerInput | Sighting
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """Time passes at the table: the script's clock moves on by `seconds`."""
+
+    seconds: float
+
+
+ScriptItem = inputs.PlayerInput | Sighting | TouchInput | Wait
 
 
 class ScriptError(ValueError):
@@ -42,16 +60,30 @@ class ScriptLine:
 
 
 def parse_script_line(number: int, text: str) -> ScriptItem:
-    """One line: `{"press": "bid", "seat": "E", "bid": 3}` or `{"card": "JH", "seat": "E"}`."""
+    """One line: `{"press": "bid", "seat": "E", "bid": 3}`, `{"key": "HEARTS"}`,
+    `{"card": "JH", "seat": "E"}`, `{"touch": "card", "card": "JH"}` or `{"wait": 3.5}`."""
     try:
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ScriptError(f"line {number}: expected a JSON object")
         seat = data.get("seat")
+        if "touch" in data:
+            return _touch(number, data)
+        if "wait" in data:
+            seconds = data["wait"]
+            if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0:
+                raise ScriptError(f"line {number}: wait {seconds!r}: expected seconds, 0 or more")
+            return Wait(float(seconds))
+        if "key" in data:
+            if not isinstance(data["key"], str) or not is_key_name(data["key"]):
+                raise ScriptError(f"line {number}: unknown key {data['key']!r}")
+            return press_event(data["key"], seat)
         if "card" in data or data.get("unreadable"):
             where = Seat.parse(seat)
             card = None if data.get("unreadable") else Card.parse(data["card"])
             kind = SightingKind.REMOVED if data.get("removed") else SightingKind.PLACED
+            if data.get("identified"):
+                kind = SightingKind.IDENTIFIED
             return Sighting(kind, float(data.get("t", 0.0)), where, card, 1.0 if card else 0.0)
         press = data.get("press")
         if press == "bid":
@@ -71,10 +103,39 @@ def parse_script_line(number: int, text: str) -> ScriptItem:
         raise ScriptError(f"line {number}: unknown press {press!r}")
     except json.JSONDecodeError as error:
         raise ScriptError(f"line {number}: not valid JSON: {error.msg}") from None
+    except RecursionError:
+        raise ScriptError(f"line {number}: nested too deeply to be a script line") from None
     except (KeyError, ValueError, CardParseError, SeatError) as error:
         if isinstance(error, ScriptError):
             raise
         raise ScriptError(f"line {number}: {error}") from None
+
+
+def _touch(number: int, data: dict[str, object]) -> TouchInput:
+    """A touch on the screen: a card of a pick, a prompt's button, a played card, or asking."""
+    touch, seat = data["touch"], data.get("seat")
+    if touch == "card":
+        code = data["card"]
+        Card.parse(code)
+        return CardNamed(str(code), Seat.parse(seat) if seat is not None else None)
+    if touch == "button":
+        try:
+            return PromptAnswered(Answer(str(data["button"])))
+        except ValueError:
+            known = ", ".join(answer.value for answer in Answer)
+            raise ScriptError(
+                f"line {number}: unknown button {data['button']!r} (known: {known})"
+            ) from None
+    if touch == "played":
+        hand, trick = data["hand"], data["trick"]
+        if not isinstance(hand, int) or not isinstance(trick, int):
+            raise ScriptError(f"line {number}: hand and trick must be numbers")
+        return PlayedChosen(hand, trick, Seat.parse(seat))
+    if touch == "correct":
+        return CorrectionOpened()
+    if touch == "name":
+        return NamingAsked(Seat.parse(seat) if seat is not None else None)
+    raise ScriptError(f"line {number}: unknown touch {touch!r}")
 
 
 def read_script(lines: Iterable[str]) -> Iterator[ScriptLine]:
@@ -85,16 +146,24 @@ def read_script(lines: Iterable[str]) -> Iterator[ScriptLine]:
 
 
 def load_script(path: Path) -> list[ScriptLine]:
-    """Read a script file."""
-    with path.open(encoding="utf-8") as handle:
-        return list(read_script(handle))
+    """Read a script file; a file that is not UTF-8 JSON Lines is a ScriptError naming it."""
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return list(read_script(handle))
+    except UnicodeDecodeError as error:
+        raise ScriptError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except FileNotFoundError:
+        raise ScriptError(f"{path}: no such script file") from None
+    except IsADirectoryError:
+        raise ScriptError(f"{path}: a folder, not a script file") from None
 
 
-def script_from_events(events: Iterable[Event]) -> list[dict[str, object]]:
+def script_from_events(events: Iterable[Event], by_keys: bool = False) -> list[dict[str, object]]:
     """The presses and sightings that make a table log happen (the game event itself excluded).
 
     Passes after a moon are left out: the table records them by itself. Each completed
     trick is gathered: its cards are seen leaving their zones. Each line names its `hand`.
+    `by_keys`: a table without a camera, each card named with its rank key and suit key.
     """
     lines: list[dict[str, object]] = []
     moon_bid = False
@@ -124,6 +193,8 @@ def script_from_events(events: Iterable[Event]) -> list[dict[str, object]]:
             case AceNoFaceClaimed(seat):
                 moon_bid = False
                 lines.append({"press": "ace_no_face", "seat": seat.value})
+            case CardPlayed(seat, card) if by_keys:
+                lines.extend({"key": key} for key in card_keys(card))
             case CardPlayed(seat, card):
                 lines.append({"card": card.code, "seat": seat.value})
                 lines.extend(_gathered(state))
@@ -132,6 +203,15 @@ def script_from_events(events: Iterable[Event]) -> list[dict[str, object]]:
         for line in lines[start:]:
             line["hand"] = hand
     return lines
+
+
+def card_keys(card: Card) -> list[str]:
+    """The keys that name `card` on the panel: its rank key and suit key, or the joker key."""
+    if card.suit is None:
+        return [JOKER_KEY]
+    rank = next(key for key, value in RANK_KEYS.items() if value == card.rank)
+    suit = next(key for key, value in SUIT_KEYS.items() if value == card.suit.value)
+    return [rank, suit]
 
 
 def _gathered(state: GameState | None) -> list[dict[str, object]]:

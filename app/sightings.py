@@ -9,9 +9,10 @@ from table import Card, Seat
 
 
 class SightingKind(StrEnum):
-    """A card came to rest, or left the zone."""
+    """A card came to rest, was read where it lies after being unreadable, or left the zone."""
 
     PLACED = "placed"
+    IDENTIFIED = "identified"
     REMOVED = "removed"
 
 

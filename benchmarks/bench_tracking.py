@@ -24,10 +24,10 @@ import numpy as np  # noqa: E402
 
 from table.log import dump_events  # noqa: E402
 from table.simulate import simulate_game  # noqa: E402
+from tools.table_synth import SynthConfig, TableScene, compare_events, tricks_from_log  # noqa: E402
 from vision.live import LiveConfig, TableWatcher  # noqa: E402
 from vision.model import GlyphModel  # noqa: E402
 from vision.profile import with_profile  # noqa: E402
-from vision.table_synth import SynthConfig, TableScene, compare_events, tricks_from_log  # noqa: E402
 
 
 def render(seed: int, size: tuple[int, int], tricks: int | None) -> tuple[TableScene, list[

@@ -1,7 +1,9 @@
 """Benchmark: median time and peak memory of the whole recognition pipeline on one core.
 
-The frame is 1280x720 with eight cards on a textured table: svg-cards artwork when the shared
-folder is present (CARDTABLE_SHARED or ../shared), else plain drawn cards.
+The frames hold eight cards on a textured table: svg-cards artwork when the shared folder is
+present (CARDTABLE_SHARED or ../shared), else plain drawn cards. The benchmark frame is 1280x720
+with cards 250 px long; the table frames are what the camera over the table sees: 1920x1080 with
+cards about 140 px long, and 1280x720 with cards about 95 px long.
 Run: .venv/bin/python benchmarks/bench_vision.py [--runs N] [--photos]
 """
 
@@ -27,14 +29,14 @@ import numpy as np  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from tools.scenes import paste_card, plain_card, table_background  # noqa: E402
+from tools.synthetic import artwork_cards  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.deck_config import DeckMatchConfig  # noqa: E402
 from vision.deck_faces import DeckFaces, face_views  # noqa: E402
 from vision.imageio import read_image  # noqa: E402
 from vision.model import GlyphModel  # noqa: E402
 from vision.pipeline import recognise  # noqa: E402
-from vision.scenes import paste_card, plain_card, table_background  # noqa: E402
-from vision.synthetic import artwork_cards  # noqa: E402
 
 CARDS = ("JH", "TS", "9D", "AC", "KS", "QD", "AH", "9C")
 
@@ -48,17 +50,65 @@ def shared_folder() -> Path | None:
 
 
 def eight_card_frame(artwork: bool = True) -> np.ndarray:
-    """A 1280x720 frame holding eight cards, two rows of four (artwork faces when available)."""
+    """A 1280x720 frame holding eight cards 250 px long, two rows of four."""
     frame = table_background(1280, 720, seed=3)
+    faces = _faces(artwork)
+    for i, name in enumerate(CARDS):
+        centre = (170 + 310 * (i % 4), 190 + 340 * (i // 4))
+        paste_card(frame, faces[name], centre, 250, angle=-20 + 11 * i, tilt=0.05)
+    return frame
+
+
+def table_frame(width: int, height: int, long_side: float, artwork: bool = True) -> np.ndarray:
+    """A frame as the camera over the table sees it: eight cards of `long_side` pixels, a trick
+    of four in the middle and one card before each seat's place plus three more."""
+    frame = table_background(width, height, seed=4)
+    faces = _faces(artwork)
+    step = 1.5 * long_side
+    spots = [(0.0, -0.75), (0.75, 0.0), (0.0, 0.75), (-0.75, 0.0),
+             (-1.5, -1.2), (1.5, -1.2), (1.5, 1.2), (-1.5, 1.2)]
+    for i, (name, (dx, dy)) in enumerate(zip(CARDS, spots, strict=True)):
+        centre = (width / 2 + dx * step, height / 2 + dy * step)
+        paste_card(frame, faces[name], centre, long_side, angle=-35 + 23 * i, tilt=0.04)
+    return frame
+
+
+def _faces(artwork: bool) -> dict[str, np.ndarray]:
+    """The eight faces: the shared artwork when present and wanted, else plain drawn cards."""
     shared = shared_folder()
     faces = dict(artwork_cards(shared / "vision" / "artwork")) if shared and artwork else {}
-    for i, name in enumerate(CARDS):
-        face = faces.get(name)
-        if face is None:
-            face = plain_card(name[0].replace("T", "10"), name[1])
-        centre = (170 + 310 * (i % 4), 190 + 340 * (i // 4))
-        paste_card(frame, face, centre, 250, angle=-20 + 11 * i, tilt=0.05)
-    return frame
+    return {name: faces.get(name, plain_card(name[0].replace("T", "10"), name[1]))
+            for name in CARDS}
+
+
+def peak_allocations(frame: np.ndarray, model: GlyphModel) -> float:
+    """Peak Python allocations (MB, tracemalloc) while one frame is recognised."""
+    tracemalloc.start()
+    recognise(frame, model)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / 1e6
+
+
+def report_frame(label: str, frame: np.ndarray, model: GlyphModel, runs: int) -> None:
+    """Print what is read on a frame, its median wall and CPU time and its peak allocations."""
+    found = recognise(frame, model)
+    read = sorted(o.name for o in found if o.name)
+    height, width = frame.shape[:2]
+    print(f"{label}: {width}x{height}, {len(CARDS)} cards placed, {len(found)} found, "
+          f"{sum(name in CARDS for name in read)} read right: {read}")
+    time_frame(frame, model, 3)
+    wall = time_frame(frame, model, runs)
+    cpu = time_frame(frame, model, runs, clock=time.thread_time)
+    print(f"  wall median {statistics.median(wall):.1f} ms (p90 {np.percentile(wall, 90):.1f}), "
+          f"CPU median {statistics.median(cpu):.1f} ms (thread_time), "
+          f"peak allocations {peak_allocations(frame, model):.1f} MB (tracemalloc), "
+          f"process peak RSS so far {_peak_rss_mb():.0f} MB")
+
+
+def _peak_rss_mb() -> float:
+    """The process's peak resident memory so far (ru_maxrss, in MB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def artwork_profile(model: GlyphModel) -> GlyphModel | None:
@@ -96,40 +146,29 @@ def main() -> int:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     model = GlyphModel.load()
+    print(f"{args.runs} runs each on one OpenCV thread")
     frame = eight_card_frame()
-    found = recognise(frame, model)
-    print(f"frame 1280x720, {len(CARDS)} cards placed, {len(found)} found, "
-          f"read: {sorted(o.name for o in found if o.name)}")
-    time_frame(frame, model, 3)
-    times = time_frame(frame, model, args.runs)
-    print(f"median {statistics.median(times):.1f} ms, p90 {np.percentile(times, 90):.1f} ms "
-          f"over {args.runs} runs on one OpenCV thread")
-    # CPU time of this thread: less disturbed than wall time when other jobs share the cores.
-    cpu = time_frame(frame, model, args.runs, clock=time.thread_time)
-    print(f"CPU time (thread_time): median {statistics.median(cpu):.1f} ms")
+    report_frame("benchmark frame, cards 250 px", frame, model, args.runs)
+    report_frame("table at 1080p, cards 140 px", table_frame(1920, 1080, 140), model, args.runs)
+    report_frame("table at 720p, cards 95 px", table_frame(1280, 720, 95), model, args.runs)
     outlines_only = time_frame(frame, model, args.runs, VisionConfig(read_corners=False))
-    print(f"without corner reading (read_corners=False): median "
+    print(f"benchmark frame without corner reading (read_corners=False): median "
           f"{statistics.median(outlines_only):.1f} ms")
     plain = eight_card_frame(artwork=False)
     plain_read = sum(1 for o in recognise(plain, model) if o.name)
     plain_times = time_frame(plain, model, args.runs)
-    print(f"same layout with plain drawn cards ({plain_read} of 8 read): "
+    print(f"benchmark layout with plain drawn cards ({plain_read} of 8 read): "
           f"median {statistics.median(plain_times):.1f} ms")
     profiled = artwork_profile(model)
     if profiled is not None:
         deck_read = sorted(o.name for o in recognise(frame, profiled) if o.name)
+        cpu = time_frame(frame, model, args.runs, clock=time.thread_time)
         deck_cpu = time_frame(frame, profiled, args.runs, clock=time.thread_time)
         added = statistics.median(deck_cpu) - statistics.median(cpu)
         print(f"with the artwork deck enrolled (known-deck reading): CPU median "
               f"{statistics.median(deck_cpu):.1f} ms, {added / len(CARDS):+.2f} ms per card; "
               f"read: {deck_read}")
-    tracemalloc.start()
-    recognise(frame, model)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"peak Python allocations per frame {peak / 1e6:.1f} MB (tracemalloc); "
-          f"process peak RSS {rss_kib / 1024:.0f} MB (ru_maxrss)")
+    print(f"process peak RSS {_peak_rss_mb():.0f} MB (ru_maxrss, over every frame above)")
     shared = shared_folder()
     if args.photos and shared:
         per_image = []

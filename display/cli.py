@@ -63,7 +63,7 @@ def screenshots(args: argparse.Namespace) -> int:
         paths = write_screenshots(args.outdir, sizes, Style(four_colour=args.four_colour))
     except OSError as error:
         print(f"cannot write screenshots to {str(args.outdir)!r}: {error}", file=sys.stderr)
-        return 1
+        return 2
     for path in paths:
         print(path)
     return 0

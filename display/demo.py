@@ -5,7 +5,7 @@ from __future__ import annotations
 import queue
 import threading
 
-from display.loop import ButtonPressed, DisplayLoop
+from display.loop import DisplayLoop, LoopOutput
 from display.samples import sample_views
 from display.style import Style
 from display.view import View
@@ -26,7 +26,7 @@ def feed_samples(views: queue.Queue[View | None], seconds: float, rounds: int,
 def run_demo(size: tuple[int, int] | None, seconds: float, rounds: int, style: Style) -> int:
     """Open the display and cycle through the samples; returns the number of presses seen."""
     views: queue.Queue[View | None] = queue.Queue()
-    presses: queue.Queue[ButtonPressed] = queue.Queue()
+    presses: queue.Queue[LoopOutput] = queue.Queue()
     loop = DisplayLoop(views, presses, size=size, style=style)
     stop = threading.Event()
     feeder = threading.Thread(target=feed_samples, args=(views, seconds, rounds, stop),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
+from display.prompts import PlayedPicker, card_choices
 from display.view import (
     BidMade,
     Contract,
@@ -17,7 +18,7 @@ from display.view import (
     Trick,
     View,
 )
-from table import GameState, Hand, HandResult, Team
+from table import GameState, Hand, HandResult, Team, legal_bids
 from table import Phase as TablePhase
 from table import Renege as TableRenege
 from table import Trick as TableTrick
@@ -71,6 +72,7 @@ def view_from_state(
         base,
         hand_number=hand.number,
         bids=tuple(BidMade(seat.value, bid.log_value) for seat, bid in hand.bids),
+        legal_bids=tuple(bid.log_value for bid in legal_bids(state)),
         contract=contract_view(state, hand),
         trick=trick_view(hand),
         last_trick_winner=last_trick.winner.value if last_trick and last_trick.winner else None,
@@ -108,6 +110,30 @@ def contract_view(state: GameState, hand: Hand) -> Contract | None:
         sitting_out = seat.partner.value if bid.is_alone else None
         return Contract(seat.value, bid.log_value, None, sitting_out, tricks)
     return None
+
+
+def pick_choices(state: GameState) -> tuple[str, ...]:
+    """The cards a card pick offers in this game: the 24, and the joker when it is in play."""
+    return card_choices(joker=state.rules.joker)
+
+
+def played_picker(state: GameState, hand_number: int | None = None) -> PlayedPicker:
+    """The cards recorded in hand `hand_number`, or in the latest hand with cards.
+
+    The current and the last hand with cards may be shown; the picker offers the other one.
+    """
+    hands = [hand for hand in state.hands if hand.tricks][-2:]
+    if not hands:
+        return PlayedPicker(hand=state.hand.number)
+    shown = next((hand for hand in hands if hand.number == hand_number), hands[-1])
+    other = next((hand.number for hand in hands if hand is not shown), None)
+    tricks = tuple(
+        Trick(number, trick.leader.value,
+              tuple((seat.value, card.code) for seat, card in trick.cards),
+              trick.winner.value if trick.winner else None)
+        for number, trick in enumerate(shown.tricks, start=1)
+    )
+    return PlayedPicker(shown.number, tricks, other)
 
 
 def trick_view(hand: Hand) -> Trick | None:

@@ -1,4 +1,11 @@
-"""The display's main loop: poll events, take new views, draw only on change, flip, tick."""
+"""The display's main loop: poll events, take new views, draw only on change, flip, tick.
+
+Output: every tap or click on a touch target (`display.touch.hit_test`) goes on the loop's
+`presses` queue: the OK and UNDO buttons (and the Enter/Space and Backspace/U keys) as
+`ButtonPressed(action, source)`, every other target as `display.targets.Touched(target, source)`.
+The same target tapped again within `debounce_seconds` is a bounce and is dropped. Escape or Q,
+or closing the window, stops the loop (`step()` returns False).
+"""
 
 from __future__ import annotations
 
@@ -10,13 +17,17 @@ from enum import StrEnum
 
 import pygame
 
-from display.layout import layout_for
 from display.render import flash_on, render
 from display.style import Style
-from display.view import Renege, View
+from display.targets import ScreenButton, Touched, TouchTarget
+from display.touch import hit_test
+from display.view import Phase, Renege, View
 
 OK_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 UNDO_KEYS = (pygame.K_BACKSPACE, pygame.K_u)
+QUIT_KEYS = (pygame.K_ESCAPE, pygame.K_q)
+NOTHING_SHOWN = View(phase=Phase.BIDDING, dealer="N")
+"""What taps are tested against before the first view: only OK, UNDO and CORRECT answer."""
 
 
 class Action(StrEnum):
@@ -34,8 +45,12 @@ class ButtonPressed:
     source: str
 
 
+LoopOutput = ButtonPressed | Touched
+"""What the loop puts on its `presses` queue."""
+
+
 class DisplayLoop:
-    """Draws views taken from `views`; puts OK/UNDO presses on `presses`.
+    """Draws views taken from `views`; puts OK/UNDO presses and other taps on `presses`.
 
     Runs in the main thread. Another thread puts a `View` on `views` whenever the state
     changes, or None to stop the loop. A newly proven renege (`view.alarm`) flashes for
@@ -46,7 +61,7 @@ class DisplayLoop:
     def __init__(
         self,
         views: queue.Queue[View | None],
-        presses: queue.Queue[ButtonPressed],
+        presses: queue.Queue[LoopOutput],
         *,
         size: tuple[int, int] | None = (800, 480),
         fullscreen: bool = False,
@@ -75,7 +90,8 @@ class DisplayLoop:
         self.last_alarm_seen: Renege | None = None
         self.pressed: Action | None = None
         self.pressed_at = -1e9
-        self.last_press: dict[Action, float] = {}
+        self.last_press: dict[Action | TouchTarget, float] = {}
+        self.touched: TouchTarget | None = None
         self.frames_drawn = 0
         self.running = True
         self._dirty = True
@@ -136,27 +152,44 @@ class DisplayLoop:
             width, height = self.screen().get_size()
             self.press_at((round(event.x * width), round(event.y * height)), "touch", now)
         elif event.type == pygame.KEYDOWN:
-            if event.key in OK_KEYS:
+            if event.key in QUIT_KEYS:
+                self.running = False
+            elif event.key in OK_KEYS:
                 self.press(Action.OK, "key", now)
             elif event.key in UNDO_KEYS:
                 self.press(Action.UNDO, "key", now)
 
     def press_at(self, position: tuple[int, int], source: str, now: float) -> None:
-        """A tap or click at `position`: a press if it lands on a button."""
-        layout = layout_for(*self.screen().get_size())
-        if layout.ok_button.collidepoint(position):
-            self.press(Action.OK, source, now)
-        elif layout.undo_button.collidepoint(position):
-            self.press(Action.UNDO, source, now)
+        """A tap or click at `position`: reported if it lands on a touch target."""
+        view = self.shown_view() or NOTHING_SHOWN
+        target = hit_test(view, self.screen().get_size(), position)
+        if isinstance(target, ScreenButton):
+            self.press(Action(target.name), source, now)
+        elif target is not None:
+            self.touch(target, source, now)
 
     def press(self, action: Action, source: str, now: float) -> None:
         """Report a press, unless the same button was pressed a moment ago (a bounce)."""
-        if now - self.last_press.get(action, -1e9) < self.debounce_seconds:
+        if self.bounced(action, now):
             return
-        self.last_press[action] = now
         self.presses.put(ButtonPressed(action, source))
         self.pressed, self.pressed_at = action, now
         self._dirty = True
+
+    def touch(self, target: TouchTarget, source: str, now: float) -> None:
+        """Report a tap on `target`, unless it was tapped a moment ago (a bounce)."""
+        if self.bounced(target, now):
+            return
+        self.presses.put(Touched(target, source))
+        self.touched, self.pressed_at = target, now
+        self._dirty = True
+
+    def bounced(self, what: Action | TouchTarget, now: float) -> bool:
+        """Whether `what` was pressed less than `debounce_seconds` ago; notes the press if not."""
+        if now - self.last_press.get(what, -1e9) < self.debounce_seconds:
+            return True
+        self.last_press[what] = now
+        return False
 
     def take_views(self, now: float) -> None:
         """Take every view waiting on the queue; the last one is shown, no alarm is missed."""
@@ -180,13 +213,14 @@ class DisplayLoop:
         if self.alarm is not None and now - self.alarm_started >= self.alarm_seconds:
             self.alarm = None
             self._dirty = True
-        if self.pressed is not None and now - self.pressed_at >= self.pressed_seconds:
-            self.pressed = None
+        pressing = self.pressed is not None or self.touched is not None
+        if pressing and now - self.pressed_at >= self.pressed_seconds:
+            self.pressed = self.touched = None
             self._dirty = True
 
     def animating(self) -> bool:
         """Whether something moves on screen without a new view (the alarm, a pressed button)."""
-        return self.alarm is not None or self.pressed is not None
+        return self.alarm is not None or self.pressed is not None or self.touched is not None
 
     def needs_drawing(self, now: float) -> bool:
         """Whether the screen would look different from the last frame drawn."""
@@ -209,7 +243,7 @@ class DisplayLoop:
             return
         screen = self.screen()
         render(view, screen, now - self.alarm_started, style=self.style,
-               pressed=self.pressed.value if self.pressed else None)
+               pressed=self.pressed.value if self.pressed else None, touched=self.touched)
         pygame.display.flip()
         self.frames_drawn += 1
         self._dirty = False

@@ -6,8 +6,12 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from display.layout import Layout, layout_for
+from display.layout import Layout, bands_of, layout_for
+from display.prompt_layout import is_question
+from display.prompt_render import draw_prompt
+from display.prompts import MisreadQuestion
 from display.style import Colour, Style
+from display.targets import TouchTarget
 from display.text import Align, Fonts, PlacedText, SuitColours, draw_text
 from display.view import SEATS, TEAMS, BidMade, Phase, Problem, Renege, View, team_of
 from display.wording import (
@@ -16,6 +20,7 @@ from display.wording import (
     contract_headline,
     contract_need,
     exchange_steps,
+    legal_calls_text,
     problem_advice,
     problem_headline,
     proved_together,
@@ -46,16 +51,17 @@ def render(
     *,
     style: Style | None = None,
     pressed: str | None = None,
+    touched: TouchTarget | None = None,
     fonts: Fonts | None = None,
 ) -> list[PlacedText]:
     """Draw `view` over all of `surface`; `now` (seconds) drives the alarm's flashing.
 
-    `pressed` names a button ("ok" or "undo") to draw as pressed. Returns every text drawn,
-    with the box it had to fit in.
+    `pressed` names a button ("ok" or "undo") to draw as pressed, `touched` a prompt's touch
+    target. Returns every text drawn, with the box it had to fit in.
     """
     painter = Painter(surface, layout_for(*surface.get_size()), style or Style(),
                       fonts or shared_fonts())
-    painter.draw(view, now, pressed)
+    painter.draw(view, now, pressed, touched)
     return painter.placed
 
 
@@ -105,24 +111,22 @@ class Painter:
 
     def rows(self, area: pygame.Rect, weights: list[float]) -> list[pygame.Rect]:
         """`area` cut into horizontal bands in proportion to `weights`, with small gaps."""
-        pad = max(1, self.layout.gap // 2)
-        inner = area.inflate(-2 * self.layout.gap, -2 * pad)
-        total = sum(weights)
-        bands, y = [], float(inner.y)
-        for weight in weights:
-            height = inner.height * weight / total
-            bands.append(pygame.Rect(inner.x, round(y), inner.width, round(height) - pad))
-            y += height
-        return bands
+        return bands_of(area, weights, self.layout.gap)
 
     # -- the frame ----------------------------------------------------------------------------
 
-    def draw(self, view: View, now: float, pressed: str | None) -> None:
-        """Everything, back to front."""
+    def draw(self, view: View, now: float, pressed: str | None,
+             touched: TouchTarget | None = None) -> None:
+        """Everything, back to front; a prompt on top (a card pick covers all but the scores)."""
         self.surface.fill(self.style.felt)
         self.draw_scores(view)
+        prompt = view.prompt
+        if prompt is not None and not is_question(prompt):
+            draw_prompt(self, view, prompt, flash=True, touched=touched)
+            return
         self.draw_status(view)
-        self.draw_buttons(pressed)
+        if prompt is None:
+            self.draw_buttons(pressed)
         if view.phase is Phase.GAME_OVER:
             self.draw_game_over(view)
         elif view.phase is Phase.HAND_END and view.hand_end is not None:
@@ -133,8 +137,11 @@ class Painter:
             self.draw_tricks(view)
         if view.problems:
             self.draw_problems(view.problems, view)
-        if view.alarm is not None:
+        if view.alarm is not None and not isinstance(prompt, MisreadQuestion):
             self.draw_alarm(view.alarm, view, now)
+        if prompt is not None:
+            flash = view.alarm is None or flash_on(now)
+            draw_prompt(self, view, prompt, flash=flash, touched=touched)
 
     def draw_scores(self, view: View) -> None:
         """Both teams' scores, the target, the dealer and the hand number."""
@@ -155,7 +162,12 @@ class Painter:
         self.box(self.layout.info, self.style.panel)
         top, bottom = self.split(self.layout.info.inflate(-self.layout.gap, -self.layout.gap), 0.5)
         self.text(f"to {view.target} · hand {view.hand_number}", top, self.style.ink_soft)
-        self.text(f"Dealer {view.names.label(view.dealer)}", bottom)
+        if view.phase is Phase.HAND_END:
+            self.text(f"Next dealer {view.names.label(view.dealer)}", bottom)
+        elif view.phase is Phase.GAME_OVER:
+            self.text("Game over", bottom)
+        else:
+            self.text(f"Dealer {view.names.label(view.dealer)}", bottom)
 
     def split(self, rect: pygame.Rect, share: float) -> tuple[pygame.Rect, pygame.Rect]:
         """`rect` cut into a top part of `share` of its height and the rest."""
@@ -164,17 +176,18 @@ class Painter:
                 pygame.Rect(rect.x, rect.y + top_h, rect.width, rect.height - top_h))
 
     def draw_status(self, view: View) -> None:
-        """The line that says what the table waits for."""
-        rect = self.layout.status
+        """The line that says what the table waits for (narrower beside a question)."""
+        rect = self.layout.status if view.prompt is None else self.layout.side_status
         self.box(rect, self.style.panel)
         self.text(status_line(view), rect.inflate(-2 * self.layout.gap, -self.layout.gap))
 
     def draw_buttons(self, pressed: str | None) -> None:
-        """The on-screen OK and UNDO buttons."""
-        for name, rect, colour in (("ok", self.layout.ok_button, self.style.button_ok),
+        """The on-screen CORRECT, OK and UNDO buttons."""
+        for name, rect, colour in (("correct", self.layout.correct_button, self.style.panel_dim),
+                                   ("ok", self.layout.ok_button, self.style.button_ok),
                                    ("undo", self.layout.undo_button, self.style.button_undo)):
             fill = self.style.button_pressed if pressed == name else colour
-            ink = self.style.ink if pressed == name else self.style.on_button
+            ink = self.style.ink if pressed == name or name == "correct" else self.style.on_button
             self.box(rect, fill)
             self.text(name.upper(), rect.inflate(-2 * self.layout.gap, -2 * self.layout.gap), ink,
                       wrap=False)
@@ -190,7 +203,8 @@ class Painter:
             high = view.high_bid
             self.text(bid_text(high.bid) if high else "–", badge, wrap=False)
             self.text(f"by {view.names.label(high.seat)}" if high else "no bid yet", headline)
-            self.text("bids: 3 4 5 6 ASK MOON", detail, self.style.ink_soft)
+            if view.legal_bids:
+                self.text(legal_calls_text(view.legal_bids), detail, self.style.ink_soft)
             return
         title, badge, headline, need, out = self.rows(rect, [0.6, 2.4, 0.9, 0.6, 0.6])
         self.text("Trump", title, self.style.ink_soft)
@@ -336,7 +350,8 @@ class Painter:
             self.text(count, band, wrap=False, largest=size)
         last = view.last_trick_winner
         if last is not None:
-            self.text(f"last trick: {view.names.label(last)}", bands[2], self.style.ink_soft)
+            self.text(f"last trick: {view.names.label(last)}", bands[2], self.style.ink_soft,
+                      wrap=False)
         if view.reneges:
             self.text(f"Reneges: {len(view.reneges)}", bands[3], self.style.alarm_dim)
             for band, renege in zip(bands[4:], view.reneges[-2:], strict=False):
@@ -347,7 +362,7 @@ class Painter:
         area = self.layout.problem_area
         self.box(area, self.style.problem)
         self.box(area, self.style.on_problem, max(2, self.layout.gap // 2))
-        bands = self.rows(area, [1.0] * len(problems))
+        bands = self.layout.problem_bands(len(problems))
         for band, problem in zip(bands, problems, strict=True):
             headline, advice = self.split(band, 0.5)
             self.text(problem_headline(problem, view.names), headline, self.style.on_problem,

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from display.prompts import (
+    CardPick,
+    CorrectionPick,
+    MisreadQuestion,
+    PlayedPicker,
+    Prompt,
+    SuspectPrompt,
+    card_choices,
+)
 from display.view import (
     BidMade,
     Contract,
@@ -27,7 +36,13 @@ RENEGE = Renege(seat="W", trick=2, led="C", card="9H", proved_by_trick=4, proved
 def bidding() -> View:
     """W dealt; N bid 3, E bid 4, S passed; W to bid."""
     return View(phase=Phase.BIDDING, dealer="W", scores=SCORES, names=NAMES, hand_number=3,
-                turn="W", bids=BIDS[:3])
+                turn="W", bids=BIDS[:3], legal_bids=("pass", 5, 6, "ask", "moon"))
+
+
+def bidding_dealer_stuck() -> View:
+    """Stick the dealer: N, E and S passed, so W, who dealt, must bid and cannot pass."""
+    passes = tuple(BidMade(seat, "pass") for seat in ("N", "E", "S"))
+    return replace(bidding(), bids=passes, legal_bids=(3, 4, 5, 6, "ask", "moon"))
 
 
 def naming_trump() -> View:
@@ -91,6 +106,48 @@ def with_problem(problem: Problem) -> View:
     return replace(trick_in_progress(), problems=(problem,))
 
 
+def played_tricks() -> tuple[Trick, ...]:
+    """Hand 3 so far: E took tricks 1 and 2; trick 3 is being played."""
+    return (Trick(1, "E", (("E", "AH"), ("S", "TH"), ("W", "KH"), ("N", "QS")), winner="E"),
+            Trick(2, "E", (("E", "AC"), ("S", "9C"), ("W", "KD"), ("N", "TC")), winner="E"),
+            trick_in_progress().trick or Trick(3, "E"))
+
+
+def double_deck_tricks() -> tuple[Trick, ...]:
+    """A double-deck hand of twelve tricks, all played."""
+    order = ("N", "E", "S", "W")
+    cards = card_choices()
+    return tuple(
+        Trick(number, order[number % 4],
+              tuple((order[(number + i) % 4], cards[(number * 4 + i) % 24]) for i in range(4)),
+              winner=order[number % 4])
+        for number in range(1, 13))
+
+
+def with_prompt(view: View, prompt: Prompt) -> View:
+    """`view` with `prompt` shown over it."""
+    return replace(view, prompt=prompt)
+
+
+def prompt_views() -> dict[str, View]:
+    """A view of every prompt: naming a card, correcting one, picking one, suspect, misread."""
+    suspect = SuspectPrompt(card="QS", now_seat="W", earlier_hand=3, earlier_trick=1,
+                            earlier_seat="N")
+    correction = CorrectionPick(hand=3, trick=1, seat="N", was="QS")
+    return {
+        "pick-card": with_prompt(trick_in_progress(), CardPick("W", "unreadable")),
+        "pick-card-joker": with_prompt(joker_trick(), CardPick("E", "asked", card_choices(True))),
+        "correct-card": with_prompt(trick_in_progress(), correction),
+        "correct-card-chosen": with_prompt(trick_in_progress(), replace(correction, chosen="QC")),
+        "played-picker": with_prompt(trick_in_progress(),
+                                     PlayedPicker(3, played_tricks(), other_hand=2)),
+        "played-picker-double-deck": with_prompt(trick_in_progress(),
+                                                 PlayedPicker(3, double_deck_tricks())),
+        "suspect": with_prompt(trick_in_progress(), suspect),
+        "misread-question": with_prompt(renege_alarm(), MisreadQuestion.of(RENEGE)),
+    }
+
+
 def hand_end() -> View:
     """EW made 4 with 4 tricks; W's renege costs EW 2."""
     summary = HandSummary(number=3, result="played", contract=Contract("E", 4, "H"),
@@ -119,6 +176,7 @@ def sample_views() -> dict[str, View]:
     """Every state, by a file-friendly name."""
     views = {
         "bidding": bidding(),
+        "bidding-dealer-stuck": bidding_dealer_stuck(),
         "trump": naming_trump(),
         "contract-3": contract(3, "C"),
         "contract-4": contract(4, "H"),
@@ -141,4 +199,5 @@ def sample_views() -> dict[str, View]:
         "hand-end-redeal": redeal(),
         "game-over": game_over(),
     }
+    views.update(prompt_views())
     return views

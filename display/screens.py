@@ -11,6 +11,16 @@ import pygame
 from display.render import render
 from display.samples import sample_views
 from display.style import Style
+from display.text import SUIT_LETTERS
+
+FILE_LABEL_LENGTH = 40
+
+
+def file_label(label: str) -> str:
+    """A step's label as a file name part: "W plays J♥" -> "W_plays_JH", suits as letters."""
+    lettered = "".join(SUIT_LETTERS.get(char, char) for char in label)
+    safe = "".join(char if char.isascii() and char.isalnum() else "_" for char in lettered)
+    return "_".join(part for part in safe.split("_") if part)[:FILE_LABEL_LENGTH]
 
 
 def write_screenshots(outdir: Path, sizes: Iterable[tuple[int, int]], style: Style) -> list[Path]:

@@ -63,6 +63,9 @@ class Fonts:
             pygame.font.init()
             self._fonts.clear()
         font = self._fonts.get(size)
+        if font is not None and not still_valid(font):
+            self._fonts.clear()
+            font = None
         if font is None:
             font = pygame.font.Font(self.path, size)
             self._fonts[size] = font
@@ -118,6 +121,15 @@ class Fonts:
         """Height of `count` lines at `size`."""
         font = self.get(size)
         return font.get_height() + (count - 1) * font.get_linesize()
+
+
+def still_valid(font: pygame.font.Font) -> bool:
+    """Whether `font` still works: not made before pygame's font module was last shut down."""
+    try:
+        font.get_height()
+    except pygame.error:
+        return False
+    return True
 
 
 def runs(line: str) -> list[str]:

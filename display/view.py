@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from display.errors import ViewError
+
+if TYPE_CHECKING:
+    from display.prompts import Prompt
 
 SEATS = ("N", "E", "S", "W")
 TEAMS = ("NS", "EW")
@@ -253,7 +257,11 @@ class HandSummary:
 
 @dataclass(frozen=True)
 class View:
-    """Everything the screen shows, as plain values."""
+    """Everything the screen shows, as plain values.
+
+    `legal_bids` are the calls the seat to bid may make now (pass included when allowed);
+    `prompt` is at most one question for the players (`display.prompts`), shown over the game.
+    """
 
     phase: Phase
     dealer: str
@@ -273,6 +281,8 @@ class View:
     hand_end: HandSummary | None = None
     winner: str | None = None
     renege_penalty: int = 2
+    legal_bids: tuple[Bid, ...] = ()
+    prompt: Prompt | None = None
 
     def __post_init__(self) -> None:
         check_seat(self.dealer)
@@ -281,6 +291,14 @@ class View:
                 check_seat(seat)
         if self.winner is not None:
             check_team(self.winner)
+        for bid in self.legal_bids:
+            check_bid(bid)
+        if self.prompt is not None:
+            from display.prompts import PROMPT_TYPES
+
+            if not isinstance(self.prompt, PROMPT_TYPES):
+                raise ViewError(f"prompt {self.prompt!r} is not a card pick, correction, "
+                                "played picker, suspect or misread question")
 
     @property
     def high_bid(self) -> BidMade | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from display.prompts import CardPick, CorrectionPick, MisreadQuestion, PlayedPicker, SuspectPrompt
 from display.view import (
     Bid,
     Contract,
@@ -14,6 +15,7 @@ from display.view import (
     check_card,
     check_suit,
     partner_of,
+    team_of,
 )
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -154,7 +156,7 @@ def problem_advice(problem: Problem, turn: str | None, names: SeatNames | None =
     """What a player should do about it."""
     match problem.kind:
         case ProblemKind.UNREADABLE_CARD:
-            return "Place it flat in your zone so the camera can read it; OK hides this"
+            return "Place it flat in your zone, or tap here to name it; OK hides this"
         case ProblemKind.ALREADY_PLAYED:
             return "Place it flat again, or press UNDO to fix an earlier card"
         case ProblemKind.OUT_OF_TURN:
@@ -164,3 +166,75 @@ def problem_advice(problem: Problem, turn: str | None, names: SeatNames | None =
         case ProblemKind.DISCONNECTED:
             return "Check its cable; the table waits until it is back"
     return ""
+
+
+BUTTON_TEXT = {"ok": "OK", "cancel": "CANCEL", "confirm": "CONFIRM", "misread": "MISREAD?",
+               "correct": "CORRECT IT", "no": "NO"}
+PICK_ADVICE = {
+    "unreadable": "The camera cannot read it: tap the card it is",
+    "asked": "Tap the card lying there",
+    "correct": "Tap the card it really is",
+}
+
+
+NO_BREAK_SPACE = "\u00a0"
+
+
+def unbroken(text: str) -> str:
+    """`text` with its spaces made non-breaking, so that a name such as "N Ann" stays whole."""
+    return text.replace(" ", NO_BREAK_SPACE)
+
+
+def legal_calls_text(bids: tuple[Bid, ...]) -> str:
+    """The calls open to the bidder: "calls: PASS 5 6 ASK MOON"."""
+    return "calls: " + " ".join(bid_text(bid).upper() for bid in bids)
+
+
+def pick_title(pick: CardPick, names: SeatNames) -> str:
+    """"Name the card at W Dan"."""
+    return f"Name the card at {names.label(pick.seat)}"
+
+
+def correction_title(pick: CorrectionPick, names: SeatNames) -> str:
+    """"Correct hand 3, trick 2: E Bob"."""
+    return f"Correct hand {pick.hand}, trick {pick.trick}: {names.label(pick.seat)}"
+
+
+def correction_detail(pick: CorrectionPick) -> str:
+    """What was recorded, and the card chosen so far."""
+    was = card_text(pick.was)
+    if pick.chosen is None:
+        return f"Recorded {was}: tap the card it really was"
+    return f"Recorded {was}, now {card_text(pick.chosen)}: press CONFIRM"
+
+
+def picker_title(picker: PlayedPicker) -> str:
+    """"Correct a card of hand 3"."""
+    return f"Correct a card of hand {picker.hand}"
+
+
+def picker_detail(picker: PlayedPicker) -> str:
+    """What to tap."""
+    if not picker.tricks:
+        return "No card recorded in this hand yet"
+    return "Tap the card that was misread"
+
+
+def suspect_title(suspect: SuspectPrompt, names: SeatNames) -> str:
+    """"J♥ seen again, at W Dan"."""
+    return f"{card_text(suspect.card)} seen again, at {names.label(suspect.now_seat)}"
+
+
+def suspect_detail(suspect: SuspectPrompt, names: SeatNames, hand_number: int) -> str:
+    """"J♥ was already recorded for E Bob in trick 2. Misread there?"."""
+    where = f"trick {suspect.earlier_trick}"
+    if suspect.earlier_hand != hand_number:
+        where = f"hand {suspect.earlier_hand}, {where}"
+    return (f"{card_text(suspect.card)} was already recorded for "
+            f"{unbroken(names.label(suspect.earlier_seat))} in {where}.\nMisread there?")
+
+
+def misread_detail(question: MisreadQuestion, penalty: int) -> str:
+    """The renege's evidence, its cost, then what MISREAD? is for."""
+    return (f"{renege_detail(question.renege)}\n"
+            f"{team_of(question.seat)} lose {penalty} points. A card misread? Tap MISREAD?")

@@ -139,6 +139,16 @@ class Picamera2Camera:
                 f"picamera2 is not installed ({error}); on Raspberry Pi OS: "
                 "sudo apt install python3-picamera2"
             ) from error
+        except ValueError as error:
+            # apt's picamera2 and simplejpeg are built against the system numpy; a different
+            # numpy in the venv fails at import with "numpy.dtype size changed".
+            import numpy
+
+            raise CameraError(
+                f"picamera2 cannot be imported with numpy {numpy.__version__} ({error}): it is "
+                "built against the system numpy; reinstall with systemd/install.sh, which keeps "
+                "the venv on the system numpy"
+            ) from error
         try:
             camera = Picamera2(self.camera_num)
             size = (self.settings.width, self.settings.height)

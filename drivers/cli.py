@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,7 @@ def check_hardware(args: argparse.Namespace) -> int:
         else:
             report = run_live_check(config, wait_s=args.wait)
     except (DriverError, OSError) as error:
-        print(f"check-hardware: {error}")
+        print(f"check-hardware: {error}", file=sys.stderr)
         return 2
     failed = [(name, detail) for name, ok, detail in report.steps if not ok]
     print(f"\n{len(report.steps) - len(failed)} of {len(report.steps)} steps worked.")

@@ -43,6 +43,23 @@ def _choice(section: str, key: str, value: object, choices: tuple[str, ...]) -> 
     return str(value)
 
 
+def _optional(section: Mapping[str, Any], key: str, kind: type, minimum: float) -> Any:
+    """A number of the camera section, or None when it is not given."""
+    return None if section.get(key) is None else _number(section, key, None, kind, minimum)
+
+
+def _number(
+    section: Mapping[str, Any], key: str, default: object, kind: type, minimum: float
+) -> Any:
+    """A whole number (or, for float, any number) of the camera section, at least `minimum`."""
+    value = section.get(key, default)
+    allowed: tuple[type, ...] = (int,) if kind is int else (int, float)
+    if isinstance(value, bool) or not isinstance(value, allowed) or value < minimum:
+        what = "a whole number" if kind is int else "a number"
+        raise ConfigError(f"camera.{key} = {value!r}: expected {what} of at least {minimum}")
+    return kind(value)
+
+
 def hardware_config(data: Mapping[str, Any], base: Path | None = None) -> HardwareConfig:
     """Build the config from parsed TOML; relative paths are taken from `base`."""
     gpio = _table(data, "gpio")
@@ -53,6 +70,9 @@ def hardware_config(data: Mapping[str, Any], base: Path | None = None) -> Hardwa
     if "buttons" in data:
         pin_map = build_pin_map(data)
     elif "pin_map" in gpio:
+        if not isinstance(gpio["pin_map"], str):
+            raise ConfigError(f"gpio.pin_map = {gpio['pin_map']!r}: expected the path of a "
+                              "pin map file (text)")
         path = Path(gpio["pin_map"])
         pin_map = load_pin_map(path if path.is_absolute() or base is None else base / path)
     elif "layout" in gpio:
@@ -66,19 +86,20 @@ def hardware_config(data: Mapping[str, Any], base: Path | None = None) -> Hardwa
     camera = _table(data, "camera")
     kind = _choice("camera", "kind", camera.get("kind", "none"), CAMERA_KINDS)
     target = camera.get("device", camera.get("path"))
+    if target is not None and not isinstance(target, str | int):
+        raise ConfigError(f"camera.device = {target!r}: expected a device or a path")
     if kind == "recorded" and target is not None and base is not None:
         target = str(base / target) if not Path(str(target)).is_absolute() else str(target)
-    try:
-        settings = CameraSettings(
-            width=int(camera.get("width", 1280)),
-            height=int(camera.get("height", 720)),
-            fps=float(camera.get("fps", 30)),
-            exposure_us=camera.get("exposure_us"),
-            analogue_gain=camera.get("analogue_gain"),
-            lens_position=camera.get("lens_position"),
-        )
-    except (TypeError, ValueError) as error:
-        raise ConfigError(f"[camera]: {error}") from error
+    if kind == "recorded" and target is not None and not Path(str(target)).exists():
+        raise ConfigError(f"camera.path = {target!r}: no such video or folder of frames")
+    settings = CameraSettings(
+        width=_number(camera, "width", 1280, int, minimum=1),
+        height=_number(camera, "height", 720, int, minimum=1),
+        fps=float(_number(camera, "fps", 30, float, minimum=0)),
+        exposure_us=_optional(camera, "exposure_us", int, minimum=1),
+        analogue_gain=_optional(camera, "analogue_gain", float, minimum=0),
+        lens_position=_optional(camera, "lens_position", float, minimum=0),
+    )
     signals = _table(data, "signals")  # [outputs] holds the output pins of an inline pin map
     route = _choice("signals", "via", signals.get("via", "gpio"), OUTPUT_ROUTES)
     return HardwareConfig(
@@ -97,6 +118,15 @@ def load_hardware_config(path: Path) -> HardwareConfig:
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: a folder, not a config file") from None
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: {error}") from error
-    return hardware_config(data, path.parent)
+        raise ConfigError(f"{path}: not valid TOML: {error}") from error
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    try:
+        return hardware_config(data, path.parent)
+    except ConfigError as error:
+        raise ConfigError(f"{path}: {error}") from None

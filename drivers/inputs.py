@@ -119,6 +119,26 @@ class AceNoFaceClaimed:
 
 
 @dataclass(frozen=True)
+class CardKeyPressed:
+    """CARD: the next rank and suit keys name a card by hand (the camera cannot read it)."""
+
+    seat: Seat | None
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+
+
+@dataclass(frozen=True)
+class CorrectKeyPressed:
+    """CORRECT: the next keys name a played card (seat, trick) and what it really was."""
+
+    seat: Seat | None
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+
+
+@dataclass(frozen=True)
 class PanelConnected:
     """The serial panel answered the handshake."""
 
@@ -159,6 +179,8 @@ PlayerInput: TypeAlias = (
     | UndoPressed
     | NewGameConfirmed
     | AceNoFaceClaimed
+    | CardKeyPressed
+    | CorrectKeyPressed
 )
 StatusEvent: TypeAlias = (
     NewGameRequested

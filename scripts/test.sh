@@ -3,8 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/venv.sh
+echo "== ruff"
 .venv/bin/ruff check .
-.venv/bin/mypy table
+echo "== mypy --strict table vision tools"
+.venv/bin/mypy --strict table vision tools
+echo "== pytest (about 5 minutes; tests that need ../shared say so when it is absent)"
 set +e
 .venv/bin/python -m pytest "$@"
 status=$?

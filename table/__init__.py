@@ -2,10 +2,11 @@
 
 from table.bids import ASK, MOON, PASS, Bid, BidKind
 from table.cards import JOKER, Card, Suit, effective_suit, trick_key
-from table.errors import CardParseError, InvalidEvent, LogError, RulesError, TableError
+from table.errors import CardParseError, InvalidEvent, LogError, Refusal, RulesError, TableError
 from table.events import (
     AceNoFaceClaimed,
     BidMade,
+    CardCorrected,
     CardPlayed,
     DealerDiscarded,
     Event,
@@ -14,7 +15,17 @@ from table.events import (
     TrumpNamed,
     Undone,
 )
-from table.hand import Contract, Hand, HandResult, Renege, Trick, follows_suit, winner
+from table.hand import (
+    Contract,
+    Correction,
+    Hand,
+    HandResult,
+    Play,
+    Renege,
+    Trick,
+    follows_suit,
+    winner,
+)
 from table.rules import Rules
 from table.seats import SEATS, TEAMS, Seat, Team
 from table.state import GameState, Outcome, Phase, legal_bids, replay
@@ -31,9 +42,11 @@ __all__ = [
     "BidKind",
     "BidMade",
     "Card",
+    "CardCorrected",
     "CardParseError",
     "CardPlayed",
     "Contract",
+    "Correction",
     "DealerDiscarded",
     "Event",
     "ExchangeDone",
@@ -45,6 +58,8 @@ __all__ = [
     "LogError",
     "Outcome",
     "Phase",
+    "Play",
+    "Refusal",
     "Renege",
     "Rules",
     "RulesError",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from table.errors import TableError
+from table.errors import TableError, shown
 from table.rules import Rules
 
 
@@ -23,6 +23,8 @@ class BidKind(StrEnum):
 
 
 MINIMUM_BID = 3
+MAXIMUM_BID = 12  # the highest plain bid of any rules: 12 with the double deck
+_WORDS = ("pass", "ask", "moon")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,19 +36,38 @@ class Bid:
 
     @classmethod
     def parse(cls, value: object) -> Bid:
-        """A bid from its log value: `3`..`12`, `"ask"`, `"moon"` or `"pass"`."""
-        if isinstance(value, int) and not isinstance(value, bool):
-            if value < MINIMUM_BID:
-                raise BidError(f"bid {value} is below the minimum bid of {MINIMUM_BID}")
-            return cls(BidKind.TRICKS, value)
+        """A bid as a person may type it: `4`, `"4"`, `" Pass "`, `"MOON"`; raises BidError."""
         if isinstance(value, str):
             text = value.strip().lower()
-            if text.isdigit():
-                return cls.parse(int(text))
-            for kind in (BidKind.PASS, BidKind.ASK, BidKind.MOON):
-                if text == kind.value:
-                    return cls(kind)
-        raise BidError(f"{value!r} is not a bid (a number of tricks, 'ask', 'moon' or 'pass')")
+            if text.isascii() and text.isdigit() and len(text) <= len(str(MAXIMUM_BID)):
+                return cls.from_log(int(text))
+            if text in _WORDS:
+                return cls.from_log(text)
+        return cls.from_log(value)
+
+    @classmethod
+    def from_log(cls, value: object) -> Bid:
+        """A bid in the log notation: a whole number `3`..`12`, `"ask"`, `"moon"` or `"pass"`."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            if value < MINIMUM_BID:
+                raise BidError(f"bid {shown(value)} is below the minimum bid of {MINIMUM_BID}")
+            if value > MAXIMUM_BID:
+                raise BidError(
+                    f"bid {shown(value)} is above {MAXIMUM_BID}, the highest bid of any rules"
+                )
+            return cls(BidKind.TRICKS, value)
+        if isinstance(value, str) and value in _WORDS:
+            return cls(BidKind(value))
+        raise BidError(f'{shown(value)} is not a bid (a number of tricks, "ask", "moon" or "pass")')
+
+    @property
+    def is_valid(self) -> bool:
+        """True for a bid of the notation: a pass, ask, moon, or 3..12 tricks."""
+        if type(self.kind) is not BidKind or type(self.tricks) is not int:
+            return False
+        if self.kind is BidKind.TRICKS:
+            return MINIMUM_BID <= self.tricks <= MAXIMUM_BID
+        return self.tricks == 0
 
     @property
     def is_pass(self) -> bool:

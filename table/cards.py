@@ -26,6 +26,13 @@ class Suit(StrEnum):
                     return suit
         raise CardParseError(text, "expected C, D, H or S", what="a suit")
 
+    @classmethod
+    def from_log(cls, value: object) -> Suit:
+        """The suit in the log notation: exactly `"C"`, `"D"`, `"H"` or `"S"`."""
+        if isinstance(value, str) and value in _BY_LETTER:
+            return _BY_LETTER[value]
+        raise CardParseError(value, 'expected "C", "D", "H" or "S"', what="a suit")
+
     @property
     def symbol(self) -> str:
         """The suit's symbol: ♣ ♦ ♥ ♠."""
@@ -50,6 +57,7 @@ _SAME_COLOUR = {
     Suit.HEARTS: Suit.DIAMONDS,
 }
 SUITS: tuple[Suit, ...] = tuple(Suit)
+_BY_LETTER: dict[str, Suit] = {suit.value: suit for suit in SUITS}
 
 # Plain ranks, low to high; `T` is the ten.
 RANKS: tuple[str, ...] = ("9", "T", "J", "Q", "K", "A")
@@ -89,6 +97,23 @@ class Card:
         if rank not in RANKS:
             raise CardParseError(text, f"unknown rank {rank!r} (9, T or 10, J, Q, K, A)")
         return cls(rank, suit)
+
+    @classmethod
+    def from_log(cls, value: object) -> Card:
+        """A card in the log notation: `JH`, `TH` (or `10H`), `JK`; nothing else, no spaces."""
+        if isinstance(value, str):
+            code = "T" + value[2:] if len(value) == 3 and value.startswith("10") else value
+            known = _BY_CODE.get(code)
+            if known is not None:
+                return known
+        raise CardParseError(value, "expected RANK + SUIT in capitals, such as 'JH', 'TH' or 'JK'")
+
+    @property
+    def is_valid(self) -> bool:
+        """True for a card of the notation (a rank of RANKS and a Suit, or the joker)."""
+        if self.suit is None:
+            return self.rank == JOKER_CODE
+        return type(self.suit) is Suit and _BY_CODE.get(f"{self.rank}{self.suit.value}") == self
 
     @property
     def is_joker(self) -> bool:

@@ -69,14 +69,22 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 2
     try:
         rules = Rules.from_mapping(json.loads(args.rules))
-    except (json.JSONDecodeError, RulesError) as error:
-        print(f"--rules: {error}", file=sys.stderr)
+    except (ValueError, RecursionError) as error:
+        reason = str(error) if isinstance(error, RulesError) else "not a JSON object of options"
+        print(f"--rules: {reason}", file=sys.stderr)
         return 2
-    args.out.mkdir(parents=True, exist_ok=True)
+    if args.out.exists() and not args.out.is_dir():
+        print(f"--out {args.out} is a file, not a folder for the logs", file=sys.stderr)
+        return 2
     for index in range(args.games):
         game = simulate_game(seed=args.seed + index, rules=rules, renege_rate=args.renege_rate)
         path = args.out / f"game_{args.seed + index:05d}.jsonl"
-        path.write_text(dump_events(game.events), encoding="utf-8")
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+            path.write_text(dump_events(game.events), encoding="utf-8")
+        except OSError as error:
+            print(f"--out {args.out}: cannot write {path.name}: {error.strerror}", file=sys.stderr)
+            return 2
         print(path)
         if not game.finished:
             print(f"{path}: no team reached the target within the hand limit", file=sys.stderr)

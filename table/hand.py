@@ -52,6 +52,27 @@ class Renege:
 
 
 @dataclass(frozen=True, slots=True)
+class Correction:
+    """A misread put right: `seat`'s card in trick `trick` of hand `hand` was `card`, not `was`."""
+
+    hand: int
+    trick: int
+    seat: Seat
+    was: Card
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Where a card lies in the record: its hand, its trick and the seat that played it."""
+
+    hand: int
+    trick: int
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
 class FailureToFollow:
     """A card that did not follow the suit led; a renege once a later card proves it."""
 
@@ -107,6 +128,7 @@ class Hand:
     exchanged: bool = False
     tricks: list[Trick] = field(default_factory=list)
     reneges: list[Renege] = field(default_factory=list)
+    corrections: list[Correction] = field(default_factory=list)
     failures: list[FailureToFollow] = field(default_factory=list)
     played: Counter[Card] = field(default_factory=Counter)
     result: HandResult = HandResult.IN_PROGRESS
@@ -153,6 +175,21 @@ class Hand:
     def completed_tricks(self) -> int:
         """How many tricks have all their cards."""
         return sum(1 for trick in self.tricks if trick.winner is not None)
+
+    def plays_of(self, card: Card) -> tuple[Play, ...]:
+        """Every copy of `card` played this hand, in the order played."""
+        return tuple(
+            Play(self.number, number, seat, played)
+            for number, trick in enumerate(self.tricks, start=1)
+            for seat, played in trick.cards
+            if played == card
+        )
+
+    def played_at(self, trick: int, seat: Seat) -> Card | None:
+        """The card `seat` played in trick `trick` (numbered from 1), if any."""
+        if not 1 <= trick <= len(self.tricks):
+            return None
+        return self.tricks[trick - 1].card_of(seat)
 
     def where_played(self, card: Card) -> tuple[int, Seat] | None:
         """The trick number and seat of the first copy of `card` played this hand."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from table.hand import Hand, HandResult, Renege
+from table.hand import Correction, Hand, HandResult, Renege
 from table.seats import TEAMS, Team
 from table.state import GameState
 
@@ -12,6 +12,14 @@ def describe_renege(renege: Renege) -> str:
     return (
         f"RENEGE by {renege.seat}: trick {renege.trick}, {renege.led.symbol} led, played "
         f"{renege.card}; proved by {renege.proved_by_card} in trick {renege.proved_by_trick}"
+    )
+
+
+def describe_correction(correction: Correction) -> str:
+    """One line naming the corrected play: who, which trick, what was read and what it was."""
+    return (
+        f"CORRECTED: {correction.seat}'s card in trick {correction.trick} was "
+        f"{correction.card}, not {correction.was} as recorded"
     )
 
 
@@ -37,6 +45,7 @@ def describe_hand(hand: Hand) -> list[str]:
         cards = " ".join(f"{seat}:{card}" for seat, card in trick.cards)
         taken = f" -> {trick.winner}" if trick.winner else " (in progress)"
         lines.append(f"  trick {number}: {cards}{taken}")
+    lines.extend(f"  {describe_correction(correction)}" for correction in hand.corrections)
     lines.extend(f"  {describe_renege(renege)}" for renege in hand.reneges)
     if hand.result is HandResult.PLAYED and contract is not None:
         won = hand.tricks_won

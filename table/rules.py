@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
-from table.errors import RulesError
+from table.errors import RulesError, shown
 
 SetPenalty = Literal["value", "tricks"]
 BothOverTarget = Literal["higher_score", "bidding_team"]
@@ -39,12 +39,12 @@ class Rules:
         if options is None:
             return cls()
         if not isinstance(options, Mapping):
-            raise RulesError(f"rules must be an object of options, not {options!r}")
+            raise RulesError(f"rules must be an object of options, not {shown(options)}")
         known = {field.name for field in fields(cls)}
         unknown = sorted(str(name) for name in options if name not in known)
         if unknown:
             raise RulesError(
-                f"unknown rule option {', '.join(map(repr, unknown))} "
+                f"unknown rule option {', '.join(map(shown, unknown))} "
                 f"(known: {', '.join(sorted(known))})"
             )
         return cls(**dict(options))
@@ -74,22 +74,22 @@ def _problems(rules: Rules) -> list[str]:
     """Every bad value in a rule set, each naming the option."""
     problems = []
     if not _is_int(rules.target) or rules.target <= 0:
-        problems.append(f"target must be a positive whole number, not {rules.target!r}")
+        problems.append(f"target must be a positive whole number, not {shown(rules.target)}")
     if not _is_int(rules.renege_penalty) or rules.renege_penalty < 0:
         problems.append(
-            f"renege_penalty must be a non-negative whole number, not {rules.renege_penalty!r}"
+            f"renege_penalty must be a non-negative whole number, not {shown(rules.renege_penalty)}"
         )
     if rules.set_penalty not in _SET_PENALTIES:
-        problems.append(f"set_penalty must be 'value' or 'tricks', not {rules.set_penalty!r}")
+        problems.append(f"set_penalty must be 'value' or 'tricks', not {shown(rules.set_penalty)}")
     if rules.both_over_target not in _BOTH_OVER_TARGET:
         problems.append(
             "both_over_target must be 'higher_score' or 'bidding_team', "
-            f"not {rules.both_over_target!r}"
+            f"not {shown(rules.both_over_target)}"
         )
     for name in ("plain_six", "stick_the_dealer", "ace_no_face", "joker", "double_deck"):
         value = getattr(rules, name)
         if not isinstance(value, bool):
-            problems.append(f"{name} must be true or false, not {value!r}")
+            problems.append(f"{name} must be true or false, not {shown(value)}")
     return problems
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from table.errors import TableError
+from table.errors import TableError, shown
 
 
 class SeatError(TableError, ValueError):
@@ -39,7 +39,14 @@ class Seat(StrEnum):
                 return _BY_LETTER.get(text) or cls(text.strip().upper())
             except ValueError:
                 pass
-        raise SeatError(f"{text!r} is not a seat (N, E, S or W)")
+        raise SeatError(f"{shown(text)} is not a seat (N, E, S or W)")
+
+    @classmethod
+    def from_log(cls, value: object) -> Seat:
+        """The seat in the log notation: exactly `"N"`, `"E"`, `"S"` or `"W"`."""
+        if isinstance(value, str) and value in _BY_LETTER:
+            return _BY_LETTER[value]
+        raise SeatError(f'{shown(value)} is not a seat ("N", "E", "S" or "W")')
 
     @property
     def left(self) -> Seat:

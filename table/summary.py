@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from table.hand import Hand, Renege, Trick
+from table.hand import Correction, Hand, Renege, Trick
 from table.seats import TEAMS, Team
 from table.state import GameState
 
@@ -39,6 +39,7 @@ def hand_summary(hand: Hand) -> dict[str, Any]:
         "tricks": [_trick(trick) for trick in hand.tricks],
         "tricks_won": _by_team(hand.tricks_won),
         "reneges": [renege_summary(renege) for renege in hand.reneges],
+        "corrections": [correction_summary(correction) for correction in hand.corrections],
         "points": _by_team(hand.points),
     }
 
@@ -52,6 +53,16 @@ def renege_summary(renege: Renege) -> dict[str, Any]:
         "card": renege.card.code,
         "proved_by_trick": renege.proved_by_trick,
         "proved_by_card": renege.proved_by_card.code,
+    }
+
+
+def correction_summary(correction: Correction) -> dict[str, Any]:
+    """A correction that stands, as the replay object lists it."""
+    return {
+        "trick": correction.trick,
+        "seat": correction.seat.value,
+        "was": correction.was.code,
+        "card": correction.card.code,
     }
 
 

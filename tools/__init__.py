@@ -1,1 +1,1 @@
-"""Development tools outside the run-time libraries: data splits, training and evaluation."""
+"""Development tools beside the run-time libraries: evaluation, fitting, rendered scenes."""

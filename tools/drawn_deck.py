@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from tools.scenes import paste_card, table_background
+from tools.synthetic import suit_shape
 from vision.cards import Image, Quad
-from vision.scenes import paste_card, table_background
-from vision.synthetic import suit_shape
 
 WIDTH, HEIGHT = 240, 336
 INK = {"S": (25, 25, 25), "H": (40, 30, 200), "D": (170, 90, 20), "C": (40, 120, 30)}

@@ -402,3 +402,10 @@ class VisionConfig:
     wide too) and of a suit glyph: on the cards read whole in edje, ranks are about 0.45-0.7
     as wide as tall (10th-90th percentile). Letters of text read sideways fail this, which
     halves the finder's time on cluttered photos (same cards read on dev)."""
+
+    # The learned reader (vision/learned.py, vision/data/reader.onnx)
+    learned_reader: bool = True
+    """Check every whole card with the learned reader: a glyph reading stands only where both
+    of the network's views back it, and a card the glyphs left unread is named where both views
+    agree surely, and a card read at a loose corner only from a calibrated confidence on
+    (thresholds from the model's manifest, calibrated on held-out photos)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import zipfile
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -112,6 +113,10 @@ class GlyphModel:
                 faces = (FaceSet(data["face_vectors"], data["face_names"])
                          if "face_vectors" in data else FaceSet.empty())
                 deck = DeckFaces.from_arrays(data) if "deck_names" in data else None
-        except (OSError, KeyError, ValueError) as error:
-            raise ProfileError(f"cannot load glyph model {str(path)!r}: {error}") from error
+        except FileNotFoundError:
+            raise ProfileError(f"{str(path)!r}: no such deck profile or model file") from None
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as error:
+            raise ProfileError(
+                f"{str(path)!r} is not a deck profile or glyph model (an .npz written by "
+                f"`cardtable deck enroll`): {type(error).__name__}") from error
         return cls(ranks, suits, faces, deck)

@@ -42,7 +42,23 @@ def recognise(
     observations = read_unread_outlines(frame, observations, model, config)
     if config.read_corners and config.index_finder:
         observations += find_by_index(frame, masks, observations, model, config)
+    if config.learned_reader:
+        observations = checked_by_learned(frame, observations, config)
     return read_known_deck(frame, observations, model.deck)
+
+
+def checked_by_learned(frame: Image, observations: list[CardObservation],
+                       config: VisionConfig) -> list[CardObservation]:
+    """Every card named only where the learned reader's cues agree (vision.learned)."""
+    from vision.learned import CardScores, checked, shipped_reader
+
+    reader = shipped_reader()
+    whole = [k for k, o in enumerate(observations) if o.whole]
+    scores: list[CardScores | None] = [None] * len(observations)
+    for k, card_scores in zip(whole, reader.scores(frame, [observations[k].corners
+                                                           for k in whole]), strict=True):
+        scores[k] = card_scores
+    return checked(observations, scores, reader.rule)
 
 
 def read_joker(

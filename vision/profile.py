@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.card_glyphs import card_glyphs
 from vision.cards import Image, Quad, parse_card
 from vision.config import VisionConfig
 from vision.deck_config import DeckMatchConfig
@@ -14,7 +15,6 @@ from vision.deck_faces import DeckFaces, FaceViews, face_views, merged
 from vision.detect import find_cards
 from vision.errors import CardNameError, ProfileError
 from vision.faces import JOKER, FaceSet, FaceVector, face_vector, image_face
-from vision.fitting import card_glyphs
 from vision.imageio import read_image
 from vision.model import GlyphModel, GlyphSet
 

@@ -18,6 +18,7 @@ DEBOUNCE_MS = 15
 BUTTONS = {
     "3": 2, "4": 3, "5": 4, "6": 5, "ASK": 6, "MOON": 7, "PASS": 8,
     "CLUBS": 9, "DIAMONDS": 10, "HEARTS": 11, "SPADES": 12, "OK": 13, "UNDO": 14,
+    "CARD": 22, "CORRECT": 26,
 }
 BUZZER = 15
 LEDS = {"N": 16, "E": 17, "S": 18, "W": 19, "ACCEPT": 20, "RENEGE": 21}

@@ -8,6 +8,7 @@ import pytest
 
 from app.config import ConfigError, load_config
 from table import Rules, Seat
+from vision.zones import default_zones, save_zones
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -44,6 +45,7 @@ pin_factory = "mock"
 layout = "shared"
 """,
     )
+    save_zones(default_zones(1280, 720), tmp_path / "zones.json")
     config = load_config(path)
     assert config.rules == Rules(target=40, joker=True) and config.dealer is Seat.E
     assert config.seat_names == {"N": "Ann", "S": "Sam"}
@@ -66,6 +68,19 @@ layout = "shared"
         ("[seats]\nN = 3\n", "[seats] N = 3: expected text"),
         ("game = 3\n", "[game] must be a table"),
         ("[game\n", "not valid TOML"),
+        ("[state]\ndir = 5\n", "[state] dir = 5: expected a folder path"),
+        ("[display]\nwidth = -5\n", "[display] width = -5: expected 320 to 7680"),
+        ("[display]\nfps = 0\n", "[display] fps = 0"),
+        ("[gpio]\npin_map = 5\n", "gpio.pin_map = 5: expected the path"),
+        ("[buttons.pins]\nOK = 99\n", "pin 99 is not a GPIO"),
+        ("[buttons.pins]\nOK = 4\nUNDO = 4\n", "GPIO4 is already used"),
+        ("[camera]\nkind = 'usb'\n[vision]\ncalibration = 'z.json'\n",
+         "[vision] calibration = 'z.json': no such file"),
+        ("[camera]\nkind = 'usb'\nexposure_us = 'fast'\n", "camera.exposure_us = 'fast'"),
+        ("[camera]\nkind = 'usb'\nwidth = 0\n", "camera.width = 0"),
+        ("[camera]\nkind = 'recorded'\npath = 'gone.mp4'\n", "no such video or folder"),
+        ("[vision]\ndeck = 'deck.npz'\n", "[vision] deck = 'deck.npz': no such file"),
+        ("[vision]\ncalibration = 'table.toml'\n", "[vision] calibration"),
     ],
 )
 def test_bad_config_names_where(tmp_path: Path, text: str, message: str) -> None:

@@ -152,7 +152,7 @@ def test_a_card_identified_where_it_lies_clears_the_question_and_is_played(
     bid_hand(table)
     unread = sighting_of(CardEvent(EventKind.UNREADABLE, 1.0, "E", None, 0.2))
     identified = sighting_of(CardEvent(EventKind.IDENTIFIED, 2.0, "E", "JH", 0.9))
-    assert identified.kind is SightingKind.PLACED and identified.card == Card.parse("JH")
+    assert identified.kind is SightingKind.IDENTIFIED and identified.card == Card.parse("JH")
     assert table.on_card(unread.seat, unread.card)[0].kind is NoticeKind.UNREADABLE_CARD
     notices = table.on_card(identified.seat, identified.card)
     assert [n.message for n in notices] == ["E plays J♥"]

@@ -91,11 +91,15 @@ def test_journal_commands_report_problems(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["export", "7", "--state-dir", str(tmp_path)]) == 2
-    assert "no game 7" in capsys.readouterr().err
-    assert main(["games", "--state-dir", str(tmp_path)]) == 0
-    assert capsys.readouterr().out == "no games yet\n"
+    assert "no journal in" in capsys.readouterr().err
+    assert main(["games", "--state-dir", str(tmp_path)]) == 2
+    assert "no journal in" in capsys.readouterr().err
+    assert not (tmp_path / "journal.sqlite").exists()  # reading creates nothing
     assert main(["new-game", "--state-dir", str(tmp_path)]) == 0
     assert "game 1 ready, N deals" in capsys.readouterr().out
+    assert main(["export", "7", "--state-dir", str(tmp_path)]) == 2
+    assert "no game 7" in capsys.readouterr().err
+    assert main(["games", "--state-dir", str(tmp_path)]) == 0
     bad = tmp_path / "bad.toml"
     bad.write_text("[nope]\n")
     assert main(["games", "--config", str(bad)]) == 2

@@ -48,15 +48,63 @@ def test_unit_has_the_service_settings_the_table_needs() -> None:
         assert line in text, line
 
 
-def test_installer_dry_run_lists_its_steps() -> None:
+def _dry_run(*extra: str) -> str:
     result = subprocess.run(
-        ["bash", str(ROOT / "systemd" / "install.sh"), "--dry-run"],
+        ["bash", str(ROOT / "systemd" / "install.sh"), "--dry-run", *extra],
         capture_output=True,
         text=True,
         check=True,
     )
-    assert "+ systemctl enable --now cardtable.service" in result.stdout
-    assert "python3-picamera2" in result.stdout
+    return result.stdout
+
+
+def test_installer_dry_run_lists_its_steps_in_order() -> None:
+    steps = [line[2:] for line in _dry_run().splitlines() if line.startswith("+ ")]
+    assert steps[0] == "apt-get update"
+    first = {step.split()[-1]: n for n, step in enumerate(steps) if step.startswith("apt-get")}
+    assert {"libgbm1", "python3-picamera2", "python3-lgpio"} <= set(first)
+    pip = next(n for n, step in enumerate(steps) if "/pip install" in step)
+    assert "--constraint" in steps[pip] and steps[pip].endswith("/opt/cardtable/src[pi]")
+    assert "ln -sf /opt/cardtable/.venv/bin/cardtable /usr/local/bin/cardtable" in steps
+    assert steps[-1] == "systemctl enable cardtable.service"
+
+
+def test_installer_leaves_the_clones_venv_behind() -> None:
+    lines = _dry_run().splitlines()
+    copy = next(line for line in lines if line.startswith("+ tar -C") and "-cf" in line)
+    assert "--exclude=./.venv" in copy and "--exclude=./.git" in copy
+
+
+def test_installer_starts_the_service_only_when_asked() -> None:
+    assert "+ systemctl enable --now cardtable.service" in _dry_run("--start")
+    assert "--now" not in _dry_run()
+
+
+def test_installer_refuses_an_unknown_option() -> None:
+    result = subprocess.run(
+        ["bash", str(ROOT / "systemd" / "install.sh"), "--bogus"], capture_output=True, text=True
+    )
+    assert result.returncode == 2 and "--bogus" in result.stderr
+
+
+def test_unit_lets_gpiozero_read_the_board_and_lgpio_make_its_pipe() -> None:
+    settings = [line.strip() for line in UNIT.read_text().splitlines()]
+    assert "ProcSubset=pid" not in settings
+    assert "WorkingDirectory=/var/lib/cardtable" in settings
+    assert "RuntimeDirectory=cardtable" in settings
+    assert "Environment=LG_WD=/run/cardtable" in settings
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze absent")
+def test_unit_exposure_stays_at_or_below_one() -> None:
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", str(UNIT)],
+        capture_output=True, text=True, check=False,
+    )
+    overall = [line for line in result.stdout.splitlines() if "Overall exposure level" in line]
+    assert overall, result.stdout + result.stderr
+    level = float(overall[0].split(":")[1].split()[0])
+    assert level <= 1.0
 
 
 def test_notifier_sends_ready_and_watchdog(tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ def test_an_unwritable_outdir_is_a_clear_error(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    assert main(["screenshots", str(blocker / "shots")]) == 1
+    assert main(["screenshots", str(blocker / "shots")]) == 2
     assert "cannot write screenshots" in capsys.readouterr().err
 
 
@@ -64,3 +64,24 @@ def test_display_demo_shows_every_state_then_stops(capsys: pytest.CaptureFixture
 def test_display_demo_refuses_a_bad_interval(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["display-demo", "--seconds", "0"]) == 2
     assert "--seconds must be above 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("label", "name"),
+    [("W plays J♥", "W_plays_JH"), ("W plays J♦", "W_plays_JD"), ("N plays 10♣", "N_plays_10C"),
+     ("E names trump ♠", "E_names_trump_S"), ("0012.3_S plays Joker", "0012_3_S_plays_Joker"),
+     ("start", "start")],
+)
+def test_screen_file_names_keep_the_suit(label: str, name: str) -> None:
+    from display.screens import file_label
+
+    assert file_label(label) == name
+
+
+def test_screenshots_include_every_prompt_at_both_sizes(tmp_path: Path) -> None:
+    from display.samples import prompt_views
+
+    assert main(["screenshots", str(tmp_path)]) == 0
+    for state in (*prompt_views(), "bidding", "bidding-dealer-stuck"):
+        for size in ("800x480", "1920x1080"):
+            assert (tmp_path / f"{state}-{size}.png").is_file(), f"{state}-{size}"

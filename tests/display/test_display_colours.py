@@ -32,7 +32,8 @@ def to_linear(colour: tuple[int, int, int]) -> np.ndarray:
 
 def to_srgb(linear: np.ndarray) -> np.ndarray:
     c = np.clip(linear, 0, 1)
-    return 255 * np.where(c <= 0.0031308, 12.92 * c, 1.055 * c ** (1 / 2.4) - 0.055)
+    srgb: np.ndarray = 255 * np.where(c <= 0.0031308, 12.92 * c, 1.055 * c ** (1 / 2.4) - 0.055)
+    return srgb
 
 
 def seen(colour: tuple[int, int, int], deficiency: str) -> np.ndarray:
@@ -65,7 +66,7 @@ def test_every_suit_stands_out_on_a_white_card(deficiency: str) -> None:
 def contrast_on_white(colour: tuple[int, int, int]) -> float:
     """WCAG contrast ratio of `colour` against white."""
     linear = to_linear(colour)
-    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    luminance = float(0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2])
     return 1.05 / (luminance + 0.05)
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from display.from_state import view_from_state
+from display.from_state import pick_choices, played_picker, view_from_state
+from display.prompts import PlayedPicker, card_choices
 from display.render import render
 from display.view import (
     BidMade,
@@ -72,6 +73,22 @@ def test_bidding_shows_turn_bids_and_high_bid() -> None:
     assert view.high_bid == BidMade("E", 3)
     assert view.contract is None and view.trick is None
     assert view.names == SeatNames(n="Ann", w="Dan")
+
+
+def test_bidding_lists_only_the_calls_still_open() -> None:
+    assert view_from_state(state_of([GAME])).legal_bids == ("pass", 3, 4, 5, 6, "ask", "moon")
+    after_four = view_from_state(state_of([GAME, bid("E", 4)]))
+    assert after_four.legal_bids == ("pass", 5, 6, "ask", "moon")
+    after_ask = view_from_state(state_of([GAME, bid("E", "ask")]))
+    assert after_ask.legal_bids == ("pass", "moon")
+    assert view_from_state(state_of(AUCTION)).legal_bids == (), "no calls once bidding is over"
+
+
+def test_a_stuck_dealer_is_not_offered_a_pass() -> None:
+    game = '{"type": "game", "dealer": "N", "rules": {"stick_the_dealer": true}}'
+    view = view_from_state(state_of([game, *(bid(seat, "pass") for seat in "ESW")]))
+    assert view.turn == "N"
+    assert "pass" not in view.legal_bids and 3 in view.legal_bids
 
 
 def test_naming_trump_shows_the_winning_bid_without_trump() -> None:
@@ -165,7 +182,7 @@ def test_rules_give_target_and_renege_penalty() -> None:
 
 def conformance_logs(shared_dir: Path) -> list[Path]:
     logs = []
-    for path in sorted((shared_dir / "conformance").glob("*.jsonl")):
+    for path in sorted((shared_dir / "conformance").rglob("*.jsonl")):
         expected = json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
         if "error" not in expected and "hands" in expected:
             logs.append(path)
@@ -198,3 +215,32 @@ def test_conformance_game_ends_match_the_engine(shared_dir: Path, name: str) -> 
     assert view.winner == expected["winner"]
     if expected["winner"] is not None:
         assert view.phase is Phase.GAME_OVER
+
+
+def test_the_played_picker_lists_the_hand_trick_by_trick() -> None:
+    lines = [*AUCTION, trump("E", "H"), *PLAY[:6]]
+    picker = played_picker(state_of(lines))
+    assert picker.hand == 1 and picker.other_hand is None
+    assert [trick.number for trick in picker.tricks] == [1, 2]
+    assert picker.tricks[0].cards == (("E", "JH"), ("S", "QH"), ("W", "9H"), ("N", "TC"))
+    assert picker.tricks[0].winner == "E" and picker.tricks[1].winner is None
+    assert picker.card_at(2, "S") == "JD" and picker.card_at(2, "W") is None
+
+
+def test_the_played_picker_offers_the_last_hand_and_the_current_one() -> None:
+    next_hand = [bid("S", 4), bid("W", "pass"), bid("N", "pass"), bid("E", "pass"),
+                 trump("S", "S"), card("S", "AS")]
+    state = state_of([*HAND, *next_hand])
+    current = played_picker(state)
+    assert current.hand == 2 and current.other_hand == 1
+    assert current.tricks[0].cards == (("S", "AS"),)
+    last = played_picker(state, hand_number=1)
+    assert last.hand == 1 and last.other_hand == 2 and len(last.tricks) == 6
+    assert played_picker(state_of(HAND)).hand == 1, "after the hand, before the next card"
+    assert played_picker(state_of([GAME])) == PlayedPicker(hand=1)
+
+
+def test_a_pick_offers_the_joker_only_when_it_is_in_play() -> None:
+    assert pick_choices(state_of([GAME])) == card_choices()
+    joker = '{"type": "game", "dealer": "N", "rules": {"joker": true}}'
+    assert pick_choices(state_of([joker])) == card_choices(joker=True)

@@ -15,7 +15,7 @@ import pygame
 import pytest
 
 from display.layout import layout_for
-from display.loop import Action, ButtonPressed, DisplayLoop
+from display.loop import Action, ButtonPressed, DisplayLoop, LoopOutput
 from display.samples import sample_views
 from display.view import View
 
@@ -46,13 +46,13 @@ def views() -> queue.Queue[View | None]:
 
 
 @pytest.fixture
-def presses() -> queue.Queue[ButtonPressed]:
+def presses() -> queue.Queue[LoopOutput]:
     return queue.Queue()
 
 
 @pytest.fixture
 def loop(
-    views: queue.Queue[View | None], presses: queue.Queue[ButtonPressed], clock: FakeClock
+    views: queue.Queue[View | None], presses: queue.Queue[LoopOutput], clock: FakeClock
 ) -> Iterator[DisplayLoop]:
     display = DisplayLoop(views, presses, size=(800, 480), clock=clock)
     display.open()
@@ -61,7 +61,7 @@ def loop(
     pygame.display.quit()
 
 
-def drained(presses: queue.Queue[ButtonPressed]) -> list[ButtonPressed]:
+def drained(presses: queue.Queue[LoopOutput]) -> list[LoopOutput]:
     found = []
     while not presses.empty():
         found.append(presses.get_nowait())
@@ -69,7 +69,7 @@ def drained(presses: queue.Queue[ButtonPressed]) -> list[ButtonPressed]:
 
 
 def test_touch_on_ok_button_puts_a_press_on_the_queue(
-    loop: DisplayLoop, views: queue.Queue[View | None], presses: queue.Queue[ButtonPressed]
+    loop: DisplayLoop, views: queue.Queue[View | None], presses: queue.Queue[LoopOutput]
 ) -> None:
     views.put(SAMPLES["unreadable-card"])
     ok = layout_for(800, 480).ok_button
@@ -81,7 +81,7 @@ def test_touch_on_ok_button_puts_a_press_on_the_queue(
 
 
 def test_mouse_click_on_undo_and_outside_the_buttons(
-    loop: DisplayLoop, views: queue.Queue[View | None], presses: queue.Queue[ButtonPressed],
+    loop: DisplayLoop, views: queue.Queue[View | None], presses: queue.Queue[LoopOutput],
     clock: FakeClock,
 ) -> None:
     views.put(SAMPLES["trick"])
@@ -95,7 +95,7 @@ def test_mouse_click_on_undo_and_outside_the_buttons(
 
 
 def test_mouse_events_made_from_touches_are_not_counted_twice(
-    loop: DisplayLoop, presses: queue.Queue[ButtonPressed]
+    loop: DisplayLoop, presses: queue.Queue[LoopOutput]
 ) -> None:
     ok = layout_for(800, 480).ok_button
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=ok.center, button=1,
@@ -105,7 +105,7 @@ def test_mouse_events_made_from_touches_are_not_counted_twice(
 
 
 def test_a_double_tap_within_the_debounce_time_is_one_press(
-    loop: DisplayLoop, presses: queue.Queue[ButtonPressed], clock: FakeClock
+    loop: DisplayLoop, presses: queue.Queue[LoopOutput], clock: FakeClock
 ) -> None:
     ok = layout_for(800, 480).ok_button
     click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=ok.center, button=1, touch=False)
@@ -121,14 +121,14 @@ def test_a_double_tap_within_the_debounce_time_is_one_press(
 
 
 def test_keyboard_enter_and_backspace(
-    loop: DisplayLoop, presses: queue.Queue[ButtonPressed]
+    loop: DisplayLoop, presses: queue.Queue[LoopOutput]
 ) -> None:
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0,
                                          unicode="\r", scancode=0))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0,
                                          unicode="\b", scancode=0))
     loop.step()
-    assert [press.action for press in drained(presses)] == [Action.OK, Action.UNDO]
+    assert drained(presses) == [ButtonPressed(Action.OK, "key"), ButtonPressed(Action.UNDO, "key")]
 
 
 def test_redraws_only_when_the_view_changes(
@@ -156,7 +156,7 @@ def test_the_drawn_frame_reaches_the_screen(
 ) -> None:
     views.put(SAMPLES["renege-alarm"])
     loop.step()
-    screen = pygame.display.get_surface()
+    screen = loop.screen()
     points = [(x, y) for x in range(200, 600, 8) for y in range(160, 320, 8)]
     red = [screen.get_at(p) for p in points]
     assert sum(c.r >= 140 and c.g <= 60 and c.b <= 60 for c in red) > len(points) / 2
@@ -212,7 +212,7 @@ def test_window_close_stops_the_loop(loop: DisplayLoop) -> None:
 
 
 def test_fullscreen_at_the_screens_own_size(
-    views: queue.Queue[View | None], presses: queue.Queue[ButtonPressed]
+    views: queue.Queue[View | None], presses: queue.Queue[LoopOutput]
 ) -> None:
     display = DisplayLoop(views, presses, size=None)
     screen = display.open()

@@ -162,7 +162,7 @@ def test_the_partner_who_sits_out_is_marked() -> None:
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        ("unreadable-card", "Place it flat in your zone so the camera can read it; OK hides this"),
+        ("unreadable-card", "Place it flat in your zone, or tap here to name it; OK hides this"),
         ("already-played", "W Dan: J♥ was already played"),
         ("out-of-turn", "N Ann played A♠ out of turn"),
         ("disconnected", "Camera disconnected"),
@@ -180,3 +180,49 @@ def test_a_problem_covers_the_table_in_amber() -> None:
     style = Style()
     area = layout_for(800, 480).problem_area
     assert count_near(surface, area, style.problem) > area.width * area.height / 8
+
+
+@pytest.mark.parametrize("size", SIZES + OTHER_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_each_seat_label_is_centred_over_its_card(size: tuple[int, int]) -> None:
+    layout = layout_for(*size)
+    for seat, slot in layout.seats.items():
+        assert abs(slot.label.centerx - slot.card.centerx) <= 1, seat
+        assert layout.centre.contains(slot.card) and layout.centre.contains(slot.label), seat
+    placed = render(SAMPLES["trick"], pygame.Surface(size))
+    for seat in ("W", "E"):
+        label = next(text for text in placed if text.text == SAMPLES["trick"].names.label(seat))
+        assert abs(label.rect.centerx - layout.seats[seat].card.centerx) <= 2, seat
+
+
+@pytest.mark.parametrize("size", SIZES + OTHER_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("seat", ["N", "E", "S", "W"])
+def test_the_last_trick_winner_stays_on_one_line(size: tuple[int, int], seat: str) -> None:
+    view = replace(SAMPLES["trick"], last_trick_winner=seat)
+    placed = render(view, pygame.Surface(size))
+    last = next(text for text in placed if text.text.startswith("last trick"))
+    assert last.rect.height < 2 * last.size, f"{last.text!r} wraps"
+    assert last.size >= legible(size)
+
+
+@pytest.mark.parametrize(
+    ("name", "calls"),
+    [("bidding", "calls: PASS 5 6 ASK MOON"),
+     ("bidding-dealer-stuck", "calls: 3 4 5 6 ASK MOON")],
+)
+def test_the_bid_list_shows_only_the_legal_calls(name: str, calls: str) -> None:
+    texts = [text.text for text in render(SAMPLES[name], pygame.Surface((800, 480)))]
+    assert calls in texts
+    assert not any("3 4 5 6 ASK MOON" in text for text in texts if text != calls)
+
+
+def test_no_bid_list_is_shown_once_the_bidding_is_over() -> None:
+    texts = [text.text for text in render(SAMPLES["trump"], pygame.Surface((800, 480)))]
+    assert not any(text.startswith("calls") for text in texts)
+
+
+def test_the_hand_end_header_names_the_next_dealer_as_next() -> None:
+    texts = [text.text for text in render(SAMPLES["hand-end"], pygame.Surface((800, 480)))]
+    assert "Next dealer N Ann" in texts and "to 32 · hand 3" in texts
+    assert "Dealer N Ann" not in texts
+    playing = [text.text for text in render(SAMPLES["trick"], pygame.Surface((800, 480)))]
+    assert "Dealer W Dan" in playing

@@ -111,3 +111,11 @@ def test_fonts_survive_pygames_font_module_being_shut_down() -> None:
     before = fonts.get(20).size("K♣")
     pygame.font.quit()
     assert fonts.get(20).size("K♣") == before
+
+
+def test_fonts_survive_the_font_module_being_restarted_by_someone_else() -> None:
+    fonts = Fonts()
+    before = fonts.get(20).size("K♣")
+    pygame.font.quit()
+    pygame.font.init()
+    assert fonts.get(20).size("K♣") == before

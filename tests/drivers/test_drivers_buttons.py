@@ -11,7 +11,9 @@ from drivers.buttons import ButtonPanel, make_pin_factory
 from drivers.debounce import KeyTiming
 from drivers.inputs import (
     BidPressed,
+    CardKeyPressed,
     ConfirmPressed,
+    CorrectKeyPressed,
     NewGameCancelled,
     NewGameConfirmed,
     NewGameRequested,
@@ -65,6 +67,8 @@ def test_every_shared_key_gives_its_event(
         TrumpPressed(None, "S"),
         ConfirmPressed(None),
         UndoPressed(None),
+        CardKeyPressed(None),
+        CorrectKeyPressed(None),
     ]
 
 

@@ -179,6 +179,23 @@ def test_picamera2_missing_is_a_camera_error(monkeypatch: pytest.MonkeyPatch) ->
         Picamera2Camera().open()
 
 
+def test_picamera2_built_for_another_numpy_is_a_camera_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A picamera2 whose compiled parts expect another numpy fails at import with ValueError."""
+    package = tmp_path / "picamera2"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "raise ValueError('numpy.dtype size changed, may indicate binary incompatibility. "
+        "Expected 96 from C header, got 88 from PyObject')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    with pytest.raises(CameraError, match=r"built against the system numpy") as caught:
+        Picamera2Camera().open()
+    assert "numpy.dtype size changed" in str(caught.value)
+
+
 class _Request:
     def __init__(self, image: Any) -> None:
         self.image = image

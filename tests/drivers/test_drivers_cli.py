@@ -13,6 +13,7 @@ from app.cli import main
 from drivers.check import CheckReport, run_live_check, run_mock_check
 from drivers.clock import ManualClock
 from drivers.config import HardwareConfig, hardware_config
+from drivers.keys import SHARED_PANEL_KEYS
 from drivers.pinmap import PinMap, build_pin_map, default_pin_map
 from drivers.recording import write_video
 
@@ -23,7 +24,7 @@ def test_mock_walk_passes_every_step(layout: str, capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert "FAIL" not in out
     buttons = len(default_pin_map(layout).buttons)
-    assert out.count("saw ") == buttons + 13  # GPIO buttons, then the 13 panel keys
+    assert out.count("saw ") == buttons + len(SHARED_PANEL_KEYS)  # GPIO buttons, then the panel
     assert "unplug and replug" in out
     assert "640x480, 90 frames" in out
 
@@ -57,7 +58,7 @@ def test_bad_config_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     config = tmp_path / "table.toml"
     config.write_text('[buttons.pins]\nOK = 17\nUNDO = 17\nFOO = "GPIO99"\n')
     assert main(["check-hardware", "--mock", "--config", str(config)]) == 2
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert "buttons.pins.UNDO: GPIO17 is already used by buttons.pins.OK" in out
     assert "buttons.pins.FOO: unknown button name 'FOO'" in out
 
@@ -170,8 +171,9 @@ def test_live_walk_reads_a_recorded_camera(
     assert "320x240, 45 frames" in capsys.readouterr().out
 
 
-def test_live_walk_gives_up_on_a_missing_camera(tmp_path: Path) -> None:
-    config = hardware_config({"camera": {"kind": "recorded", "path": "gone.avi"}}, base=tmp_path)
+def test_live_walk_gives_up_on_a_camera_without_frames(tmp_path: Path) -> None:
+    (tmp_path / "broken.avi").write_bytes(b"not a video at all")
+    config = hardware_config({"camera": {"kind": "recorded", "path": "broken.avi"}}, base=tmp_path)
     clock = ManualClock()
     lines: list[str] = []
     report = run_live_check(config, lines.append, wait_s=2.0, clock=clock, sleep=clock.sleep)
@@ -190,7 +192,7 @@ def test_console_script_runs_the_mock_walk() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "38 of 38 steps worked." in result.stdout
+    assert "42 of 42 steps worked." in result.stdout  # keys, lights, buzzer, camera
 
 
 def test_cli_module_imports_nothing_heavy() -> None:

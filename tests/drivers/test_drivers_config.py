@@ -20,6 +20,7 @@ def test_empty_config_has_nothing() -> None:
 
 def test_pin_map_file_is_relative_to_the_config(tmp_path: Path) -> None:
     (tmp_path / "pins.toml").write_text("[buttons.pins]\nOK = 17\n")
+    (tmp_path / "game.avi").write_bytes(b"")
     (tmp_path / "table.toml").write_text(
         '[gpio]\npin_map = "pins.toml"\n[camera]\nkind = "recorded"\npath = "game.avi"\n'
     )

@@ -68,3 +68,23 @@ def test_firmware_buttons_are_known_and_pins_distinct() -> None:
     pins = [*tables["BUTTONS"].values(), *tables["LEDS"].values(), tables["BUZZER"]]
     assert len(pins) == len(set(pins))
     assert all(0 <= pin <= 28 and pin not in (23, 24, 25) for pin in pins)  # Pico GPIOs
+
+
+def test_readme_key_labels_match_the_card_seat_and_trick_keys() -> None:
+    from drivers.keys import JOKER_KEY, RANK_KEYS, SEAT_KEYS, TRICK_KEYS
+
+    text = (HARDWARE / "README.md").read_text()
+    section = text.split("## Key labels")[1].split("\n\n")[2]
+    rows = {
+        cells[0].strip("`"): cells[1:]
+        for line in section.splitlines()[2:]
+        if (cells := [cell.strip() for cell in line.strip("|").split("|")])
+    }
+    ranks = {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+    assert {key: row[1] for key, row in rows.items() if row[1] and key != JOKER_KEY} == {
+        key: ranks[rank] for key, rank in RANK_KEYS.items()
+    }
+    assert rows[JOKER_KEY][1] == "JOKER"
+    assert {key: row[2] for key, row in rows.items() if row[2]} == SEAT_KEYS
+    assert {key: int(row[3]) for key, row in rows.items() if row[3].isdigit()} == TRICK_KEYS
+    assert set(rows) <= KEY_NAMES

@@ -62,7 +62,9 @@ def test_open_hardware_polls_buttons_panel_and_camera(
 
 
 def test_missing_camera_is_an_event_not_a_crash(tmp_path: Path, clock: FakeClock) -> None:
+    (tmp_path / "gone.avi").write_bytes(b"")
     config = hardware_config({"camera": {"kind": "recorded", "path": "gone.avi"}}, base=tmp_path)
+    (tmp_path / "gone.avi").unlink()  # the recording vanishes after the config was read
     with open_hardware(config, clock=clock) as hw:
         assert isinstance(hw.outputs, NullOutputs)
         assert hw.inputs() == []

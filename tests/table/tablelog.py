@@ -1,4 +1,7 @@
-"""A compact way to write table logs in tests: `"bid E 3"`, `"trump E H"`, `"cards E JH S 9H"`."""
+"""A compact way to write table logs in tests: `"bid E 3"`, `"trump E H"`, `"cards E JH S 9H"`.
+
+`"correct 1 3 N JS"` corrects N's card in trick 3 of hand 1 to J♠.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from table import (
     Bid,
     BidMade,
     Card,
+    CardCorrected,
     CardPlayed,
     DealerDiscarded,
     Event,
@@ -36,6 +40,9 @@ def events(*lines: str, dealer: str = "N", rules: Rules | None = None) -> list[E
             result.append(DealerDiscarded(Seat(rest[0])))
         elif word == "anf":
             result.append(AceNoFaceClaimed(Seat(rest[0])))
+        elif word == "correct":
+            hand, trick, seat, card = rest
+            result.append(CardCorrected(int(hand), int(trick), Seat(seat), Card.parse(card)))
         elif word == "undo":
             result.append(Undone())
         elif word == "cards":

@@ -44,12 +44,11 @@ def test_invalid_log_exits_2_naming_the_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     log = tmp_path / "bad.jsonl"
-    text = dump_events(events("bid E 4", "bid S 4"))
-    log.write_text(text.replace('"bid": 4}\n{', '"bid": 4}\n\n{', 1), encoding="utf-8")
+    log.write_text(dump_events(events("bid E 4", "bid S 4")), encoding="utf-8")
     assert main(["replay", str(log), "--json"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith("line 4: S bid 4, but the bid to beat is 4")
+    assert captured.err.startswith("line 3: S bid 4, but the bid to beat is 4")
 
 
 @pytest.mark.parametrize(

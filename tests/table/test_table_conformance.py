@@ -13,7 +13,8 @@ import pytest
 from tests.conftest import find_shared_dir
 
 SHARED = find_shared_dir()
-SCENARIOS = sorted((SHARED / "conformance").glob("*.jsonl")) if SHARED else []
+# The scenarios one folder deep too: `corrections/` holds the `correct` and undo-after-a-win ones.
+SCENARIOS = sorted((SHARED / "conformance").rglob("*.jsonl")) if SHARED else []
 
 
 def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
@@ -53,7 +54,12 @@ def run_replay(log: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-PARAMS = [pytest.param(path, id=path.stem) for path in SCENARIOS] or [
+def scenario_id(path: Path) -> str:
+    """The scenario's name, with its folder when it lies below `conformance/`."""
+    return path.stem if path.parent.name == "conformance" else f"{path.parent.name}/{path.stem}"
+
+
+PARAMS = [pytest.param(path, id=scenario_id(path)) for path in SCENARIOS] or [
     pytest.param(
         None,
         id="no-scenarios",
@@ -80,6 +86,8 @@ def test_conformance_scenario(log: Path) -> None:
 
 def test_conformance_scenarios_are_present(shared_dir: Path) -> None:
     assert len(SCENARIOS) >= 30, "expected the shared conformance scenarios"
+    corrections = [path for path in SCENARIOS if path.parent.name == "corrections"]
+    assert len(corrections) >= 5, "expected the corrections scenarios"
 
 
 def test_differences_names_the_key() -> None:

@@ -14,6 +14,7 @@ from table import (
     GameState,
     InvalidEvent,
     Phase,
+    Refusal,
     Rules,
     Seat,
     Undone,
@@ -52,46 +53,75 @@ def test_ask_beats_six_and_moon_beats_ask() -> None:
 
 
 @pytest.mark.parametrize(
-    ("lines", "rules", "reason"),
+    ("lines", "rules", "reason", "kind"),
     [
-        (("bid S 3",), None, "S bid 3 out of turn: it is E's turn to bid"),
-        (("bid E 4", "bid S 4"), None, "S bid 4, but the bid to beat is 4"),
-        (("bid E 7",), None, "above the highest plain bid, 6"),
-        (("bid E 6",), Rules(plain_six=False), "plain 6 is off"),
-        (("bid E 3", "trump E H"), None, "before the bidding has ended"),
-        (("bid E 3", "bid S pass", "bid W pass", "bid N pass", "trump S H"), None, "out of turn"),
-        (("bid E 3", "cards E JH"), None, "E played JH, but it is S's turn to bid"),
+        (("bid S 3",), None, "S bid 3 out of turn: it is E's turn to bid", Refusal.OUT_OF_TURN),
+        (("bid E 4", "bid S 4"), None, "S bid 4, but the bid to beat is 4", Refusal.NOT_HIGHER),
+        (("bid E 7",), None, "above the highest plain bid, 6", Refusal.NO_SUCH_BID),
+        (("bid E 6",), Rules(plain_six=False), "plain 6 is off", Refusal.RULE_OFF),
+        (("bid E 3", "trump E H"), None, "before the bidding has ended", Refusal.WRONG_PHASE),
+        (
+            ("bid E 3", "bid S pass", "bid W pass", "bid N pass", "trump S H"),
+            None,
+            "out of turn",
+            Refusal.OUT_OF_TURN,
+        ),
+        (
+            ("bid E 3", "cards E JH"),
+            None,
+            "E played JH, but it is S's turn to bid",
+            Refusal.WRONG_PHASE,
+        ),
         (
             ("bid E 3", "bid S pass", "bid W pass", "bid N pass", "cards E JH"),
             None,
             "must name trump",
+            Refusal.WRONG_PHASE,
         ),
-        (("exchange E",), None, "E reported the exchange, but it is E's turn to bid"),
+        (
+            ("exchange E",),
+            None,
+            "E reported the exchange, but it is E's turn to bid",
+            Refusal.WRONG_PHASE,
+        ),
         (
             ("bid E 3", "bid S pass", "bid W pass", "bid N pass", "trump E H", "exchange E"),
             None,
             "only for an ask hand",
+            Refusal.WRONG_PHASE,
         ),
-        (("discard N",), None, "joker variant, which is off"),
-        (("bid E 3",), Rules(joker=True), "the dealer N must discard first"),
-        (("anf W",), None, "Ace No Face is off"),
-        (("undo",), None, "nothing to undo"),
-        ((*HAND_E3[:5], "cards E JK"), None, "JK is not in the deck"),
-        ((*HAND_E3[:5], "cards E JH S JH"), None, "JH was already played this hand (trick 1 by E)"),
-        ((*HAND_E3[:5], "cards E JH W 9H"), None, "W played 9H out of turn: it is S's turn"),
+        (("discard N",), None, "joker variant, which is off", Refusal.RULE_OFF),
+        (("bid E 3",), Rules(joker=True), "the dealer N must discard first", Refusal.WRONG_PHASE),
+        (("anf W",), None, "Ace No Face is off", Refusal.RULE_OFF),
+        (("undo",), None, "nothing to undo", Refusal.NOTHING_TO_UNDO),
+        ((*HAND_E3[:5], "cards E JK"), None, "JK is not in the deck", Refusal.NOT_IN_DECK),
+        (
+            (*HAND_E3[:5], "cards E JH S JH"),
+            None,
+            "JH was already played this hand (trick 1 by E)",
+            Refusal.ALREADY_PLAYED,
+        ),
+        (
+            (*HAND_E3[:5], "cards E JH W 9H"),
+            None,
+            "W played 9H out of turn: it is S's turn",
+            Refusal.OUT_OF_TURN,
+        ),
         (
             ("bid E 3", "bid S pass", "bid W pass", "bid N pass", "trump E H", "anf S"),
             Rules(ace_no_face=True),
             "after trump was named",
+            Refusal.WRONG_PHASE,
         ),
     ],
 )
 def test_refused_events_give_the_reason(
-    lines: tuple[str, ...], rules: Rules | None, reason: str
+    lines: tuple[str, ...], rules: Rules | None, reason: str, kind: Refusal
 ) -> None:
     with pytest.raises(InvalidEvent) as caught:
         state_after(*lines, rules=rules)
     assert reason in caught.value.reason
+    assert caught.value.kind is kind
 
 
 def test_a_refused_event_changes_nothing() -> None:

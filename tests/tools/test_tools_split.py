@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from tools.fitting import is_fit_photo
 from tools.split import photo_set, training_keys
-from vision.fitting import is_fit_photo
 
 
 def _keys() -> list[str]:

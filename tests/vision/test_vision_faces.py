@@ -8,12 +8,12 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.scenes import paste_card, table_background
 from vision.errors import ProfileError
 from vision.faces import ARTWORK, JOKER, FaceSet, builtin_faces, image_face
 from vision.model import GlyphModel, GlyphSet
 from vision.pipeline import recognise
 from vision.profile import with_profile
-from vision.scenes import paste_card, table_background
 
 
 def artwork_face(name: str) -> np.ndarray:

@@ -6,11 +6,11 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.scenes import paste_card, table_background
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
 from vision.detect import MaskSet, _turning_points, card_masks, find_cards
 from vision.outline_boxes import box_iou
-from vision.scenes import paste_card, table_background
 
 CONFIG = VisionConfig()
 

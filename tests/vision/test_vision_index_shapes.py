@@ -6,12 +6,12 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.synthetic import suit_shape
 from vision.config import VisionConfig
 from vision.detect import MaskSet, order_corners
 from vision.glyphs import split_index
 from vision.model import GlyphModel
 from vision.read import read_corner
-from vision.synthetic import suit_shape
 
 
 def _corner(text: str, suit: str = "S") -> np.ndarray:

@@ -9,11 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.synthetic import suit_shape
 from vision.errors import ProfileError
 from vision.features import glyph_features, glyphs_features
 from vision.glyphs import normalise_glyph
 from vision.model import GlyphModel, GlyphSet
-from vision.synthetic import suit_shape
 
 
 def _suits() -> GlyphSet:

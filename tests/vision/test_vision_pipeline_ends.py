@@ -6,13 +6,13 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.scenes import paste_card, plain_card, table_background
 from vision.cards import CardObservation
 from vision.config import VisionConfig
 from vision.corners import end_corners
 from vision.detect import card_masks
 from vision.model import GlyphModel
 from vision.pipeline import read_loose_corners
-from vision.scenes import paste_card, plain_card, table_background
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.scenes import paste_card, table_background
+from tools.synthetic import suit_shape
 from vision.config import VisionConfig
 from vision.fonts import (
     BLOB,
@@ -25,8 +27,6 @@ from vision.fonts import (
 from vision.glyphs import index_views, split_index
 from vision.model import GlyphModel
 from vision.read import read_card, read_corner
-from vision.scenes import paste_card, table_background
-from vision.synthetic import suit_shape
 
 MISSING = [name for name in (*RANK_FONTS, *SUIT_FONTS) if find_font(name) is None]
 needs_fonts = pytest.mark.skipif(bool(MISSING), reason=f"fonts not installed: {MISSING}")

@@ -7,13 +7,13 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from tools.synthetic import suit_shape
 from vision.config import VisionConfig
 from vision.corners import find_corners
 from vision.detect import MaskSet
 from vision.glyphs import split_index
 from vision.model import GlyphModel
 from vision.read import read_corner
-from vision.synthetic import suit_shape
 
 
 def _faint_jointed_d() -> np.ndarray:

@@ -8,13 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.config import VisionConfig
+from tests.vision.glyphs_only import glyph_config
+from tools.scenes import paste_card, plain_card, table_background
+from tools.synthetic import artwork_cards
 from vision.detect import card_masks, find_cards
 from vision.model import GlyphModel
 from vision.pipeline import read_loose_corners, recognise
 from vision.read import read_card
-from vision.scenes import paste_card, plain_card, table_background
-from vision.synthetic import artwork_cards
 
 PLAIN = [("4", "S"), ("10", "H"), ("Q", "C"), ("9", "D"), ("7", "H"), ("A", "S"), ("", None)]
 
@@ -35,7 +35,7 @@ def test_plain_cards_are_found_and_read_including_non_euchre_ranks(model: GlyphM
     for i, (rank, suit) in enumerate(PLAIN):
         face = plain_card(rank, suit)
         truths.append(paste_card(scene, face, (110 + 175 * i, 360), 200, 8 * i - 24))
-    observations = recognise(scene, model)
+    observations = recognise(scene, model, glyph_config())
     assert len(observations) == len(PLAIN)
     names = {}
     for observation in observations:
@@ -55,7 +55,7 @@ def test_blank_card_is_present_but_unreadable(model: GlyphModel) -> None:
 
 
 def test_empty_table_has_no_cards(model: GlyphModel) -> None:
-    assert recognise(table_background(1280, 720, seed=4), model) == []
+    assert recognise(table_background(1280, 720, seed=4), model, glyph_config()) == []
 
 
 def test_artwork_scene_reads_without_wrong_identities(shared_dir: Path, model: GlyphModel) -> None:
@@ -67,7 +67,7 @@ def test_artwork_scene_reads_without_wrong_identities(shared_dir: Path, model: G
                    angle=-20 + 11 * i, tilt=0.05)
         for i, n in enumerate(names)
     ]
-    observations = recognise(scene, model, VisionConfig())
+    observations = recognise(scene, model, glyph_config())
     assert len(observations) == len(names)
     read = {}
     for observation in observations:
@@ -84,7 +84,7 @@ def test_card_under_another_is_read_from_its_visible_corner(model: GlyphModel) -
     scene = table_background(960, 540, seed=8)
     under = paste_card(scene, plain_card("9", "D"), (400, 250), 300, -8)
     paste_card(scene, plain_card("K", "S"), (520, 330), 300, 25)
-    observations = recognise(scene, model)
+    observations = recognise(scene, model, glyph_config())
     assert sorted((o.name, o.whole) for o in observations) == [("9D", False), ("KS", True)]
     corner = next(o for o in observations if not o.whole)
     assert np.linalg.norm(corner.corners.mean(axis=0) - under[0]) < 60
@@ -94,7 +94,7 @@ def test_corner_reading_can_be_switched_off(model: GlyphModel) -> None:
     scene = table_background(960, 540, seed=8)
     paste_card(scene, plain_card("9", "D"), (400, 250), 300, -8)
     paste_card(scene, plain_card("K", "S"), (520, 330), 300, 25)
-    observations = recognise(scene, model, VisionConfig(read_corners=False))
+    observations = recognise(scene, model, glyph_config(read_corners=False))
     assert [o.name for o in observations] == ["KS"]
 
 
@@ -103,7 +103,7 @@ def test_corner_reading_without_any_outlined_card(model: GlyphModel) -> None:
     card = paste_card(scene, plain_card("Q", "H"), (420, 250), 320, -10)
     cover = np.array([[420, 330], [700, 250], [760, 470], [470, 530]], np.int32)
     cv2.fillPoly(scene, [cover], (60, 40, 30))
-    config = VisionConfig()
+    config = glyph_config()
     found = read_loose_corners(scene, card_masks(scene, config), [], [], model, config)
     assert [o.name for o in found] == ["QH"]
     assert not found[0].whole

@@ -13,10 +13,10 @@ import pygame
 import pytest
 
 from display.calibrate import CalibrationEditor, run_window
+from tools.scenes import paste_card, plain_card, table_background
 from vision.cards import CardObservation
 from vision.model import GlyphModel
 from vision.pipeline import recognise
-from vision.scenes import paste_card, plain_card, table_background
 from vision.zones import TableZones, default_zones
 
 WIDTH, HEIGHT = 640, 360

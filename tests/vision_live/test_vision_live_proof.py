@@ -10,9 +10,9 @@ import pytest
 
 from table.log import dump_events
 from table.simulate import simulate_game
+from tools.table_synth import Comparison, SynthConfig, TableScene, compare_events, tricks_from_log
 from vision.live import TableWatcher
 from vision.model import GlyphModel
-from vision.table_synth import Comparison, SynthConfig, TableScene, compare_events, tricks_from_log
 
 SEEDS = (11, 12, 13)
 
@@ -53,7 +53,7 @@ def test_some_cards_are_named(results: dict[int, Comparison]) -> None:
 
 
 def test_the_comparison_catches_mistakes() -> None:
-    from vision.table_synth import TruthEvent
+    from tools.table_synth import TruthEvent
 
     truth = [TruthEvent("placed", 1.0, "N", "TH"), TruthEvent("placed", 2.0, "E", "9S"),
              TruthEvent("removed", 5.0, "N", "TH")]
@@ -69,7 +69,7 @@ def test_the_comparison_catches_mistakes() -> None:
 
 
 def test_the_comparison_weighs_cards_identified_later() -> None:
-    from vision.table_synth import TruthEvent
+    from tools.table_synth import TruthEvent
 
     truth = [TruthEvent("placed", 1.0, "N", "TH"), TruthEvent("placed", 2.0, "E", "9S"),
              TruthEvent("removed", 6.0, "N", "TH"), TruthEvent("removed", 6.0, "E", "9S")]

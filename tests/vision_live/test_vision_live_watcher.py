@@ -5,9 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from tools.scenes import paste_card, plain_card, table_background
 from vision.live import BareTable, LiveConfig, TableWatcher, crop_box, draw_zones, even_lighting
 from vision.model import GlyphModel
-from vision.scenes import paste_card, plain_card, table_background
 from vision.zones import default_zones
 
 WIDTH, HEIGHT = 640, 360

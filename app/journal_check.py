@@ -1,0 +1,206 @@
+"""What of a journal is readable, and a fresh journal rebuilt from its longest valid prefixes."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from table import Event, GameStarted, GameState, InvalidEvent, Team
+from table.events import event_from_json
+
+MARKER_SUFFIX = ".created"
+"""Beside the journal: proof that one existed, so a deleted or emptied journal is noticed."""
+
+
+class JournalDamaged(Exception):
+    """The journal cannot be trusted as it is; the message names the file and the damage."""
+
+
+@dataclass(slots=True)
+class GameHealth:
+    """One game of a journal: how many of its events read and replay, and the first problem."""
+
+    game_id: int
+    started_at: str
+    events: int
+    valid: int
+    problem: str | None = None
+
+
+@dataclass(slots=True)
+class JournalHealth:
+    """A whole journal: the file's own check and every game's."""
+
+    path: Path
+    problem: str | None = None
+    games: list[GameHealth] = field(default_factory=list)
+
+    @property
+    def is_sound(self) -> bool:
+        """True when the file and every game read and replay to the end."""
+        return self.problem is None and all(game.problem is None for game in self.games)
+
+    def lines(self) -> list[str]:
+        """The report `cardtable journal check` prints."""
+        out = [f"{self.path}: " + ("sound" if self.is_sound else "DAMAGED")]
+        if self.problem:
+            out.append(f"  file: {self.problem}")
+        for game in self.games:
+            state = ("ok" if game.problem is None
+                     else f"first bad event {game.valid + 1}: {game.problem}")
+            out.append(f"  game {game.game_id} ({game.started_at[:16].replace('T', ' ')}): "
+                       f"{game.valid} of {game.events} events valid; {state}")
+        return out
+
+
+def marker_of(journal: Path) -> Path:
+    """The marker file that records that this journal was created."""
+    return journal.with_name(journal.name + MARKER_SUFFIX)
+
+
+def check_journal(path: Path) -> JournalHealth:
+    """Read a journal without writing to it: the file's integrity, then every game's events."""
+    health = JournalHealth(path)
+    if not path.exists():
+        health.problem = "no such file"
+        return health
+    if path.stat().st_size == 0:
+        health.problem = "the file is empty (0 bytes)"
+        return health
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as error:
+        health.problem = f"cannot open: {error}"
+        return health
+    try:
+        verdict = [row[0] for row in db.execute("PRAGMA quick_check").fetchall()]
+        if verdict != ["ok"]:
+            health.problem = "SQLite integrity: " + "; ".join(str(v) for v in verdict[:3])
+        games = db.execute("SELECT id, started_at FROM games ORDER BY id").fetchall()
+        for game_id, started_at in games:
+            health.games.append(_check_game(db, int(game_id), str(started_at)))
+    except sqlite3.Error as error:
+        health.problem = f"unreadable: {error}"
+    finally:
+        db.close()
+    return health
+
+
+def _check_game(db: sqlite3.Connection, game_id: int, started_at: str) -> GameHealth:
+    seqs = [int(row[0]) for row in db.execute(
+        "SELECT seq FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()]
+    health = GameHealth(game_id, started_at, len(seqs), 0)
+    events, problem = _valid_prefix(db, game_id, seqs)
+    health.valid, health.problem = len(events), problem
+    return health
+
+
+def _valid_prefix(
+    db: sqlite3.Connection, game_id: int, seqs: list[int]
+) -> tuple[list[tuple[int, str, Event]], str | None]:
+    """The longest run of events from the first that read and replay: (seq, at, event) each."""
+    kept: list[tuple[int, str, Event]] = []
+    state: GameState | None = None
+    for expected, seq in enumerate(seqs, start=1):
+        if seq != expected:
+            return kept, f"event {expected} is missing"
+        try:
+            at, text = db.execute("SELECT at, event FROM events WHERE game_id = ? AND seq = ?",
+                                  (game_id, seq)).fetchone()
+            event = event_from_json(json.loads(text))
+            if state is None:
+                if not isinstance(event, GameStarted):
+                    return kept, "the first event is not a 'game' event"
+                state = GameState(event)
+            else:
+                state.apply(event)
+        except (sqlite3.Error, ValueError, TypeError, KeyError, InvalidEvent) as error:
+            return kept, _short(error)
+        kept.append((seq, str(at), event))
+    return kept, None
+
+
+def _short(error: Exception) -> str:
+    text = getattr(error, "reason", None) or str(error) or type(error).__name__
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def recover_journal(path: Path, out: Path) -> JournalHealth:
+    """Write a fresh journal at `out` holding each game's longest valid prefix; `path` is kept."""
+    from app.journal import Journal
+
+    if out.exists():
+        raise JournalDamaged(f"{out} exists already: name a new file for the recovered journal")
+    health = check_journal(path)
+    if not health.games:
+        raise JournalDamaged(f"{path}: no game can be read ({health.problem or 'no games'})")
+    Journal(out).close()  # the schema, WAL mode
+    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    target = sqlite3.connect(out, isolation_level=None)
+    try:
+        target.execute("BEGIN IMMEDIATE")
+        for game in health.games:
+            seqs = [int(row[0]) for row in source.execute(
+                "SELECT seq FROM events WHERE game_id = ? ORDER BY seq", (game.game_id,))]
+            events, _ = _valid_prefix(source, game.game_id, seqs)
+            if events:
+                _copy_game(target, game, events)
+        target.execute("COMMIT")
+    finally:
+        source.close()
+        target.close()
+    return check_journal(out)
+
+
+def _copy_game(
+    target: sqlite3.Connection, game: GameHealth, events: list[tuple[int, str, Event]]
+) -> None:
+    """One game's valid prefix into the fresh journal, with its times and its replayed score."""
+    from table.events import event_to_json
+    from table.state import replay
+
+    state = replay(event for _, _, event in events)
+    ns, ew = state.scores[Team.NS], state.scores[Team.EW]
+    finished = events[-1][1] if state.winner else None
+    winner = state.winner.value if state.winner else None
+    cursor = target.execute(
+        "INSERT INTO games (id, started_at, finished_at, winner, score_ns, score_ew) "
+        "VALUES (?, ?, ?, ?, ?, ?)", (game.game_id, game.started_at, finished, winner, ns, ew))
+    game_id = int(cursor.lastrowid or game.game_id)
+    target.executemany(
+        "INSERT INTO events (game_id, seq, at, event) VALUES (?, ?, ?, ?)",
+        [(game_id, seq, at, json.dumps(event_to_json(event))) for seq, at, event in events])
+
+
+def mark_created(path: Path) -> None:
+    """Leave the marker that says this journal exists (once, beside it)."""
+    marker = marker_of(path)
+    if not marker.exists():
+        from datetime import UTC, datetime
+
+        marker.write_text(f"created {datetime.now(UTC).isoformat(timespec='seconds')}\n")
+
+
+def guard_for_start(path: Path) -> None:
+    """Refuse to run on a journal that was deleted, emptied or damaged; the file is left as is."""
+    marker = marker_of(path)
+    advice = (f"it is kept as it is; `cardtable journal check {path}` tells what is readable and "
+              f"`cardtable journal recover {path} --out NEW` rebuilds its valid part")
+    if not path.exists() or path.stat().st_size == 0:
+        if marker.exists():
+            what = "is missing" if not path.exists() else "is empty (0 bytes)"
+            raise JournalDamaged(
+                f"the journal {path} {what}, but one was created here "
+                f"({marker.read_text().strip()}): restore it from a backup, or remove {marker} "
+                "to start a new journal on purpose")
+        return
+    health = check_journal(path)
+    if health.problem is not None:
+        raise JournalDamaged(f"the journal {path} is damaged ({health.problem}): {advice}")
+    if health.games and health.games[-1].problem is not None:
+        last = health.games[-1]
+        raise JournalDamaged(
+            f"the journal {path} is damaged: game {last.game_id}, event {last.valid + 1}: "
+            f"{last.problem}; {advice}")

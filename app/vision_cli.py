@@ -1,0 +1,186 @@
+"""`cardtable vision ...` subcommands (heavy imports inside handlers)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def _default_shared() -> Path:
+    """The shared photo folder: $CARDTABLE_SHARED/vision, else ../shared/vision by the checkout."""
+    root = os.environ.get("CARDTABLE_SHARED")
+    base = Path(root) if root else Path(__file__).resolve().parents[2] / "shared"
+    return base / "vision"
+
+
+DEFAULT_SHARED = _default_shared()
+
+
+def register(subparsers: Any) -> None:
+    """Add the `vision` command group."""
+    vision = subparsers.add_parser("vision", help="recognise cards in photos")
+    vision_cmds = vision.add_subparsers(dest="vision_command", metavar="ACTION", required=True)
+
+    detect = vision_cmds.add_parser("detect", help="find and read the cards in images")
+    detect.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    detect.add_argument("--json", action="store_true", help="one JSON line per image")
+    detect.add_argument("--annotate", type=Path, metavar="OUTDIR",
+                        help="write each image with outlines and labels drawn")
+    detect.add_argument("--deck", type=Path, metavar="PROFILE", help="deck profile (.npz)")
+    detect.set_defaults(handler=run_detect)
+
+    evaluate = vision_cmds.add_parser("eval", help="score recognition on a labelled folder")
+    evaluate.add_argument("folder", nargs="?", type=Path, default=DEFAULT_SHARED, metavar="DIR",
+                          help="folder holding labels.json (default: ../shared/vision)")
+    evaluate.add_argument("--deck", type=Path, metavar="PROFILE", help="deck profile (.npz)")
+    evaluate.add_argument("--out", type=Path, metavar="PRED.jsonl",
+                          help="also keep the predictions in this file")
+    evaluate.add_argument("--halves", action="store_true",
+                          help="also score edje_train's fit and measure halves apart")
+    evaluate.add_argument("--measured", action="store_true",
+                          help="score only the measured half of every set (never trained on)")
+    evaluate.add_argument("--scale", type=_card_length, action="append", default=[],
+                          metavar="PX",
+                          help="also score the folder shrunk to this card length in pixels, as "
+                               "the table camera sees cards (140 at 1080p, 95 at 720p); "
+                               "repeatable")
+    evaluate.set_defaults(handler=run_eval)
+
+    fit = vision_cmds.add_parser("fit-model", help="rebuild the shipped glyph model")
+    fit.add_argument("--shared", type=Path, default=DEFAULT_SHARED, metavar="DIR",
+                     help="folder with artwork/ and the edje_train photos")
+    fit.add_argument("--out", type=Path, default=None, metavar="MODEL.npz")
+    fit.set_defaults(handler=run_fit)
+
+    from app.vision_live_cli import add_vision_commands
+
+    add_vision_commands(vision_cmds)
+
+
+def _load_model(deck: Path | None) -> Any:
+    """The shipped model, with a deck profile added when one is given."""
+    from vision.model import GlyphModel
+    from vision.profile import with_profile
+
+    model = GlyphModel.load()
+    if deck is not None:
+        model = with_profile(model, GlyphModel.load(deck))
+    return model
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    """Handle `vision detect`."""
+    import time
+
+    import cv2
+
+    from app.annotate import annotate
+    from tools.evaluate import image_record
+    from vision.errors import VisionError
+    from vision.imageio import read_image
+    from vision.pipeline import recognise
+
+    try:
+        model = _load_model(args.deck)
+    except VisionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.annotate:
+        args.annotate.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for path in args.images:
+        try:
+            frame = read_image(path)
+        except VisionError as error:
+            print(f"error: {error}", file=sys.stderr)
+            status = 2
+            continue
+        start = time.perf_counter()
+        observations = recognise(frame, model)
+        ms = (time.perf_counter() - start) * 1000.0
+        if args.json:
+            print(json.dumps(image_record(str(path), observations, ms)))
+        else:
+            print(f"{path}: {len(observations)} card(s), {ms:.1f} ms")
+            for o in observations:
+                x, y = o.corners.mean(axis=0)
+                label = o.name or "unreadable"
+                where = "" if o.whole else " (corner only)"
+                print(f"  {label:<11} confidence {o.confidence:.2f} at ({x:.0f}, {y:.0f}){where}")
+        if args.annotate:
+            cv2.imwrite(str(args.annotate / (path.stem + ".png")), annotate(frame, observations))
+    return status
+
+
+def _card_length(text: str) -> float:
+    """A card length in pixels for `--scale`: a positive number."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not (value > 0 and value < 1e5):
+        raise argparse.ArgumentTypeError(f"card length {text!r} is not a positive number of pixels")
+    return value
+
+
+def _scaled_out(out: Path | None, px: float) -> Path | None:
+    """Where the predictions at one card length are kept, beside those of `--out`."""
+    return None if out is None else out.with_name(f"{out.stem}-{px:g}px{out.suffix}")
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """Handle `vision eval`."""
+    from tools.evaluate import score_folder
+    from tools.scaling import cached_scaled_folder
+    from vision.config import VisionConfig
+    from vision.errors import VisionError
+
+    folder: Path = args.folder
+    scorer = folder / "score.py"
+    if not scorer.exists():
+        scorer = DEFAULT_SHARED / "score.py"
+    if not (folder / "labels.json").exists() or not scorer.exists():
+        print(f"error: {str(folder)!r} has no labels.json or no score.py is found", file=sys.stderr)
+        return 2
+    try:
+        model = _load_model(args.deck)
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp)
+            runs: list[tuple[str, Path, Path | None]] = [("as photographed", folder, args.out)]
+            for px in args.scale:
+                runs.append((f"at {px:g} px card length", cached_scaled_folder(folder, px),
+                             _scaled_out(args.out, px)))
+            status = 0
+            for number, (heading, source, out) in enumerate(runs):
+                if args.scale:
+                    print(("\n" if number else "") + heading + ":", flush=True)
+                predictions = out or work / f"predictions-{number}.jsonl"
+                status = max(status, score_folder(
+                    source, scorer, model, VisionConfig(), predictions, work / str(number),
+                    measured=args.measured, halves=args.halves))
+            return status
+    except VisionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    """Handle `vision fit-model`."""
+    from tools.fitting import fit_model
+    from vision.config import VisionConfig
+    from vision.model import DEFAULT_MODEL
+
+    shared: Path = args.shared
+    if not (shared / "artwork").is_dir():
+        print(f"error: no artwork/ folder in {str(shared)!r}", file=sys.stderr)
+        return 2
+    model = fit_model(shared / "artwork", shared, VisionConfig())
+    out = args.out or DEFAULT_MODEL
+    model.save(out)
+    print(f"wrote {out}: {len(model.ranks.labels)} rank and {len(model.suits.labels)} suit glyphs")
+    return 0

@@ -1,0 +1,108 @@
+"""`cardtable vision eval` at the table camera's scales and on the measured halves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import tools.scaling
+from app.cli import main
+from tests.tools.rendered_folder import rendered_folder
+from tools.split import training_keys
+
+SETS = {"rendered_felt": 5, "rendered_wood": 4}
+
+
+@pytest.fixture()
+def folder(shared_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(tools.scaling, "CACHE", tmp_path / "cache")
+    return rendered_folder(tmp_path / "photos", SETS, scorer=shared_dir / "vision" / "score.py")
+
+
+def _tables(text: str) -> dict[str, dict[str, list[str]]]:
+    """Each heading's score table: set name -> the row's figures."""
+    tables: dict[str, dict[str, list[str]]] = {}
+    current: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if line.endswith(":") and not line.startswith(" "):
+            current = tables.setdefault(line[:-1], {})
+        elif line.startswith(tuple(SETS)) or line.startswith("ALL"):
+            name, *figures = line.split()
+            current[name] = figures[-11:-1]  # the median time is left out
+    return tables
+
+
+def test_without_scale_the_table_is_printed_once_without_a_heading(
+        folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "eval", str(folder)]) == 0
+    text = capsys.readouterr().out
+    assert "as photographed" not in text
+    assert sum(line.startswith("ALL") for line in text.splitlines()) == 1
+
+
+def test_each_scale_is_printed_under_its_heading_after_the_photos(
+        folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "eval", str(folder), "--scale", "140", "--scale", "95"]) == 0
+    tables = _tables(capsys.readouterr().out)
+    assert list(tables) == ["as photographed", "at 140 px card length", "at 95 px card length"]
+    for table in tables.values():
+        for name, count in SETS.items():
+            images, truth = table[name][:2]
+            assert (images, truth) == (str(count), str(2 * count))
+    assert tables["as photographed"]["ALL"][2] == str(2 * sum(SETS.values()))  # all found
+
+
+@pytest.mark.parametrize("px", [140.0, 95.0, 60.0])
+def test_the_scaled_copy_shows_cards_at_the_length_asked(folder: Path, px: float) -> None:
+    scaled = tools.scaling.cached_scaled_folder(folder, px)
+    labels = json.loads((scaled / "labels.json").read_text())
+    for record in labels["images"].values():
+        lengths = sorted(tools.scaling.card_long_side(card) for card in record["cards"])
+        assert abs(sum(lengths) / len(lengths) - px) < 1.0
+        assert record["width"] == round(1280 * record["scaled_by"])
+
+
+def test_scaled_copies_are_made_once_and_kept(folder: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "eval", str(folder), "--scale", "140"]) == 0
+    copies = list((tools.scaling.CACHE).iterdir())
+    image = next(copies[0].rglob("*.jpg"))
+    made = image.stat().st_mtime_ns
+    assert main(["vision", "eval", str(folder), "--scale", "140"]) == 0
+    assert list(tools.scaling.CACHE.iterdir()) == copies
+    assert image.stat().st_mtime_ns == made
+    first, second = capsys.readouterr().out.split("as photographed:")[1:]
+    assert _tables("as photographed:" + first) == _tables("as photographed:" + second)
+
+
+def test_measured_scores_only_the_half_kept_from_training(
+        folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    keys = set(json.loads((folder / "labels.json").read_text())["images"])
+    measured = keys - training_keys(keys)
+    assert main(["vision", "eval", str(folder), "--measured", "--scale", "140"]) == 0
+    tables = _tables(capsys.readouterr().out)
+    for table in tables.values():
+        for name in SETS:
+            wanted = sum(key.startswith(name + "/") for key in measured)
+            assert table[name][0] == str(wanted)
+        assert table["ALL"][0] == str(len(measured))
+
+
+def test_predictions_at_each_scale_are_kept_beside_out(
+        folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "pred.jsonl"
+    assert main(["vision", "eval", str(folder), "--out", str(out), "--scale", "95"]) == 0
+    for path in (out, tmp_path / "pred-95px.jsonl"):
+        lines = path.read_text().splitlines()
+        assert len(lines) == sum(SETS.values())
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-140", "nan"])
+def test_a_scale_that_is_no_card_length_is_refused(
+        folder: Path, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["vision", "eval", str(folder), "--scale", value])
+    assert stopped.value.code == 2
+    assert f"card length {value!r}" in capsys.readouterr().err

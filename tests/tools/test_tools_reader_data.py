@@ -1,0 +1,111 @@
+"""Training views of the learned reader: drawn faces, their labels, the cache, one training step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tools.reader_data import (
+    NO_SUIT,
+    Recipe,
+    _paired,
+    build,
+    camera_faults,
+    label_indices,
+    place_face,
+    view_of,
+)
+from tools.reader_faces import FACE_HEIGHT, FACE_WIDTH, FontFaces, all_cards, label_of, system_fonts
+from vision.learned import RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH
+
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "vision"
+
+
+@pytest.fixture(scope="module")
+def fonts() -> FontFaces:
+    found = system_fonts(limit=4)
+    if not found:
+        pytest.skip("no system fonts")
+    return FontFaces(found)
+
+
+@pytest.mark.parametrize("card", [*all_cards(), "back", "none"])
+def test_every_card_is_drawn_with_its_label(fonts: FontFaces, card: str) -> None:
+    face = fonts.face(card, np.random.default_rng(len(card) + ord(card[0])))
+    assert face.image.shape == (FACE_HEIGHT, FACE_WIDTH, 4)
+    assert (face.rank, face.suit) == label_of(card)
+    assert face.image[0, 0, 3] == 0 and face.image[FACE_HEIGHT // 2, FACE_WIDTH // 2, 3] == 255
+    if card not in ("back", "none"):
+        ink = face.image[:, :, :3].min(axis=2) < 200
+        assert ink[: FACE_HEIGHT // 4, : FACE_WIDTH // 3].any()  # an index in the top corner
+
+
+@pytest.mark.parametrize("card", ["TH", "5S", "JK", "back"])
+def test_labels_index_the_heads(card: str) -> None:
+    rank, suit = label_indices(*label_of(card))
+    assert RANK_CLASSES[rank] == {"TH": "T", "5S": "low", "JK": "JK", "back": "none"}[card]
+    assert SUIT_CLASSES[suit] == {"TH": "H", "5S": "S", "JK": "none", "back": "none"}[card]
+    assert label_indices("T", None, rank_only=True)[1] == NO_SUIT
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_view_shows_the_card_at_camera_size(fonts: FontFaces, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    face = fonts.face("9C", rng)
+    length = 85.0 + 20 * seed
+    frame, quad = place_face(face, length, rng)
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    assert abs(max(sides) - length) < 0.2 * length
+    faulted = camera_faults(frame, length, rng)
+    assert faulted.dtype == np.uint8 and faulted.shape == frame.shape
+    view = view_of(faulted, quad, length, rng)
+    assert view.shape == (VIEW_HEIGHT, VIEW_WIDTH, 3)
+    centre = view[VIEW_HEIGHT // 4: -VIEW_HEIGHT // 4, VIEW_WIDTH // 4: -VIEW_WIDTH // 4]
+    border = cv2.cvtColor(faulted, cv2.COLOR_BGR2GRAY)[:4].mean()
+    assert centre.mean() > border  # the paper, not the table
+
+
+def test_boxes_pair_with_the_outline_they_cover() -> None:
+    outlines: list[list[list[float]]] = [[[0, 0], [50, 0], [50, 80], [0, 80]],
+                                         [[100, 0], [160, 0], [160, 90], [100, 90]]]
+    assert _paired([98, 2, 158, 88], outlines) == outlines[1]
+    assert _paired([0, 0, 50, 20], outlines) is None
+
+
+def test_a_tiny_build_has_the_documented_shapes_and_is_cached(tmp_path: Path,
+                                                             fonts: FontFaces) -> None:
+    recipe = Recipe(deck_views=0, font_views=7, crop_views=0)
+    views = build(tmp_path, SHARED, recipe, log=lambda _: None)
+    assert views.images.shape == (7, VIEW_HEIGHT, VIEW_WIDTH, 3)
+    assert views.images.dtype == np.uint8
+    assert set(views.ranks) <= set(range(len(RANK_CLASSES)))
+    assert set(views.suits) <= {NO_SUIT, *range(len(SUIT_CLASSES))}
+    again = build(tmp_path, SHARED, recipe, log=lambda _: None)
+    assert np.array_equal(again.images, views.images)
+    assert len(list(tmp_path.glob("views-*/chunk*.npz"))) == 1
+
+
+def test_training_runs_one_step_and_exports_for_opencv(tmp_path: Path, fonts: FontFaces) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from tools.train_reader import export, train, write_manifest
+    from vision.learned import as_blob, load_reader
+
+    views = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=6, crop_views=0),
+                  log=lambda _: None)
+    model = train(views, epochs=1, checkpoint=tmp_path / "ckpt.pt", batch=4, log=lambda _: None)
+    assert (tmp_path / "ckpt.pt").exists()
+    out = tmp_path / "reader.onnx"
+    export(model, out)
+    write_manifest(out, {})
+    reader = load_reader(out)
+    blob = as_blob(list(views.images[:3]))
+    reader.net.setInput(blob)
+    rank, suit = reader.net.forward(["rank", "suit"])
+    with torch.no_grad():
+        expected = model(torch.from_numpy(blob))
+    assert np.allclose(rank, expected[0].numpy(), atol=1e-3)
+    assert np.allclose(suit, expected[1].numpy(), atol=1e-3)

@@ -1,0 +1,245 @@
+"""Cards found by their index glyphs where no outline shows them."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.glyphs_only import glyph_config
+from tools.synthetic import suit_shape
+from vision.cards import CardObservation, Rank, Suit
+from vision.detect import card_masks
+from vision.imageio import read_image
+from vision.index_pairs import IndexPair, _pair, find_index_pairs, ink_pieces
+from vision.model import GlyphModel
+from vision.pipeline import recognise
+
+CONFIG = glyph_config()
+WITHOUT = dataclasses.replace(CONFIG, index_finder=False)
+
+
+def _paper(seed: int = 0) -> np.ndarray:
+    """A sheet of white paper (level 250) with a little grain, 640x480."""
+    rng = np.random.default_rng(seed)
+    grain = rng.normal(0.0, 2.0, (160, 214)).astype(np.float32)
+    base = 250.0 + cv2.resize(grain, (640, 480))
+    paper: np.ndarray = cv2.cvtColor(np.clip(base, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    return paper
+
+
+def _index_face(rank: str, suit: str, width: int = 200) -> np.ndarray:
+    """A borderless white card face (level 250) with one index in its top-left corner: the rank
+    0.15 card widths tall, the suit under it, as common decks print them."""
+    height = round(width * 1.5)
+    colour = (30, 30, 200) if suit in "HD" else (25, 25, 25)
+    face = np.full((height, width, 3), 250, np.uint8)
+    glyph: np.ndarray = np.zeros((60, 40 * len(rank)), np.uint8)
+    cv2.putText(glyph, rank, (2, 50), cv2.FONT_HERSHEY_DUPLEX, 1.3, 255, 3, cv2.LINE_AA)
+    rows, cols = np.nonzero(glyph > 127)
+    glyph = glyph[rows.min():rows.max() + 1, cols.min():cols.max() + 1]
+    # Index ranks are narrow: about 0.085 card widths (a ten's digits 0.07 each), 0.15 tall.
+    wide = 17 if len(rank) == 1 else 28
+    glyph = cv2.resize(glyph, (wide, 30), interpolation=cv2.INTER_AREA)
+    face[12:42, 8:8 + wide][glyph > 127] = colour
+    shape = cv2.resize(suit_shape(suit, 0.9), (20, 22), interpolation=cv2.INTER_AREA)
+    left = 8 + wide // 2 - 10
+    face[48:70, left:left + 20][shape > 127] = colour
+    return face
+
+
+def _rotated_into(scene: np.ndarray, face: np.ndarray, top_left: tuple[int, int],
+                  angle: float) -> np.ndarray:
+    """Paste a face into the scene turned by `angle` degrees about its top-left corner; returns
+    the scene pixels of that corner's index area (its first 60x90 face pixels) as a quad."""
+    height, width = face.shape[:2]
+    matrix = cv2.getRotationMatrix2D((0.0, 0.0), angle, 1.0)
+    matrix[:, 2] += top_left
+    size = (scene.shape[1], scene.shape[0])
+    warped = cv2.warpAffine(face, matrix, size, flags=cv2.INTER_LINEAR)
+    mask = cv2.warpAffine(np.full((height, width), 255, np.uint8), matrix, size)
+    scene[mask > 127] = warped[mask > 127]
+    corners = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
+    index: np.ndarray = cv2.transform(corners[None], matrix)[0]
+    return index
+
+
+@pytest.mark.parametrize("angle", [0.0, 25.0, -70.0])
+def test_a_card_without_an_outline_is_read_by_its_index(angle: float) -> None:
+    # White card on white paper: no mask parts it from the sheet, only its index shows.
+    scene = _paper()
+    index = _rotated_into(scene, _index_face("K", "S"), (260, 120), angle)
+    model = GlyphModel.load()
+    assert [o for o in recognise(scene, model, WITHOUT) if o.reading is not None] == []
+    found = [o for o in recognise(scene, model, CONFIG) if o.reading is not None]
+    assert [(o.reading.rank, o.reading.suit) for o in found if o.reading] == [
+        (Rank.KING, Suit.SPADES)]
+    assert not found[0].whole
+    centre = found[0].corners.mean(axis=0)
+    assert cv2.pointPolygonTest(index.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])),
+                                False) >= 0
+
+
+def test_a_red_ten_is_read_by_its_index() -> None:
+    scene = _paper(1)
+    _rotated_into(scene, _index_face("10", "H"), (200, 150), 10.0)
+    found = [o for o in recognise(scene, GlyphModel.load(), CONFIG) if o.reading is not None]
+    assert [(o.reading.rank, o.reading.suit) for o in found if o.reading] == [
+        (Rank.TEN, Suit.HEARTS)]
+
+
+def test_lines_of_text_and_rows_of_pips_give_no_card() -> None:
+    scene = _paper(2)
+    for row, line in enumerate(["K Q J A 9 TEXT", "S H D C KING OF", "AQ KJ 9A QK AJ"]):
+        cv2.putText(scene, line, (40, 80 + 40 * row), cv2.FONT_HERSHEY_DUPLEX, 1.0,
+                    (25, 25, 25), 2, cv2.LINE_AA)
+    # Two pips of one shape, one over the other, as on a number card's face.
+    pip = cv2.resize(suit_shape("D", 0.9), (30, 34), interpolation=cv2.INTER_AREA)
+    for top in (260, 300):
+        scene[top:top + 34, 300:330][pip > 127] = (30, 30, 200)
+    assert [o for o in recognise(scene, GlyphModel.load(), CONFIG) if o.name] == []
+
+
+def test_a_rank_over_a_suit_is_a_pair_and_two_pips_are_not() -> None:
+    gray = np.full((240, 320), 250, np.uint8)
+    cv2.putText(gray, "K", (60, 80), cv2.FONT_HERSHEY_DUPLEX, 1.0, 20, 2, cv2.LINE_AA)
+    spade = cv2.resize(suit_shape("S", 0.9), (18, 20), interpolation=cv2.INTER_AREA)
+    gray[88:108, 60:78][spade > 127] = 20
+    pairs = find_index_pairs(gray, None, CONFIG)
+    # Down points from the rank to the suit (the two may be paired the other way up too: the
+    # reader tells them apart), the rank's box starting at the K.
+    upright = [p for p in pairs if float(p.down @ np.array([0.0, 1.0])) > 0.95]
+    assert len(upright) == 1
+    assert np.allclose(upright[0].rank_corner, (60, 60), atol=3.0)
+    pips = np.full((240, 320), 250, np.uint8)
+    for top in (60, 88):
+        pips[top:top + 20, 60:78][spade > 127] = 20
+    assert find_index_pairs(pips, None, CONFIG) == []
+
+
+def _truths(shared: Path, name: str) -> list[tuple[str, list[float]]]:
+    labels = json.loads((shared / "vision" / "labels.json").read_text())
+    return [(card.get("card") or card["rank"], card["box"])
+            for card in labels["images"][name]["cards"]]
+
+
+def _on(observation: CardObservation, box: list[float]) -> bool:
+    x, y = observation.corners.mean(axis=0)
+    return bool(box[0] <= x <= box[2] and box[1] <= y <= box[3])
+
+
+@pytest.mark.parametrize(("name", "rank"), [
+    ("edje_train/IMG_2452.jpg", "9"),   # on a certificate, one side without contrast
+    ("edje_train/IMG_2460.jpg", "Q"),   # half under a towel
+    ("edje_train/IMG_2648.jpg", "T"),   # the middle card of a fan, read at its lower index
+])
+def test_recorded_cards_without_an_outline_are_read_by_their_index(
+        shared_dir: Path, name: str, rank: str) -> None:
+    frame = read_image(shared_dir / "vision" / "dev" / name)
+    model = GlyphModel.load()
+    box = next(b for card, b in _truths(shared_dir, name) if card[0] == rank)
+    before = [o for o in recognise(frame, model, WITHOUT) if o.name and _on(o, box)]
+    after = [o for o in recognise(frame, model, CONFIG) if o.name and _on(o, box)]
+    assert before == []
+    assert [o.name[0] for o in after if o.name] == [rank]
+    assert not after[0].whole
+
+
+def test_a_cable_crossed_queen_stays_unread(shared_dir: Path) -> None:
+    # Read leniently, the cable across its index makes the queen `JS`.
+    name = "edje_train/IMG_2621.jpg"
+    frame = read_image(shared_dir / "vision" / "dev" / name)
+    box = next(b for card, b in _truths(shared_dir, name) if card[0] == "Q")
+    on_queen = [o.name for o in recognise(frame, GlyphModel.load(), CONFIG) if _on(o, box)]
+    assert on_queen and all(name is None for name in on_queen)
+
+
+def test_the_finder_stays_shut_where_every_card_is_read(shared_dir: Path) -> None:
+    frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / "IMG_2386.jpg")
+    observations = recognise(frame, GlyphModel.load(), WITHOUT)
+    from vision.finder_index import unexplained_light
+    assert [o.name for o in observations] == ["AC"]
+    assert unexplained_light(card_masks(frame, CONFIG), observations, CONFIG) is None
+
+
+def _every_pair(gray: np.ndarray, allowed: np.ndarray | None, short: int) -> list[IndexPair]:
+    """Index pairs by the exact per-pair tests on every candidate, without the array tests."""
+    found: list[IndexPair] = []
+    seen: set[tuple[int, ...]] = set()
+    for contrast in CONFIG.index_pair_contrasts:
+        pieces = ink_pieces(gray, allowed, CONFIG, short, contrast)
+        fresh = [p.key not in seen for p in pieces]
+        seen |= {p.key for p in pieces}
+        centres = np.array([p.centre for p in pieces], np.float32).reshape(-1, 2)
+        sizes = np.array([p.size for p in pieces], np.float32)
+        for i, rank in enumerate(pieces):
+            offsets = centres - rank.centre
+            apart = np.hypot(offsets[:, 0], offsets[:, 1])
+            near = np.nonzero((apart > 0.4 * rank.size) & (apart < 1.9 * rank.size)
+                              & (sizes <= 1.3 * rank.size) & (sizes >= 0.35 * rank.size))[0]
+            for j in near.tolist():
+                pair = _pair(pieces, i, j, centres, sizes, CONFIG) if (
+                    fresh[i] or fresh[j]) else None
+                if pair is not None:
+                    found.append(pair)
+    return found
+
+
+def _same_pairs(first: list[IndexPair], second: list[IndexPair]) -> bool:
+    fields = [f.name for f in dataclasses.fields(IndexPair)]
+    return len(first) == len(second) and all(
+        np.array_equal(getattr(a, name), getattr(b, name))
+        for a, b in zip(first, second, strict=True) for name in fields)
+
+
+def _light_left(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """The grey crop and light area the finder searches in a frame, and its shorter side."""
+    from vision.finder_index import unexplained_light
+    masks = card_masks(frame, CONFIG)
+    observations = recognise(frame, GlyphModel.load(), WITHOUT)
+    allowed = unexplained_light(masks, observations, CONFIG)
+    assert allowed is not None and masks.gray is not None
+    rows, cols = np.nonzero(allowed.any(axis=1))[0], np.nonzero(allowed.any(axis=0))[0]
+    y0, y1, x0, x1 = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+    return masks.gray[y0:y1, x0:x1], allowed[y0:y1, x0:x1], min(masks.gray.shape[:2])
+
+
+@pytest.mark.parametrize("name", ["edje_train/IMG_2452.jpg", "edje_train/IMG_2460.jpg",
+                                  "edje_train/IMG_2648.jpg"])
+def test_the_array_tests_keep_every_pair_of_a_cluttered_photo(shared_dir: Path,
+                                                               name: str) -> None:
+    gray, allowed, short = _light_left(read_image(shared_dir / "vision" / "dev" / name))
+    every = _every_pair(gray, allowed, short)
+    assert len(every) >= 5
+    assert _same_pairs(find_index_pairs(gray, allowed, CONFIG, short), every)
+
+
+def test_the_array_tests_keep_every_pair_of_tens_among_text() -> None:
+    scene = _paper(3)
+    for n, (rank, suit) in enumerate([("10", "H"), ("10", "S"), ("K", "D"), ("9", "C")]):
+        _rotated_into(scene, _index_face(rank, suit, 150 + 20 * n), (40 + 150 * n, 60),
+                      -20.0 + 15.0 * n)
+    for row, line in enumerate(["K Q J A 9 TEXT 10 10", "S H D C KING OF TENS"]):
+        cv2.putText(scene, line, (30, 380 + 40 * row), cv2.FONT_HERSHEY_DUPLEX, 1.0,
+                    (25, 25, 25), 2, cv2.LINE_AA)
+    gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    every = _every_pair(gray, None, min(gray.shape))
+    assert len(every) >= 4
+    assert _same_pairs(find_index_pairs(gray, None, CONFIG), every)
+
+
+def test_a_piece_cut_alike_at_a_higher_contrast_is_taken_over(shared_dir: Path) -> None:
+    frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / "IMG_2460.jpg")
+    gray, allowed, short = _light_left(frame)
+    high, low = sorted(CONFIG.index_pair_contrasts, reverse=True)[:2]
+    darker = {p.key: p for p in ink_pieces(gray, allowed, CONFIG, short, high)}
+    traced = ink_pieces(gray, allowed, CONFIG, short, low)
+    taken = ink_pieces(gray, allowed, CONFIG, short, low, darker)
+    assert sum(p is darker.get(p.key) for p in taken) >= 5
+    assert [p.key for p in taken] == [p.key for p in traced]
+    assert all(np.array_equal(a.points, b.points) and np.array_equal(a.hull, b.hull)
+               and np.array_equal(a.centre, b.centre) for a, b in zip(taken, traced, strict=True))

@@ -1,0 +1,181 @@
+"""The learned card reader: the shipped model, its manifest, its views and the decision rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tools.scenes import paste_card, plain_card, table_background
+from tools.synthetic import artwork_cards
+from vision.cards import Rank, Reading, Suit
+from vision.learned import (
+    MODEL_PATH,
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    CardScores,
+    LearnedReader,
+    ModelFileError,
+    decide,
+    load_reader,
+    oriented,
+    rectify,
+    shipped_reader,
+)
+
+ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
+EUCHRE = [r + s for r in "9TJQKA" for s in "CDHS"]
+
+
+@pytest.fixture(scope="module")
+def reader() -> LearnedReader:
+    return shipped_reader()
+
+
+def _scene(faces: list[np.ndarray], length: float,
+           seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Faces laid on a table in a row at a card length, each turned a little."""
+    rng = np.random.default_rng(seed)
+    width = int(length * 0.9 * len(faces)) + 60
+    frame = table_background(width, int(length * 1.6), seed=seed)
+    quads = []
+    for k, face in enumerate(faces):
+        centre = (40 + length * 0.45 + k * length * 0.9, length * 0.8)
+        angle = float(rng.uniform(-12, 12)) + (180.0 if k % 2 else 0.0)
+        quads.append(paste_card(frame, face, centre, length, angle=angle, tilt=0.04))
+    return frame, quads
+
+
+def _names(reader: LearnedReader, frame: np.ndarray, quads: list[np.ndarray]) -> list[str | None]:
+    readings = [decide(None, s, reader.rule.threshold, reader.rule.support)
+                for s in reader.scores(frame, quads)]
+    return [r.name if r else None for r in readings]
+
+
+def test_manifest_matches_the_model(reader: LearnedReader) -> None:
+    manifest = reader.manifest
+    assert manifest["rank_classes"] == list(RANK_CLASSES)
+    assert manifest["suit_classes"] == list(SUIT_CLASSES)
+    views = np.zeros((3, 3, manifest["input_height"], manifest["input_width"]), np.float32)
+    reader.net.setInput(views)
+    rank, suit = reader.net.forward(["rank", "suit"])
+    assert rank.shape == (3, len(RANK_CLASSES)) and suit.shape == (3, len(SUIT_CLASSES))
+    rule = reader.rule
+    assert 0.0 < rule.support <= 1.0 and 0.0 < rule.threshold <= 1.0 and rule.loose >= 0.0
+    assert MODEL_PATH.stat().st_size <= 5 * 1024 * 1024
+
+
+def test_a_manifest_with_other_classes_is_refused(tmp_path: Path) -> None:
+    model = tmp_path / "reader.onnx"
+    model.write_bytes(MODEL_PATH.read_bytes())
+    manifest = MODEL_PATH.with_suffix(".json").read_text()
+    model.with_suffix(".json").write_text(manifest.replace('"none"', '"nothing"', 1))
+    with pytest.raises(ModelFileError, match="other classes"):
+        load_reader(model)
+    with pytest.raises(ModelFileError, match="cannot load"):
+        load_reader(tmp_path / "missing.onnx")
+
+
+@pytest.mark.parametrize("length", [140.0, 95.0])
+def test_rendered_euchre_faces_are_named_rightly_at_camera_scale(reader: LearnedReader,
+                                                                  length: float) -> None:
+    faces = dict(artwork_cards(ARTWORK))
+    named = wrong = 0
+    for start in range(0, 24, 6):
+        cards = EUCHRE[start:start + 6]
+        frame, quads = _scene([faces[c] for c in cards], length, seed=start)
+        for seen in (frame, cv2.rotate(frame, cv2.ROTATE_180)):
+            if seen is not frame:
+                h, w = frame.shape[:2]
+                quads = [np.array([[w - 1 - x, h - 1 - y] for x, y in q], np.float32)
+                         for q in quads]
+            for card, name in zip(cards, _names(reader, seen, quads), strict=True):
+                named += name is not None
+                wrong += name is not None and name != card
+    assert wrong == 0
+    assert named >= 24  # of 48 views: most cards are named by the network alone, none wrongly
+
+
+def _back(width: int = 338) -> np.ndarray:
+    face = np.full((round(width * 1.45), width, 3), 245, np.uint8)
+    cv2.rectangle(face, (12, 12), (width - 12, face.shape[0] - 12), (150, 40, 30), -1)
+    for k in range(-face.shape[0], width + face.shape[0], 14):
+        cv2.line(face, (k, 0), (k + face.shape[0], face.shape[0]), (220, 200, 190), 2)
+        cv2.line(face, (k, face.shape[0]), (k + face.shape[0], 0), (220, 200, 190), 2)
+    return face
+
+
+@pytest.mark.parametrize("length", [140.0, 95.0])
+def test_blank_back_and_low_cards_are_never_named_euchre(reader: LearnedReader,
+                                                         length: float) -> None:
+    faces = [plain_card("", None), _back(), plain_card("5", "S"), plain_card("7", "H"),
+             plain_card("2", "D"), plain_card("8", "C")]
+    for seed in range(3):
+        frame, quads = _scene(faces, length, seed)
+        assert _names(reader, frame, quads) == [None] * len(faces)
+
+
+def test_the_two_views_are_one_card_turned_half_round() -> None:
+    rng = np.random.default_rng(5)
+    noise = rng.integers(0, 255, (200, 200, 3)).astype(np.uint8)
+    frame = cv2.GaussianBlur(noise, (0, 0), 4)
+    quad = np.array([[150, 40], [160, 160], [60, 170], [50, 50]], np.float32)
+    upright, turned = rectify(frame, quad)
+    assert upright.shape == (96, 64, 3)
+    difference = np.abs(cv2.rotate(upright, cv2.ROTATE_180).astype(int) - turned.astype(int))
+    assert float(np.median(difference)) < 3
+    start = oriented(quad[::-1])
+    assert np.linalg.norm(start[1] - start[0]) < np.linalg.norm(start[2] - start[1])
+
+
+def _scores(first: tuple[str, str], second: tuple[str, str], sure: float) -> CardScores:
+    rank = np.full((2, len(RANK_CLASSES)), (1 - sure) / (len(RANK_CLASSES) - 1), np.float32)
+    suit = np.full((2, len(SUIT_CLASSES)), (1 - sure) / (len(SUIT_CLASSES) - 1), np.float32)
+    for k, (r, s) in enumerate((first, second)):
+        rank[k, RANK_CLASSES.index(r)] = sure
+        suit[k, SUIT_CLASSES.index(s)] = sure
+    return CardScores(rank, suit)
+
+
+@pytest.mark.parametrize("sure", [0.6, 0.8, 0.99])
+def test_a_name_is_given_only_where_the_cues_agree(sure: float) -> None:
+    threshold, support = 0.9, 0.5
+    ten_hearts = Reading(Rank.TEN, Suit.HEARTS, 0.7)
+    agreeing = _scores(("T", "H"), ("T", "H"), sure)
+    split = _scores(("T", "H"), ("T", "D"), sure)
+    other = _scores(("T", "D"), ("T", "D"), sure)
+    backed = sure * sure >= support
+    assert (decide(ten_hearts, agreeing, threshold, support) is not None) == backed
+    assert decide(ten_hearts, split, threshold, support) is None
+    assert decide(ten_hearts, other, threshold, support) is None
+    alone = decide(None, agreeing, threshold, support)
+    assert (alone is not None and alone.name == "TH") == (sure * sure >= threshold)
+    assert decide(None, split, threshold, support) is None
+    assert decide(None, _scores(("low", "H"), ("low", "H"), sure), threshold, support) is None
+    assert decide(None, _scores(("none", "none"), ("none", "none"), sure), 0.0, support) is None
+
+
+@pytest.mark.parametrize("seed", [0, 12])
+def test_the_pipeline_with_the_learned_reader_names_no_card_wrongly(seed: int) -> None:
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+    from vision.model import GlyphModel
+    from vision.pipeline import recognise
+
+    faces = dict(artwork_cards(ARTWORK))
+    cards = EUCHRE[seed:seed + 6]
+    frame, quads = _scene([faces[c] for c in cards], 140.0, seed)
+    config = replace(VisionConfig(), learned_reader=True)
+    observations = recognise(frame, GlyphModel.load(), config)
+    named = {}
+    for observation in observations:
+        if observation.name is None:
+            continue
+        centre = observation.corners.mean(axis=0)
+        nearest = int(np.argmin([np.linalg.norm(q.mean(axis=0) - centre) for q in quads]))
+        named[observation.name] = cards[nearest]
+    assert all(name == card for name, card in named.items())
+    assert len(named) >= 4

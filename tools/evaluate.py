@@ -1,0 +1,140 @@
+"""Run recognition over a labelled photo folder and score it with the folder's scorer."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from tools.split import training_keys
+from vision.cards import CardObservation
+from vision.config import VisionConfig
+from vision.errors import VisionError
+from vision.imageio import read_image
+from vision.model import GlyphModel
+from vision.pipeline import recognise
+
+
+def observation_record(observation: CardObservation) -> dict[str, Any]:
+    """One card in the prediction format read by score.py."""
+    return {
+        "card": observation.name,
+        "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in observation.corners],
+        "confidence": observation.confidence,
+        "whole": observation.whole,
+    }
+
+
+def image_record(name: str, observations: list[CardObservation], ms: float) -> dict[str, Any]:
+    """One image's prediction line."""
+    return {"image": name, "cards": [observation_record(o) for o in observations],
+            "ms": round(ms, 2)}
+
+
+def labelled_images(folder: Path) -> Iterator[tuple[str, Path]]:
+    """(key, path) of every image listed in the folder's labels.json."""
+    labels = read_labels(folder / "labels.json")
+    root = folder / labels.get("image_root", "")
+    for key in labels["images"]:
+        yield key, root / key
+
+
+def predict_folder(
+    folder: Path, model: GlyphModel, config: VisionConfig, keys: set[str] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Prediction lines for the labelled images of a folder (optionally only `keys`)."""
+    for key, path in labelled_images(folder):
+        if keys is not None and key not in keys:
+            continue
+        frame = read_image(path)
+        start = time.perf_counter()
+        observations = recognise(frame, model, config)
+        ms = (time.perf_counter() - start) * 1000.0
+        yield image_record(key, observations, ms)
+
+
+def run_scorer(scorer: Path, predictions: Path, labels: Path) -> int:
+    """Print score.py's table for a prediction file; returns its exit status."""
+    command = [sys.executable, str(scorer), str(predictions), "--labels", str(labels)]
+    done = subprocess.run(command, check=False, capture_output=True, text=True)
+    print(done.stdout, end="")
+    print(done.stderr, end="", file=sys.stderr)
+    return done.returncode
+
+
+def read_labels(path: Path) -> dict[str, Any]:
+    """A labels.json document; raises VisionError naming the file when it cannot be read."""
+    try:
+        document: dict[str, Any] = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise VisionError(f"cannot read labels {str(path)!r}: {error}") from error
+    return document
+
+
+def labels_subset(document: dict[str, Any], keys: set[str]) -> dict[str, Any]:
+    """The labels of only these images, with only the sets they belong to."""
+    images = {key: document["images"][key] for key in sorted(keys) if key in document["images"]}
+    used = {record["set"] for record in images.values()}
+    sets = {name: meta for name, meta in (document.get("sets") or {}).items() if name in used}
+    return dict(document, images=images, sets=sets)
+
+
+def measured_keys(document: dict[str, Any]) -> set[str]:
+    """The images of the measured half of every set (those no training or fitting may see)."""
+    keys = set(document["images"])
+    return keys - training_keys(keys)
+
+
+def write_predictions(folder: Path, model: GlyphModel, config: VisionConfig, out: Path,
+                      keys: set[str] | None = None) -> None:
+    """Write the prediction lines of a labelled folder (optionally only `keys`) to a file."""
+    with out.open("w") as handle:
+        for record in predict_folder(folder, model, config, keys):
+            handle.write(json.dumps(record) + "\n")
+
+
+def score_folder(folder: Path, scorer: Path, model: GlyphModel, config: VisionConfig,
+                 out: Path, work: Path, *, measured: bool = False, halves: bool = False) -> int:
+    """Predict a labelled folder into `out` and print score.py's table (the measured half only,
+    when asked; then edje_train's fit and measure halves apart, when asked)."""
+    labels = folder / "labels.json"
+    keys = None
+    work.mkdir(parents=True, exist_ok=True)
+    if measured:
+        document = read_labels(labels)
+        keys = measured_keys(document)
+        labels = work / "labels-measured.json"
+        labels.write_text(json.dumps(labels_subset(document, keys)))
+    write_predictions(folder, model, config, out, keys)
+    status = run_scorer(scorer, out, labels)
+    if halves and status == 0:
+        status = score_halves(scorer, out, labels, work)
+    return status
+
+
+def score_halves(scorer: Path, predictions: Path, labels: Path, folder: Path) -> int:
+    """Score the rank-only set's fit half and measure half apart (the glyph model saw the first)."""
+    from tools.fitting import is_fit_photo
+
+    document = read_labels(labels)
+    lines = [json.loads(line) for line in predictions.read_text().splitlines() if line.strip()]
+    status = 0
+    for half, wanted in (("fit half (glyphs harvested here)", True),
+                         ("measure half (never fitted on)", False)):
+        keys = {key for key, record in document["images"].items()
+                if record["set"] == "edje_train" and is_fit_photo(key) == wanted}
+        if not keys:
+            continue
+        subset = labels_subset(document, keys)
+        half_labels = folder / f"labels-{wanted}.json"
+        half_predictions = folder / f"predictions-{wanted}.jsonl"
+        half_labels.write_text(json.dumps(subset))
+        half_predictions.write_text(
+            "".join(json.dumps(line) + "\n" for line in lines if line["image"] in keys))
+        print(f"\nedje_train, {half}:")
+        status = max(status, run_scorer(scorer, half_predictions, half_labels))
+    return status

@@ -1,0 +1,258 @@
+"""What each switchable recognition stage adds at the camera's scale, on every dev set.
+
+Every stage that `VisionConfig` can switch is turned the other way from the shipped settings in
+turn; each labelled dev photo, shrunk to the camera's card length, is read with it off and on and
+scored with the folder's score.py, on every photo and on the measured half of every set alone.
+
+    python -m tools.stage_audit [--shared ../shared/vision] [--scale 140] [--out TABLE.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from tools.evaluate import labels_subset, measured_keys, read_labels, write_predictions
+from tools.scaling import cached_scaled_folder
+from vision.config import VisionConfig
+from vision.errors import VisionError
+from vision.model import GlyphModel
+
+WrongName = tuple[str, str]
+"""(image key, the name reported) of a reported name that is not the card's."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A stage of recognition and the `VisionConfig` value that turns it the other way."""
+
+    name: str
+    field: str
+    other: Any
+    """The value that differs from the shipped one: off for a stage shipped on, on otherwise."""
+
+    def shipped_on(self) -> bool:
+        """True when the shipped settings run it (the other value, False, 0 or (), is off)."""
+        return not self.other
+
+
+STAGES = (
+    Stage("loose corners", "read_corners", False),
+    Stage("further masks for loose corners", "corner_more_masks", 0),
+    Stage("second look at lower ink levels", "second_look_shifts", ()),
+    Stage("higher ink level at loose corners", "corner_shifts", ()),
+    Stage("loose corner width from its long edge", "corner_width_from_edge", False),
+    Stage("regions parted by opening", "part_kernels", ()),
+    Stage("edge rings at the border parted", "part_rings", False),
+    Stage("weak outlines narrowed to a side", "weak_support", 0.0),
+    Stage("line finder", "lines", False),
+    Stage("fan steps", "fan_steps", False),
+    Stage("fan stubs", "fan_stubs", False),
+    Stage("unread outlines searched at corners", "search_unread", False),
+    Stage("unread outlines read beside corners", "search_aside", False),
+    Stage("sharpened look", "sharpen_looks", ()),
+    Stage("grown outlines of blurred cards", "blurred_outline_growth", 0.0),
+    Stage("index finder", "index_finder", False),
+    Stage("restored look (deconvolution)", "restore_looks", (0.0, 0.4, 0.7, -0.3)),
+    Stage("index finder: sharpened look", "index_sharpen", True),
+    Stage("index finder: quick look", "index_quick_look", True),
+)
+
+
+@dataclass(frozen=True)
+class SetScore:
+    """One set's figures from score.py, with the wrong names it counted."""
+
+    found: int
+    identified: int
+    truth: int
+    wrong: Counter[WrongName]
+
+
+def _reported(card: Any) -> str | None:
+    """The identity score.py takes from a prediction's card name, or None (joker, unread)."""
+    if not isinstance(card, str):
+        return None
+    name = card.strip().upper()
+    name = "T" + name[2:] if name.startswith("10") else name
+    return name if len(name) == 2 and name[1] in "CDHS" and name[0] in "23456789TJQKA" else None
+
+
+def wrong_names(predictions: dict[str, list[dict[str, Any]]],
+                image: dict[str, Any], key: str) -> Counter[WrongName]:
+    """The names reported on one image that score.py did not match to a card of that name."""
+    matched = set((image.get("detail") or {}).get("matches", {}))
+    names = [_reported(card.get("card")) for card in predictions.get(key, [])]
+    wrong = Counter((key, name) for index, name in enumerate(names)
+                    if name is not None and str(index) not in matched)
+    if sum(wrong.values()) != image["wrong"]:  # matched by count, not by place
+        return Counter({(key, f"{image['wrong']} wrong of {len(names)}"): 1} if image["wrong"]
+                       else {})
+    return wrong
+
+
+def score(scorer: Path, predictions: Path, labels: Path, work: Path) -> dict[str, SetScore]:
+    """Per set figures (and 'ALL') of a prediction file scored against a labels file."""
+    report = work / (predictions.stem + "-" + labels.stem + ".json")
+    command = [sys.executable, str(scorer), str(predictions), "--labels", str(labels),
+               "--json", str(report)]
+    done = subprocess.run(command, check=False, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise VisionError(f"score.py failed on {predictions}: {done.stderr.strip()}")
+    scored = json.loads(report.read_text())
+    document = read_labels(labels)
+    lines = [json.loads(line) for line in predictions.read_text().splitlines() if line.strip()]
+    cards = {line["image"]: line["cards"] for line in lines}
+    wrong: dict[str, Counter[WrongName]] = {}
+    for key, image in scored["images"].items():
+        names = wrong_names(cards, image, key)
+        for group in (document["images"][key]["set"], "ALL"):
+            wrong.setdefault(group, Counter()).update(names)
+    result = {}
+    for name, row in scored["sets"].items():
+        group = "ALL" if name.startswith("ALL") else name
+        if name.startswith("full-id"):
+            continue
+        result[group] = SetScore(row["found"], row["identified"], row["truth"],
+                                 wrong.get(group, Counter()))
+    return result
+
+
+def _subset_predictions(predictions: Path, keys: set[str], out: Path) -> Path:
+    lines = [line for line in predictions.read_text().splitlines()
+             if line.strip() and json.loads(line)["image"] in keys]
+    out.write_text("".join(line + "\n" for line in lines))
+    return out
+
+
+def _change(before: int, after: int) -> str:
+    return f"{before}" if before == after else f"{before} → {after}"
+
+
+def stage_rows(stage: Stage, half: str, off: dict[str, SetScore],
+               on: dict[str, SetScore]) -> str:
+    """One table row: the totals with the stage off and on, and the sets it changes."""
+    total_off, total_on = off["ALL"], on["ALL"]
+    added = total_on.wrong - total_off.wrong
+    removed = total_off.wrong - total_on.wrong
+    changes = []
+    for name in off:
+        if name == "ALL":
+            continue
+        a, b = off[name], on[name]
+        wrong_a, wrong_b = sum(a.wrong.values()), sum(b.wrong.values())
+        if (a.found, a.identified, wrong_a) != (b.found, b.identified, wrong_b):
+            parts = [f"found {_change(a.found, b.found)}" if a.found != b.found else "",
+                     f"identified {_change(a.identified, b.identified)}"
+                     if a.identified != b.identified else "",
+                     f"wrong {_change(wrong_a, wrong_b)}" if wrong_a != wrong_b else ""]
+            changes.append(f"{name}: " + ", ".join(p for p in parts if p))
+    listed = ", ".join(f"{key.rsplit('/', 1)[-1]} {name}" for key, name in sorted(added)) or "-"
+    dropped = ", ".join(f"{key.rsplit('/', 1)[-1]} {name}" for key, name in sorted(removed))
+    return (f"| {stage.name} (`{stage.field}`{'' if stage.shipped_on() else ', shipped off'}) "
+            f"| {half} | {_change(total_off.found, total_on.found)} "
+            f"| {_change(total_off.identified, total_on.identified)} "
+            f"| {_change(sum(total_off.wrong.values()), sum(total_on.wrong.values()))} "
+            f"| {listed} | {dropped or '-'} | {'; '.join(changes) or 'no change'} |")
+
+
+HEADER = ("| stage (config field) | photos | found off → on | identified off → on "
+          "| wrong names off → on | wrong names it adds | wrong names it removes "
+          "| sets it changes |\n|---|---|---|---|---|---|---|---|")
+
+
+def audit(shared: Path, scale: float, stages: Sequence[Stage], work: Path,
+          reuse: bool = False) -> list[str]:
+    """The table's lines for the given stages at one card length."""
+    folder = cached_scaled_folder(shared, scale)
+    scorer = shared / "score.py"
+    document = read_labels(folder / "labels.json")
+    measured = measured_keys(document)
+    halves = {"all": (folder / "labels.json", set(document["images"]))}
+    measured_labels = work / "labels-measured.json"
+    measured_labels.write_text(json.dumps(labels_subset(document, measured)))
+    halves["measured half"] = (measured_labels, measured)
+    model = GlyphModel.load()
+    scores: dict[tuple[str, str], dict[str, SetScore]] = {}
+
+    def scored(config: VisionConfig, name: str) -> dict[str, dict[str, SetScore]]:
+        predictions = work / f"predictions-{name}.jsonl"
+        if not (reuse and predictions.exists()):
+            print(f"reading {len(document['images'])} photos at {scale:g} px: {name}",
+                  file=sys.stderr, flush=True)
+            write_predictions(folder, model, config, predictions)
+        result = {}
+        for half, (labels, keys) in halves.items():
+            if (name, half) not in scores:
+                subset = _subset_predictions(predictions, keys,
+                                             work / f"predictions-{name}-{half[:3]}.jsonl")
+                scores[(name, half)] = score(scorer, subset, labels, work)
+            result[half] = scores[(name, half)]
+        return result
+
+    shipped = scored(VisionConfig(), "shipped")
+    lines = [HEADER]
+    for stage in stages:
+        other = scored(replace(VisionConfig(), **{stage.field: stage.other}), stage.field)
+        off, on = (other, shipped) if stage.shipped_on() else (shipped, other)
+        for half in halves:
+            lines.append(stage_rows(stage, half, off[half], on[half]))
+    base = shipped["all"]["ALL"]
+    lines.append("")
+    lines.append(f"Shipped settings at {scale:g} px: {base.identified} of {base.truth} cards "
+                 f"identified, {base.found} found, {sum(base.wrong.values())} wrong names "
+                 f"(measured half: {shipped['measured half']['ALL'].identified} of "
+                 f"{shipped['measured half']['ALL'].truth}, "
+                 f"{sum(shipped['measured half']['ALL'].wrong.values())} wrong).")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the audit and print (or write) the markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--shared", type=Path,
+                        default=Path(__file__).resolve().parents[2] / "shared" / "vision",
+                        help="labelled folder with labels.json and score.py")
+    parser.add_argument("--scale", type=float, default=140.0, metavar="PX")
+    parser.add_argument("--stages", default="", metavar="FIELDS",
+                        help="comma-separated config fields (default: every stage)")
+    parser.add_argument("--out", type=Path, metavar="TABLE.md")
+    parser.add_argument("--work", type=Path, metavar="DIR",
+                        help="keep the predictions here (default: a temporary folder)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with --work: score predictions already there instead of reading")
+    args = parser.parse_args(argv)
+    wanted = [field for field in args.stages.split(",") if field]
+    unknown = sorted(set(wanted) - {stage.field for stage in STAGES})
+    if unknown:
+        print(f"error: no stage is switched by {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    stages = [stage for stage in STAGES if not wanted or stage.field in wanted]
+    if not (args.shared / "labels.json").is_file() or not (args.shared / "score.py").is_file():
+        print(f"error: {str(args.shared)!r} has no labels.json or score.py", file=sys.stderr)
+        return 2
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            work = args.work or Path(tmp)
+            work.mkdir(parents=True, exist_ok=True)
+            lines = audit(args.shared, args.scale, stages, work, args.reuse)
+    except VisionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        args.out.write_text(text)
+    print(text, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,211 @@
+"""Train the learned card reader and write it as ONNX with its manifest.
+
+Run: python -m tools.train_reader --out vision/data/reader.onnx [--cache DIR] [--epochs N]
+Needs the `train` extra (torch, onnx). The views come from tools.reader_data (cached); training
+resumes from the checkpoint in the cache folder."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tools.reader_data import NO_SUIT, RECIPES, Recipe, Views, build
+from vision.learned import RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH, as_blob
+
+CHANNELS = (8, 16, 32, 64)
+"""Output channels of the four conv blocks (16, 32, 48, 64 read no better and cost 3x)."""
+
+DEFAULT_CACHE = Path.home() / ".cache" / "cardtable-reader"
+DEFAULT_SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision"
+TRAINING_DATA = (
+    "npm svg-cards 4.0.2 (52 faces, 2 jokers, 17 backs; LGPL-2.1); npm "
+    "@younestouati/playing-cards-standard-deck 3.0.0 (52 faces, joker, back; LGPL-3.0); faces "
+    "drawn with the fonts of Debian's fonts-dejavu, fonts-liberation, fonts-freefont-ttf, "
+    "fonts-urw-base35 and fonts-noto-core (index in two corners, pips, figure blocks, German B/D "
+    "indices, backs, lettering); cards of the training half of the dev sets edje_train "
+    "(Apache-2.0, rank only, outlines from vision.detect.find_cards) and webcam_felt (MIT), less "
+    "the calibration quarter (tools.reader_data.is_calibration)")
+
+
+def network() -> Any:
+    """The reader CNN: four conv blocks over a 64x96 view, a rank head and a suit head."""
+    import torch
+    from torch import nn
+
+    class ReaderNet(nn.Module):
+        """Four conv blocks over views standardised per channel (vision.learned.as_blob)."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            layers: list[nn.Module] = []
+            channels = [3, *CHANNELS]
+            for a, b in itertools.pairwise(channels):
+                layers += [nn.Conv2d(a, b, 3, padding=1, bias=False), nn.BatchNorm2d(b),
+                           nn.ReLU(inplace=True), nn.MaxPool2d(2)]
+            self.features = nn.Sequential(*layers)
+            flat = CHANNELS[-1] * (VIEW_HEIGHT // 16) * (VIEW_WIDTH // 16)
+            self.hidden = nn.Sequential(nn.Flatten(), nn.Dropout(0.3), nn.Linear(flat, 128),
+                                        nn.ReLU(inplace=True))
+            self.rank = nn.Linear(128, len(RANK_CLASSES))
+            self.suit = nn.Linear(128, len(SUIT_CLASSES))
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            h = self.hidden(self.features(x))
+            return self.rank(h), self.suit(h)
+
+    return ReaderNet()
+
+
+def as_tensor(images: np.ndarray) -> Any:
+    """uint8 (N, H, W, 3) BGR views as the network's input, exactly as at run time."""
+    import torch
+
+    return torch.from_numpy(as_blob(list(images)))
+
+
+def train(views: Views, epochs: int, checkpoint: Path | None = None, batch: int = 128,
+          seed: int = 0, log: Any = print, max_steps: int | None = None) -> Any:
+    """Train a fresh (or checkpointed) network on the views; returns it in eval mode."""
+    import torch
+    from torch import nn
+
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    model = network()
+    steps_per_epoch = max(1, len(views) // batch)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3,
+                                                   total_steps=epochs * steps_per_epoch)
+    start = 0
+    if checkpoint is not None and checkpoint.exists():
+        state = torch.load(checkpoint, weights_only=False)
+        model.load_state_dict(state["model"])
+        optimiser.load_state_dict(state["optimiser"])
+        schedule.load_state_dict(state["schedule"])
+        start = state["epoch"]
+        log(f"train reader: resumed after epoch {start}")
+    rank_loss = nn.CrossEntropyLoss(label_smoothing=0.05)
+    suit_loss = nn.CrossEntropyLoss(ignore_index=NO_SUIT, label_smoothing=0.05)
+    ranks = torch.from_numpy(views.ranks)
+    suits = torch.from_numpy(views.suits)
+    generator = np.random.default_rng(seed)
+    for epoch in range(start, epochs):
+        model.train()
+        order = generator.permutation(len(views))
+        began, total = time.perf_counter(), 0.0
+        for step in range(steps_per_epoch):
+            if max_steps is not None and step >= max_steps:
+                break
+            pick = np.sort(order[step * batch:(step + 1) * batch])
+            x = as_tensor(views.images[pick])
+            rank_out, suit_out = model(x)
+            loss = rank_loss(rank_out, ranks[pick])
+            if bool((suits[pick] != NO_SUIT).any()):
+                loss = loss + suit_loss(suit_out, suits[pick])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach())
+        log(f"train reader: epoch {epoch + 1}/{epochs} loss {total / steps_per_epoch:.4f} "
+            f"({time.perf_counter() - began:.0f} s)")
+        if checkpoint is not None:
+            torch.save({"model": model.state_dict(), "optimiser": optimiser.state_dict(),
+                        "schedule": schedule.state_dict(), "epoch": epoch + 1}, checkpoint)
+    model.eval()
+    return model
+
+
+def predict(model: Any, images: np.ndarray, batch: int = 512) -> tuple[np.ndarray, np.ndarray]:
+    """Rank and suit class indices the torch model gives for uint8 views."""
+    import torch
+
+    rank_all, suit_all = [], []
+    with torch.no_grad():
+        for k in range(0, len(images), batch):
+            rank_out, suit_out = model(as_tensor(images[k:k + batch]))
+            rank_all.append(rank_out.argmax(1).numpy())
+            suit_all.append(suit_out.argmax(1).numpy())
+    return np.concatenate(rank_all), np.concatenate(suit_all)
+
+
+def accuracy(model: Any, views: Views) -> dict[str, float]:
+    """Rank, suit and whole-name accuracy on views (suits only where known)."""
+    rank, suit = predict(model, views.images)
+    known = views.suits != NO_SUIT
+    rank_ok = rank == views.ranks
+    suit_ok = suit == views.suits
+    return {"views": len(views), "rank": round(float(rank_ok.mean()), 4),
+            "suit": round(float(suit_ok[known].mean()) if known.any() else 0.0, 4),
+            "name": round(float((rank_ok & suit_ok)[known].mean()) if known.any() else 0.0, 4)}
+
+
+def export(model: Any, out: Path) -> None:
+    """Write the model as ONNX (batch of any size; outputs 'rank' and 'suit' logits)."""
+    import torch
+
+    dummy = torch.zeros(2, 3, VIEW_HEIGHT, VIEW_WIDTH)
+    torch.onnx.export(model, (dummy,), str(out), input_names=["views"],
+                      output_names=["rank", "suit"], opset_version=13,
+                      dynamic_axes={"views": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}},
+                      dynamo=False)
+
+
+def write_manifest(out: Path, extra: dict[str, Any]) -> None:
+    """The manifest beside the model: input, classes, training data, then any measured figures."""
+    manifest = {
+        "model": out.name, "input_width": VIEW_WIDTH, "input_height": VIEW_HEIGHT,
+        "input": "BGR card view rectified from the outline (vision.learned.rectify), each "
+                 "channel standardised over the view (vision.learned.as_blob), NCHW",
+        "rank_classes": list(RANK_CLASSES), "suit_classes": list(SUIT_CLASSES),
+        "training_data": TRAINING_DATA, **extra}
+    out.with_suffix(".json").write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the views, train, export and write the manifest."""
+    parser = argparse.ArgumentParser(prog="python -m tools.train_reader", description=__doc__)
+    parser.add_argument("--out", type=Path, required=True, help="the ONNX file to write")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="views and checkpoint")
+    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
+                        help="the shared vision folder (labels.json, dev/)")
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("train reader: torch is missing; install the train extra", file=sys.stderr)
+        return 2
+    if not (args.shared / "labels.json").exists():
+        print(f"train reader: no labels.json in {str(args.shared)!r}", file=sys.stderr)
+        return 2
+    args.cache.mkdir(parents=True, exist_ok=True)
+    built = [build(args.cache, args.shared, recipe, seed=args.seed + 7 * k)
+             for k, recipe in enumerate(RECIPES)]
+    views = Views(*(np.concatenate([getattr(v, f) for v in built])
+                    for f in ("images", "ranks", "suits")))
+    held = build(args.cache, args.shared, Recipe(deck_views=2, font_views=600, crop_views=0),
+                 seed=args.seed + 1000)
+    print(f"train reader: {len(views)} training views, {len(held)} synthetic hold-out views")
+    checkpoint = args.cache / f"checkpoint-{args.seed}-{len(views)}-{args.epochs}-{CHANNELS}.pt"
+    model = train(views, args.epochs, checkpoint, seed=args.seed)
+    figures = {"synthetic_hold_out": accuracy(model, held),
+               "training_views": accuracy(model, views)}
+    print(f"train reader: {figures}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    export(model, args.out)
+    write_manifest(args.out, {"accuracy": figures, "epochs": args.epochs})
+    print(f"train reader: wrote {args.out} ({args.out.stat().st_size} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,228 @@
+"""The learned card reader: a small CNN over the rectified card, run through OpenCV's dnn."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import CardObservation, Image, Quad, Rank, Reading, Suit
+from vision.errors import VisionError
+
+DATA = Path(__file__).resolve().parent / "data"
+MODEL_PATH = DATA / "reader.onnx"
+RANK_CLASSES = ("9", "T", "J", "Q", "K", "A", "low", "JK", "none")
+"""Rank head: the euchre ranks, any rank 2-8, the joker, and no card face at all."""
+SUIT_CLASSES = ("C", "D", "H", "S", "none")
+"""Suit head: the four suits, or none (joker, card back, blank, not a card)."""
+VIEW_WIDTH = 64
+VIEW_HEIGHT = 96
+
+Floats = npt.NDArray[np.float32]
+
+
+class ModelFileError(VisionError, OSError):
+    """The learned reader's model or manifest is missing or does not match."""
+
+
+def oriented(quad: Quad) -> Quad:
+    """The quad's corners clockwise on screen (y down), starting at a corner of a short side."""
+    pts = np.asarray(quad, np.float32).reshape(4, 2)
+    x, y = pts[:, 0], pts[:, 1]
+    area = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    if area < 0:
+        pts = pts[::-1].copy()
+    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    start = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1
+    return np.roll(pts, -start, axis=0).astype(np.float32)
+
+
+def rectify(frame: Image, quad: Quad, width: int = VIEW_WIDTH,
+            height: int = VIEW_HEIGHT) -> tuple[Image, Image]:
+    """The card upright and turned 180 degrees, each warped to width x height from the frame."""
+    pts = oriented(quad)
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    views = []
+    for start in (0, 2):
+        matrix = cv2.getPerspectiveTransform(np.roll(pts, -start, axis=0), target)
+        views.append(cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_AREA,
+                                         borderMode=cv2.BORDER_REPLICATE))
+    return views[0], views[1]
+
+
+def as_blob(views: list[Image]) -> Floats:
+    """A batch of BGR views as the network's input (N, 3, H, W): each channel of each view
+    standardised over the view, so the ink is judged against the card's own paper and light."""
+    batch = np.stack([np.asarray(v, np.float32) for v in views]) / np.float32(255.0)
+    mean = batch.mean(axis=(1, 2), keepdims=True)
+    spread = batch.std(axis=(1, 2), keepdims=True)
+    batch = (batch - mean) / np.sqrt(spread * spread + np.float32(0.0025))
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
+
+
+def softmax(logits: Floats) -> Floats:
+    """Row-wise softmax."""
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    probabilities: Floats = (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+    return probabilities
+
+
+@dataclass(frozen=True)
+class CardScores:
+    """The learned reader's class probabilities for one card, in both orientations."""
+
+    rank: Floats
+    """(2, len(RANK_CLASSES)): upright view, then turned view."""
+    suit: Floats
+    """(2, len(SUIT_CLASSES))."""
+
+    def names(self) -> tuple[str, str]:
+        """The name each view gives (rank class + suit class)."""
+        return tuple(  # type: ignore[return-value]
+            _name(int(np.argmax(self.rank[k])), int(np.argmax(self.suit[k]))) for k in (0, 1))
+
+    def agreed(self) -> tuple[str, float] | None:
+        """The name both views give and the lower of their joint probabilities, when they agree."""
+        first, second = self.names()
+        if first != second:
+            return None
+        probability = min(float(self.rank[k].max() * self.suit[k].max()) for k in (0, 1))
+        return first, probability
+
+    def support(self, rank: str, suit: str | None) -> float:
+        """The lower over both views of the probability given to one card."""
+        r = RANK_CLASSES.index(rank) if rank in RANK_CLASSES else RANK_CLASSES.index("low")
+        s = SUIT_CLASSES.index(suit or "none")
+        return float(min(self.rank[k][r] * self.suit[k][s] for k in (0, 1)))
+
+
+def _name(rank: int, suit: int) -> str:
+    r, s = RANK_CLASSES[rank], SUIT_CLASSES[suit]
+    if r == "JK":
+        return "JK"
+    if r == "none" or s == "none":
+        return "none" if r == "none" else f"{r}?"
+    return r + s
+
+
+def reading_of(name: str, probability: float) -> Reading | None:
+    """A Reading for a euchre name or the joker; None for anything else."""
+    if name == "JK":
+        return Reading(Rank.JOKER, None, round(probability, 3))
+    if len(name) != 2 or name[0] not in "9TJQKA" or name[1] not in "CDHS":
+        return None
+    return Reading(Rank(name[0]), Suit(name[1]), round(probability, 3))
+
+
+def decide(glyph: Reading | None, scores: CardScores, threshold: float,
+           support: float) -> Reading | None:
+    """A card's name where the cues agree, else None (present but unreadable).
+
+    A glyph reading of a euchre card stands when both learned views give its card at least
+    `support` (a rank 2-8 is not named: the network tells only that it is low); a card the
+    glyph reader left unread is named when both views agree on a euchre card (or the joker)
+    with a joint probability of at least `threshold`."""
+    if glyph is not None:
+        if not glyph.is_euchre:
+            return None
+        suit = glyph.suit.value if glyph.suit else None
+        backing = scores.support(glyph.rank.value, suit)
+        return Reading(glyph.rank, glyph.suit, round(backing, 3)) if backing >= support else None
+    agreed = scores.agreed()
+    if agreed is None or agreed[1] < threshold:
+        return None
+    return reading_of(*agreed)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """When a card is named: thresholds calibrated on held-out photos (the manifest's)."""
+
+    threshold: float = 0.9
+    """A card the glyph reader leaves unread is named when both views agree at this or more."""
+    support: float = 0.5
+    """A glyph reading of a whole card stands when both views give its card this or more."""
+    loose: float = 0.0
+    """A card read at a loose corner (no whole outline for the network) keeps its name from
+    this glyph confidence on; above 1 no loose corner is named."""
+    glyph: bool = True
+    """False: whole cards are named by the network alone (for comparison)."""
+
+
+def checked(observations: list[CardObservation], scores: list[CardScores | None],
+            rule: Rule) -> list[CardObservation]:
+    """The observations with each name kept only where the cues agree (`scores` per
+    observation, None for those the network did not see); a name the network alone gives is
+    not given twice in a frame."""
+    out = []
+    for observation, card_scores in zip(observations, scores, strict=True):
+        if card_scores is None:
+            keep = (observation.reading is not None and observation.reading.is_euchre
+                    and observation.confidence >= rule.loose)
+            out.append(observation if keep else replace(observation, reading=None,
+                                                        confidence=0.0))
+            continue
+        glyph = observation.reading if rule.glyph else None
+        reading = decide(glyph, card_scores, rule.threshold, rule.support)
+        out.append(replace(observation, reading=reading,
+                           confidence=reading.confidence if reading else 0.0))
+    names = [o.name for o in out]
+    for k, (observation, before) in enumerate(zip(out, observations, strict=True)):
+        alone = observation.name is not None and (before.name is None or not rule.glyph)
+        if alone and names.count(observation.name) > 1:
+            out[k] = replace(observation, reading=None, confidence=0.0)
+    return out
+
+
+@dataclass(frozen=True)
+class LearnedReader:
+    """The shipped network with its manifest (input size, classes, calibration)."""
+
+    net: Any
+    manifest: dict[str, Any]
+    rule: Rule = field(default_factory=Rule)
+
+    def scores(self, frame: Image, quads: list[Quad]) -> list[CardScores]:
+        """Class probabilities of every quad of a frame, all views in one forward pass."""
+        if not quads:
+            return []
+        width, height = self.manifest["input_width"], self.manifest["input_height"]
+        views: list[Image] = []
+        for quad in quads:
+            views.extend(rectify(frame, quad, width, height))
+        self.net.setInput(as_blob(views))
+        rank_logits, suit_logits = self.net.forward(["rank", "suit"])
+        ranks = softmax(np.asarray(rank_logits, np.float32))
+        suits = softmax(np.asarray(suit_logits, np.float32))
+        return [CardScores(ranks[2 * k:2 * k + 2], suits[2 * k:2 * k + 2])
+                for k in range(len(quads))]
+
+
+def load_reader(path: Path = MODEL_PATH) -> LearnedReader:
+    """Load a reader model and the manifest beside it (`NAME.json`), checking they match."""
+    manifest_path = path.with_suffix(".json")
+    try:
+        manifest = json.loads(manifest_path.read_text())
+        net = cv2.dnn.readNetFromONNX(str(path))
+    except (OSError, ValueError, cv2.error) as error:
+        raise ModelFileError(f"cannot load the learned reader {str(path)!r}: {error}") from error
+    if (tuple(manifest.get("rank_classes", ())) != RANK_CLASSES
+            or tuple(manifest.get("suit_classes", ())) != SUIT_CLASSES):
+        raise ModelFileError(f"{str(manifest_path)!r} lists other classes than this reader's")
+    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+    rule = Rule(float(manifest.get("threshold", 0.9)), float(manifest.get("support", 0.5)),
+                float(manifest.get("loose", 0.0)))
+    return LearnedReader(net, manifest, rule)
+
+
+@cache
+def shipped_reader() -> LearnedReader:
+    """The reader shipped in vision/data, loaded once."""
+    return load_reader(MODEL_PATH)
