@@ -9,6 +9,8 @@ import numpy as np
 
 from vision.cards import Image, Quad, parse_card
 from vision.config import VisionConfig
+from vision.deck_config import DeckMatchConfig
+from vision.deck_faces import FaceViews, face_views
 from vision.detect import find_cards
 from vision.errors import CardNameError
 from vision.faces import JOKER, FaceVector, face_vector
@@ -89,6 +91,7 @@ class CameraEnrolment:
     _suit_glyphs: list[Image] = field(default_factory=list)
     _suit_labels: list[str] = field(default_factory=list)
     _faces: list[tuple[str, FaceVector]] = field(default_factory=list)
+    _deck: list[tuple[str, FaceViews]] = field(default_factory=list)
     _waiting_for_clear: bool = True
     _clear: int = 0
     _steady: int = 0
@@ -138,7 +141,7 @@ class CameraEnrolment:
     def profile(self) -> GlyphModel:
         """The deck profile learnt so far; ProfileError when no index was learnt."""
         return profile_of(self._rank_glyphs, self._rank_labels, self._suit_glyphs,
-                          self._suit_labels, self._faces)
+                          self._suit_labels, self._faces, self._deck)
 
     def _ask(self) -> Prompt:
         """Ask for the next card, or say that all are taken."""
@@ -191,6 +194,7 @@ class CameraEnrolment:
                 self._suit_glyphs.append(found.suit)
                 self._suit_labels.append(name[1])
         self._faces.append((name, face_vector(frame, quad)))
+        self._deck.append((name, face_views(frame, quad, DeckMatchConfig())))
         self.learnt.append(name)
         self.position += 1
         self._waiting_for_clear, self._clear, self._steady, self._last = True, 0, 0, None

@@ -32,6 +32,8 @@ sys.path.insert(0, str(REPO))
 from tools.scenes import paste_card, plain_card, table_background  # noqa: E402
 from tools.synthetic import artwork_cards  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
+from vision.deck_config import DeckMatchConfig  # noqa: E402
+from vision.deck_faces import DeckFaces, face_views  # noqa: E402
 from vision.imageio import read_image  # noqa: E402
 from vision.model import GlyphModel  # noqa: E402
 from vision.pipeline import recognise  # noqa: E402
@@ -109,6 +111,21 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def artwork_profile(model: GlyphModel) -> GlyphModel | None:
+    """The model with the artwork deck's 24 euchre faces enrolled as a known deck."""
+    shared = shared_folder()
+    if shared is None:
+        return None
+    samples = []
+    for name, face in artwork_cards(shared / "vision" / "artwork"):
+        if name[0] in "9TJQKA":
+            height, width = face.shape[:2]
+            whole = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]],
+                             np.float32)
+            samples.append((name, face_views(face, whole, DeckMatchConfig())))
+    return GlyphModel(model.ranks, model.suits, model.faces, DeckFaces.of(samples))
+
+
 def time_frame(frame: np.ndarray, model: GlyphModel, runs: int,
                config: VisionConfig | None = None, clock: Any = time.perf_counter) -> list[float]:
     """Milliseconds per call of the whole pipeline, by `clock` (wall time unless told)."""
@@ -142,6 +159,15 @@ def main() -> int:
     plain_times = time_frame(plain, model, args.runs)
     print(f"benchmark layout with plain drawn cards ({plain_read} of 8 read): "
           f"median {statistics.median(plain_times):.1f} ms")
+    profiled = artwork_profile(model)
+    if profiled is not None:
+        deck_read = sorted(o.name for o in recognise(frame, profiled) if o.name)
+        cpu = time_frame(frame, model, args.runs, clock=time.thread_time)
+        deck_cpu = time_frame(frame, profiled, args.runs, clock=time.thread_time)
+        added = statistics.median(deck_cpu) - statistics.median(cpu)
+        print(f"with the artwork deck enrolled (known-deck reading): CPU median "
+              f"{statistics.median(deck_cpu):.1f} ms, {added / len(CARDS):+.2f} ms per card; "
+              f"read: {deck_read}")
     print(f"process peak RSS {_peak_rss_mb():.0f} MB (ru_maxrss, over every frame above)")
     shared = shared_folder()
     if args.photos and shared:

@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import Image
+from vision.deck_faces import DeckFaces
 from vision.errors import ProfileError
 from vision.faces import FaceSet
 from vision.features import Vector, glyph_features
@@ -85,18 +86,22 @@ class GlyphModel:
     ranks: GlyphSet
     suits: GlyphSet
     faces: FaceSet = field(default_factory=FaceSet.empty)
+    deck: DeckFaces | None = None
+    """The whole faces of an enrolled deck (`deck_faces.py`); None without a deck profile."""
 
     def save(self, path: Path) -> None:
         """Write the model as a compressed .npz file."""
-        np.savez_compressed(
-            path,
-            rank_features=self.ranks.features,
-            rank_labels=self.ranks.labels,
-            suit_features=self.suits.features,
-            suit_labels=self.suits.labels,
-            face_vectors=self.faces.vectors,
-            face_names=self.faces.names,
-        )
+        arrays: dict[str, npt.NDArray[np.generic]] = {
+            "rank_features": self.ranks.features,
+            "rank_labels": self.ranks.labels,
+            "suit_features": self.suits.features,
+            "suit_labels": self.suits.labels,
+            "face_vectors": self.faces.vectors,
+            "face_names": self.faces.names,
+        }
+        if self.deck is not None:
+            arrays.update(self.deck.arrays())
+        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
     @classmethod
     def load(cls, path: Path = DEFAULT_MODEL) -> GlyphModel:
@@ -107,10 +112,11 @@ class GlyphModel:
                 suits = GlyphSet(data["suit_features"], data["suit_labels"])
                 faces = (FaceSet(data["face_vectors"], data["face_names"])
                          if "face_vectors" in data else FaceSet.empty())
+                deck = DeckFaces.from_arrays(data) if "deck_names" in data else None
         except FileNotFoundError:
             raise ProfileError(f"{str(path)!r}: no such deck profile or model file") from None
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as error:
             raise ProfileError(
                 f"{str(path)!r} is not a deck profile or glyph model (an .npz written by "
                 f"`cardtable deck enroll`): {type(error).__name__}") from error
-        return cls(ranks, suits, faces)
+        return cls(ranks, suits, faces, deck)

@@ -10,6 +10,7 @@ import numpy as np
 from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import VisionConfig
 from vision.corners import CardCorner, FanStep, corner_views, end_corners, find_corners
+from vision.deck_match import read_known_deck
 from vision.detect import MaskSet, card_masks, find_cards
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.fan_stubs import StubCorner, StubSearch, find_stub_corners
@@ -43,7 +44,7 @@ def recognise(
         observations += find_by_index(frame, masks, observations, model, config)
     if config.learned_reader:
         observations = checked_by_learned(frame, observations, config)
-    return observations
+    return read_known_deck(frame, observations, model.deck)
 
 
 def checked_by_learned(frame: Image, observations: list[CardObservation],

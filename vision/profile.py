@@ -8,8 +8,10 @@ from pathlib import Path
 import numpy as np
 
 from vision.card_glyphs import card_glyphs
-from vision.cards import Image, parse_card
+from vision.cards import Image, Quad, parse_card
 from vision.config import VisionConfig
+from vision.deck_config import DeckMatchConfig
+from vision.deck_faces import DeckFaces, FaceViews, face_views, merged
 from vision.detect import find_cards
 from vision.errors import CardNameError, ProfileError
 from vision.faces import JOKER, FaceSet, FaceVector, face_vector, image_face
@@ -17,6 +19,16 @@ from vision.imageio import read_image
 from vision.model import GlyphModel, GlyphSet
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp"})
+
+
+def card_outline(image: Image, config: VisionConfig) -> Quad:
+    """The outline of the one card in a photo, or the whole image when it is a crop of the card."""
+    quads = find_cards(image, config)
+    if quads:
+        return quads[0]
+    height, width = image.shape[:2]
+    return np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]],
+                    np.float32)
 
 
 def card_face(image: Image, config: VisionConfig) -> FaceVector:
@@ -31,17 +43,22 @@ def enroll_images(
     """Build a profile from (card name, photo) pairs; returns it and the names that failed.
 
     The joker (named `JK`) is learnt by its face; the other cards by their index glyphs, and their
-    faces are kept too, so that no card of the deck is taken for its joker.
+    faces are kept too, so that no card of the deck is taken for its joker. Every card's whole
+    face is kept as well (`deck_faces.py`), for known-deck reading.
     """
     rank_glyphs, rank_labels, suit_glyphs, suit_labels = [], [], [], []
     faces: list[tuple[str, FaceVector]] = []
+    deck: list[tuple[str, FaceViews]] = []
     failed = []
     for name, path in images:
         image = read_image(path)
+        views = face_views(image, card_outline(image, config), DeckMatchConfig())
         if name == JOKER:
+            deck.append((JOKER, views))
             faces.append((JOKER, card_face(image, config)))
             continue
         rank, suit = parse_card(name)
+        deck.append((rank.value + suit.value, views))
         found = card_glyphs(image, config)
         if not found:
             failed.append(name)
@@ -52,20 +69,23 @@ def enroll_images(
             rank_labels.append(rank.value)
             suit_glyphs.append(glyphs.suit)
             suit_labels.append(suit.value)
-    return profile_of(rank_glyphs, rank_labels, suit_glyphs, suit_labels, faces), failed
+    return profile_of(rank_glyphs, rank_labels, suit_glyphs, suit_labels, faces, deck), failed
 
 
 def profile_of(
     rank_glyphs: list[Image], rank_labels: list[str], suit_glyphs: list[Image],
     suit_labels: list[str], faces: list[tuple[str, FaceVector]],
+    deck: list[tuple[str, FaceViews]] | None = None,
 ) -> GlyphModel:
-    """A deck profile from learnt glyphs and faces; ProfileError when no index was learnt."""
-    if not rank_glyphs:
+    """A deck profile from learnt glyphs and faces; ProfileError when neither an index nor a
+    whole face was learnt."""
+    if not rank_glyphs and not deck:
         raise ProfileError("no card index could be read from any enrolment photo")
     return GlyphModel(
         ranks=GlyphSet.from_glyphs(rank_glyphs, rank_labels),
         suits=GlyphSet.from_glyphs(suit_glyphs, suit_labels),
         faces=FaceSet.of(faces),
+        deck=DeckFaces.of(deck or []),
     )
 
 
@@ -104,6 +124,8 @@ def with_profile(base: GlyphModel, profile: GlyphModel) -> GlyphModel:
     """The base model with a deck profile's glyphs added (the profile's deck then reads best)."""
 
     def merge(a: GlyphSet, b: GlyphSet) -> GlyphSet:
+        if not len(b.labels):
+            return a
         if a.features.shape[1] != b.features.shape[1]:
             raise ProfileError(
                 f"the deck profile has {b.features.shape[1]} glyph features, this model "
@@ -113,4 +135,4 @@ def with_profile(base: GlyphModel, profile: GlyphModel) -> GlyphModel:
                         np.concatenate([a.labels, b.labels]))
 
     return GlyphModel(merge(base.ranks, profile.ranks), merge(base.suits, profile.suits),
-                      base.faces + profile.faces)
+                      base.faces + profile.faces, merged(base.deck, profile.deck))

@@ -1,0 +1,267 @@
+"""Measure known-deck reading: recall, wrong names and match margins, with and without a profile.
+
+Cases: `vosloo_crops` (one variant per card enrolled, the other eight measured), `phone_felt`
+(enrolled from its training half through the labelled outlines, measured on the other half) and
+the drawn deck of `tools/drawn_deck.py` (enrolled from single renders, measured on scenes).
+Run: .venv/bin/python -m tools.deck_measure [--scaled DIR140 DIR95] [--scenes N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tools.drawn_deck import EUCHRE, drawn_scene, single_render
+from tools.split import training_keys
+from vision.cards import CardObservation, Image, Quad
+from vision.config import VisionConfig
+from vision.deck_config import DeckMatchConfig
+from vision.deck_faces import DeckFaces, face_views
+from vision.deck_match import DeckMatcher
+from vision.imageio import read_image
+from vision.model import GlyphModel
+from vision.pipeline import recognise
+from vision.profile import enroll_images
+
+SHARED = Path(os.environ.get("CARDTABLE_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+NOT_EUCHRE = ("2H", "5S", "7C", "8D", "3S", "6H", "--")
+
+
+@dataclass(frozen=True)
+class Truth:
+    """A labelled card: its name (None where unknown), outline, and whether recall counts it."""
+
+    name: str | None
+    corners: Quad
+    counted: bool
+
+
+@dataclass
+class Tally:
+    """Right and wrong names, and margins of the right card's match over the next card's."""
+
+    counted: int = 0
+    right: int = 0
+    wrong: int = 0
+    margins: list[float] = field(default_factory=list)
+    stranger_margins: list[float] = field(default_factory=list)
+    """Best-match leads on cards that are not in the profile (a 2-8 or a blank)."""
+    wrongs: list[str] = field(default_factory=list)
+    other_wrong: int = 0
+    """Wrong names that are not euchre cards (a 6 read as an 8)."""
+    overrides: list[bool] = field(default_factory=list)
+    """Per card the profile renamed from the glyph reader's reading: whether it was right."""
+
+    def row(self) -> str:
+        recall = self.right / self.counted if self.counted else float("nan")
+        return f"{self.counted:4d} {recall:6.3f} {self.wrong:3d} ({self.other_wrong} other)"
+
+
+def inside(point: np.ndarray, quad: Quad) -> bool:
+    """Whether a point lies inside a card outline."""
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32),
+                                (float(point[0]), float(point[1])), False) >= 0
+
+
+def tally_image(observations: list[CardObservation], truths: list[Truth], tally: Tally) -> None:
+    """Add one image's named observations to the tally (one right name per truth card)."""
+    named = set()
+    for truth in truths:
+        tally.counted += truth.counted
+    for observation in observations:
+        if observation.name is None:
+            continue
+        centre = observation.corners.mean(axis=0)
+        hits = [k for k, t in enumerate(truths) if inside(centre, t.corners)]
+        match = next((k for k in hits if truths[k].name == observation.name), None)
+        if match is not None and match not in named:
+            named.add(match)
+            tally.right += truths[match].counted
+        elif not (hits and all(truths[k].name is None for k in hits)):
+            euchre = observation.name[0] in "9TJQKA"
+            tally.wrong += euchre
+            tally.other_wrong += not euchre
+            seen = truths[hits[0]].name if hits else "nothing"
+            tally.wrongs.append(f"{seen}->{observation.name}")
+
+
+def tally_overrides(before: list[CardObservation], after: list[CardObservation],
+                    truths: list[Truth], tally: Tally) -> None:
+    """Note each outline the profile renamed from another name the glyph reader gave it."""
+    for old in before:
+        new = next((o for o in after if o.whole and np.array_equal(o.corners, old.corners)), None)
+        if new is None or old.name is None or new.name is None or new.name == old.name:
+            continue
+        centre = new.corners.mean(axis=0)
+        tally.overrides.append(any(t.name == new.name and inside(centre, t.corners)
+                                   for t in truths))
+
+
+def tally_margins(matcher: DeckMatcher, frame: Image, truths: list[Truth], tally: Tally) -> None:
+    """Margins at the labelled outlines: the right card's similarity less the best other's."""
+    for truth in truths:
+        if truth.name is None or (not truth.counted and truth.name != "--"):
+            continue
+        card = face_views_frame(matcher, frame, truth.corners)
+        scores = {name: float(card[matcher.names == name].max()) for name in matcher.distinct}
+        if truth.name in scores:
+            others = [s for n, s in scores.items() if n != truth.name]
+            tally.margins.append(scores[truth.name] - max(others))
+        else:
+            ranked = sorted(scores.values(), reverse=True)
+            tally.stranger_margins.append(ranked[0] - ranked[1])
+
+
+def face_views_frame(matcher: DeckMatcher, frame: Image, corners: Quad) -> np.ndarray:
+    """Per-sample similarities of the outlined card."""
+    from vision.deck_faces import rectified
+
+    scores, _ = matcher.similarities(rectified(frame, corners, matcher.config))
+    return scores
+
+
+def quantiles(values: list[float]) -> str:
+    """Least, 1st and 5th percentile and median of a list of margins."""
+    if not values:
+        return "-"
+    least, p1, p5, median = np.percentile(values, [0, 1, 5, 50])
+    return f"min {least:+.3f} p1 {p1:+.3f} p5 {p5:+.3f} median {median:+.3f} (n {len(values)})"
+
+
+def measure(name: str, frames: Iterable[tuple[Image, list[Truth]]], base: GlyphModel,
+            profiled: GlyphModel, config: VisionConfig) -> None:
+    """Print one case's row: recall and wrong names without and with the profile, margins."""
+    assert profiled.deck is not None
+    matcher = DeckMatcher(profiled.deck)
+    plain, known = Tally(), Tally()
+    for frame, truths in frames:
+        before = recognise(frame, base, config)
+        after = recognise(frame, profiled, config)
+        tally_image(before, truths, plain)
+        tally_image(after, truths, known)
+        tally_overrides(before, after, truths, known)
+        tally_margins(matcher, frame, truths, known)
+    print(f"{name:28s} without {plain.row()}  with {known.row()}", flush=True)
+    print(f"{'':28s} right-card margin {quantiles(known.margins)}")
+    if known.overrides:
+        print(f"{'':28s} renamed from the glyph reader's name: {sum(known.overrides)} right, "
+              f"{len(known.overrides) - sum(known.overrides)} wrong")
+    if known.stranger_margins:
+        print(f"{'':28s} not-in-profile lead {quantiles(known.stranger_margins)}")
+    for label, tally in (("without", plain), ("with", known)):
+        if tally.wrongs:
+            print(f"{'':28s} wrong {label}: {', '.join(tally.wrongs)}")
+
+
+def labelled(root: Path) -> dict[str, dict[str, object]]:
+    """The images of a labelled folder."""
+    images: dict[str, dict[str, object]] = json.loads((root / "labels.json").read_text())["images"]
+    return images
+
+
+def truths_of(record: dict[str, object]) -> list[Truth]:
+    """The labelled cards of one image."""
+    out = []
+    for card in record["cards"]:  # type: ignore[attr-defined]
+        name = card.get("card")
+        counted = bool(name) and name[0] in "9TJQKA" and not card.get("partial")
+        out.append(Truth(name, np.array(card["quad"], np.float32), counted))
+    return out
+
+
+def vosloo(roots: list[tuple[str, Path]], base: GlyphModel, config: VisionConfig) -> None:
+    """Enrol variant 00 of each card (as photographed), measure the other eight per scale."""
+    folder = SHARED / "vision" / "dev" / "vosloo_crops"
+    photos = [(path.stem.split("_")[0].replace("10", "T"), path)
+              for path in sorted(folder.glob("*_00.jpg"))]
+    profile, failed = enroll_images(photos, config)
+    if failed:
+        print(f"vosloo_crops: no index read on {failed} (faces still enrolled)")
+    profiled = GlyphModel(base.ranks, base.suits, base.faces, profile.deck)
+    for scale, root in roots:
+        images = labelled(root)
+        keys = [k for k in images if k.startswith("vosloo_crops/") and "_00." not in k]
+        frames = ((read_image(root / "dev" / k), truths_of(images[k])) for k in sorted(keys))
+        measure(f"vosloo_crops {scale}", frames, base, profiled, config)
+
+
+def phone_felt(roots: list[tuple[str, Path]], base: GlyphModel, config: VisionConfig) -> None:
+    """Enrol each card once from the training half's labelled outlines, measure the rest."""
+    images = labelled(SHARED / "vision")
+    keys = sorted(k for k in images if k.startswith("phone_felt/"))
+    training = training_keys(keys)
+    samples = {}
+    for key in sorted(training):
+        frame = read_image(SHARED / "vision" / "dev" / key)
+        for truth in truths_of(images[key]):
+            if truth.name and truth.counted and truth.name not in samples:
+                samples[truth.name] = face_views(frame, truth.corners, DeckMatchConfig())
+    deck = DeckFaces.of(sorted(samples.items()))
+    print(f"phone_felt: {len(samples)} cards enrolled: {' '.join(sorted(samples))}")
+    profiled = GlyphModel(base.ranks, base.suits, base.faces, deck)
+    for scale, root in roots:
+        scaled = labelled(root)
+        measured = [k for k in keys if k not in training]
+        frames = ((read_image(root / "dev" / k), truths_of(scaled[k])) for k in measured)
+        measure(f"phone_felt {scale}", frames, base, profiled, config)
+
+
+def drawn_frames(long_side: float, seeds: Iterable[int]) -> Iterator[tuple[Image, list[Truth]]]:
+    """Scenes of the drawn deck: every euchre card once per three scenes, strangers among them."""
+    for seed in seeds:
+        rng = np.random.default_rng(1000 + seed)
+        names = [str(n) for n in rng.permutation(list(EUCHRE))[:8]]
+        names += [str(rng.choice(NOT_EUCHRE))]
+        frame, cards = drawn_scene(names, long_side, seed)
+        yield frame, [Truth(None if c.name == "--" else c.name, c.corners, c.name in EUCHRE)
+                      for c in cards]
+
+
+def drawn(scenes: int, base: GlyphModel, config: VisionConfig, out: Path) -> None:
+    """Enrol the drawn deck from single renders (through `deck enroll`'s folder path)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name in EUCHRE:
+        cv2.imwrite(str(out / f"{name}.png"), single_render(name, seed=EUCHRE.index(name)))
+    photos = [(name, out / f"{name}.png") for name in EUCHRE]
+    profile, _ = enroll_images(photos, config)
+    profiled = GlyphModel(base.ranks, base.suits, base.faces, profile.deck)
+    for long_side in (140, 95):
+        measure(f"drawn deck {long_side} px", drawn_frames(long_side, range(scenes)), base,
+                profiled, config)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--scaled", nargs=2, type=Path, metavar=("DIR140", "DIR95"),
+                        help="scale.py copies of vosloo_crops and phone_felt at 140 and 95 px")
+    parser.add_argument("--scenes", type=int, default=30)
+    parser.add_argument("--cases", default="vosloo,phone,drawn")
+    parser.add_argument("--renders", type=Path, default=Path("/tmp/drawn_deck_enrol"))
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    config = VisionConfig()
+    base = GlyphModel.load()
+    roots = [("as photographed", SHARED / "vision")]
+    if args.scaled:
+        roots += [("140 px", args.scaled[0]), ("95 px", args.scaled[1])]
+    print(f"{'case':28s} {'':7s} cards recall wrong-euchre  cards recall wrong-euchre")
+    cases = set(args.cases.split(","))
+    if "vosloo" in cases:
+        vosloo(roots, base, config)
+    if "phone" in cases:
+        phone_felt(roots, base, config)
+    if "drawn" in cases:
+        drawn(args.scenes, base, config, args.renders)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

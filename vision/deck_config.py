@@ -1,0 +1,56 @@
+"""Tunables of known-deck reading, in their own frozen dataclass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class DeckMatchConfig:
+    """How enrolled faces are compared with an outlined card, and when a match names it."""
+
+    work_size: tuple[int, int] = (80, 120)
+    """Width and height the outlined card is rectified to before the small views are cut."""
+    max_oversample: int = 2
+    """A card larger in the frame is warped at most this many times the working size, then
+    shrunk by area."""
+    inset: float = 0.06
+    """Share of each side left out of every view (outline error, table at the edge)."""
+    face_size: tuple[int, int] = (40, 60)
+    colour_size: tuple[int, int] = (20, 30)
+    index_size: tuple[int, int] = (24, 36)
+    index_share: tuple[float, float] = (0.22, 0.34)
+    """Width and height of the index corner as shares of the card."""
+    common_share: float = 0.5
+    """Share of the deck's mean view taken out of every view before correlating."""
+    shift: int = 2
+    """Views are compared at every shift up to this many view pixels either way."""
+    grey_sigma: float = 1.0
+    index_sigma: float = 0.8
+    """Gaussian softening (view pixels) before grey views are correlated."""
+    chroma_weight: float = 2.0
+    """Weight of Lab chroma against lightness in the colour view."""
+    weights: tuple[float, float, float] = (0.35, 0.35, 0.3)
+    """Weights of the grey face, colour face and index correlations in a match's similarity."""
+    min_similarity: float = 0.5
+    """The best match must be at least this similar."""
+    sibling_slack: float = 0.13
+    """It must look at least as like its card as the card's nearest other card of the deck
+    does, less this."""
+    stranger_slack: float = 0.0
+    """Where the glyph reader read a card the profile does not hold (a 2-8, a card not
+    enrolled), the slack allowed instead of `sibling_slack` for the profile to name the card."""
+    min_margin: float = 0.02
+    """It must lead the best match of any other card by this (see vision/NOTES.md, Known decks)."""
+    override_margin: float = 0.05
+    """Leading by this, it names the card even where the glyph reader read another card."""
+    white_percentile: float = 90.0
+    """The card's own white: this percentile of each channel over the face."""
+    ink_darkness: float = 0.25
+    """A pixel of the index is ink when this much darker than the white."""
+    ink_min_share: float = 0.03
+    """Less ink than this share of the index corners: the ink colour is not judged."""
+    ink_separation: float = 0.3
+    """Suits whose enrolled inks lie this far apart have different colours."""
+    ink_margin: float = 0.1
+    """The ink contradicts a name when nearer another colour's ink by this much."""

@@ -1,0 +1,254 @@
+"""Known-deck reading: each outlined card matched against the enrolled faces of the deck.
+
+A card is named from the profile only when its best match leads every other card's by
+`min_margin` and no independent cue contradicts it: the index ink's colour, judged against the
+card's own white, and the glyph reader's own reading. Where the glyph reader read another card,
+the profile's name stands only when it leads by `override_margin`; otherwise the card is left
+unreadable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import CardObservation, Image, Quad, Reading, parse_card
+from vision.deck_config import DeckMatchConfig
+from vision.deck_faces import (
+    DeckFaces,
+    FaceViews,
+    Vectors,
+    colour_vectors,
+    rectified,
+    views_of,
+)
+from vision.faces import JOKER
+
+DEFAULT = DeckMatchConfig()
+
+
+@dataclass(frozen=True)
+class DeckMatch:
+    """The best enrolled card for an outline, how similar each card looks, and the ink seen."""
+
+    name: str
+    scores: dict[str, float]
+    ink: npt.NDArray[np.float32] | None
+
+    @property
+    def similarity(self) -> float:
+        """How similar the best card looks."""
+        return self.scores[self.name]
+
+    @property
+    def margin(self) -> float:
+        """The best card's lead over the next card."""
+        others = [score for name, score in self.scores.items() if name != self.name]
+        return self.similarity - max(others, default=0.0)
+
+
+def softened(images: npt.NDArray[np.uint8], sigma: float) -> npt.NDArray[np.float32]:
+    """Grey views (N, H, W) softened, so a pixel of misfit matters less."""
+    soft = [cv2.GaussianBlur(image.astype(np.float32), (0, 0), sigma) for image in images]
+    return np.stack(soft).astype(np.float32)
+
+
+def _unit_rows(images: npt.NDArray[np.float32]) -> Vectors:
+    """Each view as a row less its mean, scaled to length one (correlation by a dot product)."""
+    rows = images.reshape(len(images), -1)
+    rows = rows - rows.mean(axis=1, keepdims=True)
+    return _renormed(rows)
+
+
+def windows(images: npt.NDArray[np.float32], shift: int) -> npt.NDArray[np.float32]:
+    """(N * (2 shift + 1)^2, H - 2 shift, W - 2 shift): every window of each view shifted by up
+    to `shift` pixels either way, image by image."""
+    height, width = images.shape[1:3]
+    inner_h, inner_w = height - 2 * shift, width - 2 * shift
+    out = [images[:, dy:dy + inner_h, dx:dx + inner_w]
+           for dy in range(2 * shift + 1) for dx in range(2 * shift + 1)]
+    return np.stack(out, axis=1).reshape(-1, inner_h, inner_w, *images.shape[3:])
+
+
+def centres(images: npt.NDArray[np.float32], shift: int) -> npt.NDArray[np.float32]:
+    """Each view less a strip of `shift` pixels at every edge."""
+    height, width = images.shape[1:3]
+    inner: npt.NDArray[np.float32] = images[:, shift:height - shift, shift:width - shift]
+    return inner
+
+
+def _renormed(vectors: Vectors) -> Vectors:
+    """Each row scaled to length one."""
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    unit: Vectors = (vectors / np.maximum(norms, 1e-6)).astype(np.float32)
+    return unit
+
+
+class DeckMatcher:
+    """Enrolled faces turned into correlation vectors once, then matched against outlines.
+
+    The enrolled views lose `shift` pixels at each edge and are correlated with every window of
+    the outlined card's views within that shift, so an outline a little off still matches."""
+
+    def __init__(self, deck: DeckFaces, config: DeckMatchConfig = DEFAULT) -> None:
+        self.deck, self.config = deck, config
+        self.names = deck.names
+        shift = config.shift
+        grey = _unit_rows(centres(softened(deck.grey, config.grey_sigma), shift))
+        colour = colour_vectors(deck.colour, config.chroma_weight)
+        index = _unit_rows(centres(softened(deck.index, config.index_sigma), shift))
+        # What every card of the deck shares (white, border, where the index sits) is taken
+        # out of every view, so the correlation weighs what tells the cards apart.
+        share = config.common_share
+        self.means = [share * v.mean(axis=0) for v in (grey, colour, index)]
+        self.grey, self.colour, self.index = (
+            _renormed(v - m) for v, m in zip((grey, colour, index), self.means, strict=True))
+        self.distinct = sorted({str(n) for n in deck.names})
+        codes = np.searchsorted(self.distinct, deck.names.astype(str))
+        self._order = np.argsort(codes, kind="stable")
+        self._starts = np.searchsorted(codes[self._order], np.arange(len(self.distinct)))
+
+    def similarities(self, card: Image) -> tuple[npt.NDArray[np.float32], list[FaceViews]]:
+        """(samples,) best similarity of a rectified card to each enrolled sample, either way
+        up and at the best shift, and the card's views (upright as outlined, then turned)."""
+        views = [views_of(card, self.config), views_of(card[::-1, ::-1], self.config, False)]
+        return self.view_scores(views), views
+
+    def view_scores(self, views: list[FaceViews]) -> npt.NDArray[np.float32]:
+        """(samples,) best similarity of a card's views (either way up) to each sample."""
+        shift, config = self.config.shift, self.config
+        grey = _unit_rows(windows(softened(np.stack([v.grey for v in views]),
+                                           config.grey_sigma), shift))
+        index = _unit_rows(windows(softened(np.stack([v.index for v in views]),
+                                            config.index_sigma), shift))
+        colour = colour_vectors(np.stack([v.colour for v in views]), config.chroma_weight)
+        grey, colour, index = (_renormed(v - m) for v, m in
+                               zip((grey, colour, index), self.means, strict=True))
+        per_turn = grey.shape[0] // 2
+        w_grey, w_colour, w_index = config.weights
+        grey_best = (self.grey @ grey.T).reshape(len(self.names), 2, per_turn).max(axis=2)
+        index_best = (self.index @ index.T).reshape(len(self.names), 2, per_turn).max(axis=2)
+        scores = w_grey * grey_best + w_colour * (self.colour @ colour.T) + w_index * index_best
+        best: npt.NDArray[np.float32] = scores.max(axis=1).astype(np.float32)
+        return best
+
+    @cached_property
+    def sibling(self) -> dict[str, float]:
+        """Per enrolled card, how similar its nearest other card of the deck looks to it."""
+        out: dict[str, float] = {}
+        for k, name in enumerate(self.names):
+            views = FaceViews(self.deck.grey[k], self.deck.colour[k], self.deck.index[k], None)
+            scores = self.view_scores([views, views])
+            others = scores[self.names != name]
+            out[str(name)] = max(out.get(str(name), -1.0), float(others.max(initial=-1.0)))
+        return out
+
+    def match(self, frame: Image, corners: Quad) -> DeckMatch | None:
+        """The enrolled card nearest the outlined one; None when the profile is empty."""
+        if not len(self.names):
+            return None
+        scores, views = self.similarities(rectified(frame, corners, self.config))
+        best_each = np.maximum.reduceat(scores[self._order], self._starts).tolist()
+        per_name = dict(zip(self.distinct, best_each, strict=True))
+        best = max(per_name, key=lambda name: per_name[name])
+        return DeckMatch(best, per_name, views[0].ink)
+
+    def is_sure(self, match: DeckMatch) -> bool:
+        """Whether a match may name its card: it leads the next card by `min_margin`, looks at
+        least as like its card as `sibling_slack` below the card's nearest sibling in the deck
+        does (a card not enrolled, such as a 2-8, looks less like it), and its ink agrees."""
+        config = self.config
+        return (match.similarity >= config.min_similarity
+                and match.similarity >= self.sibling[match.name] - config.sibling_slack
+                and match.margin >= config.min_margin
+                and not self.ink_contradicts(match.name, match.ink))
+
+    def ink_contradicts(self, name: str, ink: npt.NDArray[np.float32] | None) -> bool:
+        """Whether the ink seen lies nearer the enrolled ink of a suit of another colour than
+        that of the named card's suit (by `ink_margin`); never when either is unknown."""
+        inks = self.deck.suit_inks
+        own = inks.get(name[1:])
+        if ink is None or own is None:
+            return False
+        mine = float(np.linalg.norm(ink - own))
+        others = [float(np.linalg.norm(ink - other)) for other in inks.values()
+                  if float(np.linalg.norm(other - own)) >= self.config.ink_separation]
+        return bool(others) and min(others) + self.config.ink_margin < mine
+
+
+@lru_cache(maxsize=4)
+def matcher_for(deck: DeckFaces, config: DeckMatchConfig = DEFAULT) -> DeckMatcher:
+    """The matcher of a deck profile, built once per profile."""
+    return DeckMatcher(deck, config)
+
+
+def deck_reading(
+    observation: CardObservation, match: DeckMatch, sure: bool, sibling: float,
+    config: DeckMatchConfig,
+) -> CardObservation:
+    """The observation as the profile's match leaves it: named from the profile, left as the
+    glyph reader read it, or made unreadable where the profile contradicts the glyph reader.
+
+    `sure` tells whether the match may name its card; `sibling` is the similarity it needs
+    where the glyph reader named a card the profile does not hold."""
+    generic = observation.name
+    if generic == match.name or JOKER in (generic, match.name):
+        return observation
+    if generic is not None and generic not in match.scores:
+        # Read as a card the profile has never seen (a 2-8, a card not enrolled): named from
+        # the profile only when the match looks as like its card as its nearest sibling does.
+        return _named(observation, match) if sure and match.similarity >= sibling else observation
+    if generic is None:
+        return _named(observation, match) if sure else observation
+    # The glyph reader named another card of the deck than the profile's best: the profile
+    # does not bear it out.
+    lead = match.similarity - match.scores[generic]
+    if sure and lead >= config.override_margin:
+        return _named(observation, match)
+    return replace(observation, reading=None, confidence=0.0)
+
+
+def _named(observation: CardObservation, match: DeckMatch) -> CardObservation:
+    """The observation named as the profile's best card."""
+    rank, suit = parse_card(match.name)
+    confidence = round(min(1.0, 0.7 + match.margin), 3)
+    return replace(observation, reading=Reading(rank, suit, confidence), confidence=confidence)
+
+
+def read_known_deck(
+    frame: Image, observations: list[CardObservation], deck: DeckFaces | None,
+    config: DeckMatchConfig = DEFAULT,
+) -> list[CardObservation]:
+    """Every whole card outline read again against the enrolled deck (no deck: unchanged).
+
+    A loose corner inside an outline named with the profile is that card's own corner: read as
+    the same card it is a duplicate, read as another it is contradicted; either way it is
+    dropped."""
+    if deck is None or not len(deck):
+        return observations
+    matcher = matcher_for(deck, config)
+    out = []
+    for observation in observations:
+        match = matcher.match(frame, observation.corners) if observation.whole else None
+        if match is not None:
+            floor = matcher.sibling[match.name] - config.stranger_slack
+            observation = deck_reading(observation, match, matcher.is_sure(match), floor,
+                                       config)
+            # Whoever named it, a name whose suit's ink the card does not show is no name.
+            if observation.name is not None and matcher.ink_contradicts(observation.name,
+                                                                        match.ink):
+                observation = replace(observation, reading=None, confidence=0.0)
+        out.append(observation)
+    named = [o for o in out if o.whole and o.name is not None]
+    return [o for o in out if o.whole or not any(
+        _inside(o.corners.mean(axis=0), other.corners) for other in named)]
+
+
+def _inside(point: npt.NDArray[np.float32], corners: Quad) -> bool:
+    """Whether a point lies inside a card outline."""
+    outline = corners.reshape(-1, 1, 2).astype(np.float32)
+    return cv2.pointPolygonTest(outline, (float(point[0]), float(point[1])), False) >= 0
