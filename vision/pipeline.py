@@ -54,11 +54,20 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
 
     reader = shipped_reader()
     whole = [k for k, o in enumerate(observations) if o.whole]
+    large = {k for k in whole if _long_side(observations[k].corners) > config.learned_max_length}
+    whole = [k for k in whole if k not in large]
     scores: list[CardScores | None] = [None] * len(observations)
     for k, card_scores in zip(whole, reader.scores(frame, [observations[k].corners
                                                            for k in whole]), strict=True):
         scores[k] = card_scores
-    return checked(observations, scores, reader.rule)
+    out = checked(observations, scores, reader.rule)
+    return [observations[k] if k in large else o for k, o in enumerate(out)]
+
+
+def _long_side(quad: Quad) -> float:
+    """Length of the longer side of a card outline."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
 def read_joker(

@@ -58,13 +58,19 @@ def test_track_prints_one_json_event_per_line_and_matches_the_truth(
     assert run("vision", "track", str(scene_dir), "--json", "--check") == 0
     lines = capsys.readouterr().out.splitlines()
     events = [json.loads(line) for line in lines]
-    assert len(events) == 8
     for event in events:
         assert set(event) == {"event", "t", "seat", "card", "confidence"}
-        assert event["event"] in {"placed", "removed", "unreadable"}
+        assert event["event"] in {"placed", "removed", "unreadable", "identified"}
         assert event["seat"] in {"N", "E", "S", "W"}
         assert 0.0 <= event["confidence"] <= 1.0
-    assert [e["event"] for e in events].count("removed") == 4
+    kinds = [e["event"] for e in events]
+    assert kinds.count("removed") == 4
+    # each card shows once, named or unreadable (these 640x360 frames hold cards of about 60 px,
+    # below the camera's 90 px, where the learned reader's check leaves most unread); a card
+    # named later is identified where it lies, and --check found no name against the truth
+    assert kinds.count("placed") + kinds.count("unreadable") == 4
+    assert kinds.count("identified") <= kinds.count("unreadable")
+    assert {e["seat"] for e in events if e["event"] != "removed"} == {"N", "E", "S", "W"}
 
 
 def test_track_without_calibration_says_so(tmp_path: Path,
@@ -124,5 +130,5 @@ def test_track_prints_readable_lines_without_json(scene_dir: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     assert run("vision", "track", str(scene_dir)) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 8
+    assert sum(" removed " in line for line in lines) == 4
     assert all(" seat " in line for line in lines)
