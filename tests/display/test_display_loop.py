@@ -8,64 +8,17 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import queue
-from collections.abc import Iterator
 from dataclasses import replace
 
 import pygame
-import pytest
 
 from display.layout import layout_for
 from display.loop import Action, ButtonPressed, DisplayLoop, LoopOutput
 from display.samples import sample_views
 from display.view import View
+from tests.display.loop_rig import FakeClock, drained
 
 SAMPLES = sample_views()
-
-
-class FakeClock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def views() -> queue.Queue[View | None]:
-    return queue.Queue()
-
-
-@pytest.fixture
-def presses() -> queue.Queue[LoopOutput]:
-    return queue.Queue()
-
-
-@pytest.fixture
-def loop(
-    views: queue.Queue[View | None], presses: queue.Queue[LoopOutput], clock: FakeClock
-) -> Iterator[DisplayLoop]:
-    display = DisplayLoop(views, presses, size=(800, 480), clock=clock)
-    display.open()
-    pygame.event.clear()
-    yield display
-    pygame.display.quit()
-
-
-def drained(presses: queue.Queue[LoopOutput]) -> list[LoopOutput]:
-    found = []
-    while not presses.empty():
-        found.append(presses.get_nowait())
-    return found
 
 
 def test_touch_on_ok_button_puts_a_press_on_the_queue(

@@ -8,7 +8,6 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import queue
-from collections.abc import Iterator
 
 import pygame
 import pytest
@@ -20,53 +19,11 @@ from display.samples import prompt_views, sample_views
 from display.style import Style
 from display.targets import AskCard, OpenCorrection, PickCard, Touched
 from display.view import View
+from tests.display.loop_rig import FakeClock, drained
 
 SIZE = (800, 480)
 PROMPTS = prompt_views()
 SAMPLES = sample_views()
-
-
-class FakeClock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 50.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def views() -> queue.Queue[View | None]:
-    return queue.Queue()
-
-
-@pytest.fixture
-def presses() -> queue.Queue[LoopOutput]:
-    return queue.Queue()
-
-
-@pytest.fixture
-def loop(
-    views: queue.Queue[View | None], presses: queue.Queue[LoopOutput], clock: FakeClock
-) -> Iterator[DisplayLoop]:
-    display = DisplayLoop(views, presses, size=SIZE, clock=clock)
-    display.open()
-    pygame.event.clear()
-    yield display
-    pygame.display.quit()
-
-
-def drained(presses: queue.Queue[LoopOutput]) -> list[LoopOutput]:
-    found = []
-    while not presses.empty():
-        found.append(presses.get_nowait())
-    return found
 
 
 def click(pos: tuple[int, int]) -> None:
