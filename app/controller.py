@@ -21,7 +21,6 @@ from app.prompts import (
     Pending,
     PickPrompt,
     PickReason,
-    Play,
     PlayedChosen,
     PlayedPrompt,
     Prompt,
@@ -55,6 +54,7 @@ from table import (
     Undone,
     replay,
 )
+from table.hand import Play
 
 __all__ = ["Notice", "NoticeKind", "Problems", "TableController", "describe"]
 

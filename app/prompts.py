@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from table import Card, Renege, Seat
+from table.hand import Play
 
 
 class PickReason(StrEnum):
@@ -31,16 +32,6 @@ class PlayedPrompt:
 
     hand: int
     seat: Seat | None = None  # the seat already keyed on the panel, if any
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A card recorded in the game: trick `trick` of hand `hand`, played by `seat`."""
-
-    hand: int
-    trick: int
-    seat: Seat
-    card: Card
 
 
 @dataclass(frozen=True, slots=True)

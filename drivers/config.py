@@ -52,9 +52,10 @@ def _number(
     section: Mapping[str, Any], key: str, default: object, kind: type, minimum: float
 ) -> Any:
     """A whole number (or, for float, any number) of the camera section, at least `minimum`."""
-    value = section.get(key, default)
+    value: object = section.get(key, default)
     allowed: tuple[type, ...] = (int,) if kind is int else (int, float)
-    if isinstance(value, bool) or not isinstance(value, allowed) or value < minimum:
+    if (isinstance(value, bool) or not isinstance(value, int | float)
+            or not isinstance(value, allowed) or value < minimum):
         what = "a whole number" if kind is int else "a number"
         raise ConfigError(f"camera.{key} = {value!r}: expected {what} of at least {minimum}")
     return kind(value)
@@ -89,7 +90,7 @@ def hardware_config(data: Mapping[str, Any], base: Path | None = None) -> Hardwa
     if target is not None and not isinstance(target, str | int):
         raise ConfigError(f"camera.device = {target!r}: expected a device or a path")
     if kind == "recorded" and target is not None and base is not None:
-        target = str(base / target) if not Path(str(target)).is_absolute() else str(target)
+        target = str(target) if Path(str(target)).is_absolute() else str(base / str(target))
     if kind == "recorded" and target is not None and not Path(str(target)).exists():
         raise ConfigError(f"camera.path = {target!r}: no such video or folder of frames")
     settings = CameraSettings(

@@ -20,7 +20,6 @@ from app.prompts import (
     MisreadPrompt,
     PickPrompt,
     PickReason,
-    Play,
     PlayedChosen,
     PlayedPrompt,
     PromptAnswered,
@@ -50,6 +49,7 @@ from table import (
 )
 from table.cards import deck
 from table.errors import InvalidEvent
+from table.hand import Play
 from table.simulate import SimulatedGame, simulate_game
 from table.state import Phase
 from tests.app.tablerig import button_table
