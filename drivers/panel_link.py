@@ -1,4 +1,9 @@
-"""The serial panel over USB: opens the port, keeps the session, reconnects with backoff."""
+"""The serial panel over USB: opens the port, keeps the session, reconnects with backoff.
+
+The backoff is capped at RECONNECT_MAX_S, so a panel plugged back in is read within two
+seconds. Acknowledgements the table gives (an input's `acknowledge`, from any thread) are
+written by the thread that polls the link.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +30,8 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 BY_ID_DIR = Path("/dev/serial/by-id")
+RECONNECT_FIRST_S = 0.5
+RECONNECT_MAX_S = 2.0
 
 
 class SerialPort(Protocol):
@@ -73,15 +80,16 @@ class PanelLink:
         hello_every_s: float = 1.0,
         timing: KeyTiming | None = None,
         by_id_dir: Path = BY_ID_DIR,
+        ack_on_receipt: bool = False,
     ) -> None:
         self.url = url  # a port, a pyserial URL, or "auto": the only MicroPython board plugged in
         self.by_id_dir = by_id_dir
         self.open_port = open_port
         self.clock = clock
-        self.backoff = backoff or Backoff()
+        self.backoff = backoff or Backoff(RECONNECT_FIRST_S, 2.0, RECONNECT_MAX_S)
         self.silence_s = silence_s
         self.hello_every_s = hello_every_s
-        self.session = PanelSession(url, timing)
+        self.session = PanelSession(url, timing, ack_on_receipt=ack_on_receipt)
         self.framer = LineFramer()
         self.open_attempts = 0
         self._port: SerialPort | None = None
@@ -118,6 +126,8 @@ class PanelLink:
                             self._port.write(reply)
                         if any(isinstance(event, PanelConnected) for event in found):
                             self._on_connected()
+                for reply in self.session.take_replies():  # acknowledgements from the table
+                    self._port.write(reply)
             except (OSError, ValueError) as error:  # SerialException is an OSError
                 return events + self._drop(now, f"port failed: {error}")
             if self.session.connected:
