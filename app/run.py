@@ -48,7 +48,10 @@ class TableApp:
 
     def handle(self, item: Item) -> list[Notice]:
         """Route one item to the referee or the device status; report what it caused."""
-        return self._report(self._route(item))
+        notices = self._report(self._route(item))
+        if (acknowledge := getattr(item, "acknowledge", None)) is not None:
+            acknowledge()  # the panel hears ACK only for what the journal now holds
+        return notices
 
     def tick(self) -> list[Notice]:
         """Let time pass on the referee (a card unreadable too long is asked for)."""
