@@ -13,7 +13,7 @@ Panel to Pi:
                                   number it will give)
   DOWN <seq> <ms> <button>        a button went down; ms = panel uptime; button `OK` or `N.OK`
   UP <seq> <ms> <button>          it came back up
-  HB <ms> <seq>                   heartbeat about once a second; seq = the last number given
+  HB <ms> <seq> <boot>            heartbeat about once a second; seq = the last number given
   DONE <first> <last>             answer to RESEND: these keys were acknowledged already
   LOST <first> <last>             these keys were dropped from a full queue (sent when it
                                   happens and again after HELLO and RESEND)
@@ -32,8 +32,8 @@ the Pi asks RESEND from the first missing number (a gap shows as a jump in the n
 heartbeat naming a number not yet read), and the panel answers with the held lines, DONE and
 LOST, so nothing is skipped unseen. Each key is acknowledged by itself, only once what it
 made is committed, so a key that was read but not committed is sent again to the next table
-that says HELLO. A heartbeat whose uptime or number went backwards means the panel rebooted
-without the cable moving: the Pi says HELLO and starts on the new boot.
+that says HELLO. A heartbeat naming another boot means the panel restarted without the cable
+moving (its HELLO lost): the Pi says HELLO and reads the new boot's keys from its first.
 """
 
 from __future__ import annotations
@@ -93,10 +93,11 @@ class KeyEdge:
 
 @dataclass(frozen=True)
 class Heartbeat:
-    """The panel is alive; `ms` is its uptime, `seq` the last key number it gave."""
+    """The panel is alive; `ms` is its uptime, `seq` the last key number of boot `boot`."""
 
     ms: int
-    seq: int = 0
+    seq: int
+    boot: str
 
 
 @dataclass(frozen=True)
@@ -195,8 +196,9 @@ def parse_line(line: str) -> PanelMessage | None:
         seq = _number(args[0], "sequence number", line)
         ms = _number(args[1], "time", line)
         return KeyEdge(seq, ms, parse_key(args[2], line), verb == "DOWN")
-    if verb == "HB" and len(args) == 2:
-        return Heartbeat(_number(args[0], "time", line), _number(args[1], "sequence number", line))
+    if verb == "HB" and len(args) == 3:
+        ms = _number(args[0], "time", line)
+        return Heartbeat(ms, _number(args[1], "sequence number", line), args[2])
     if verb in ("DONE", "LOST") and len(args) == 2:
         first = _number(args[0], "sequence number", line)
         last = _number(args[1], "sequence number", line)
@@ -330,7 +332,6 @@ class PanelSession:
         self._acked_order: collections.deque[int] = collections.deque()
         self._lost_seen: set[int] = set()
         self._asked: tuple[int, int] | None = None
-        self._last_heartbeat: Heartbeat | None = None
 
     @property
     def connected(self) -> bool:
@@ -412,8 +413,8 @@ class PanelSession:
             if self._boot is not None:
                 log.warning("panel on %s restarted (boot %s)", self.port, hello.boot)
             self._start_boot(hello.boot, hello.next)
-        elif hello.next > self._expected:
-            self._expected = hello.next
+        # On the same boot the keys between `expected` and `next` were never read by us: the
+        # LOST lines that follow the HELLO (or a RESEND) account for them.
         self.hello = hello
         if was is not None and was.boot == hello.boot:
             return []
@@ -444,9 +445,8 @@ class PanelSession:
         return self._attach(events), []
 
     def _heartbeat(self, beat: Heartbeat) -> tuple[list[DriverEvent], list[bytes]]:
-        last, self._last_heartbeat = self._last_heartbeat, beat
-        if beat.seq < self._expected - 1 or (last is not None and beat.ms < last.ms):
-            log.warning("panel on %s went back in time: asking who it is", self.port)
+        if beat.boot != self._boot:
+            log.warning("panel on %s restarted as boot %s: asking who it is", self.port, beat.boot)
             return [], [encode_hello()]
         events = self._attach(self._reader.tick(beat.ms / 1000))
         if beat.seq >= self._expected:

@@ -79,11 +79,11 @@ class PanelCore:
         self.write(line)
 
     def tick(self, ms):
-        """Send a heartbeat (with the last sequence number) when one is due."""
+        """Send a heartbeat (with the last sequence number and the boot) when one is due."""
         if self.last_heartbeat is None or ms - self.last_heartbeat >= HEARTBEAT_MS:
             self.last_heartbeat = ms
-            seq = self.seq
-            self.write(f"HB {ms} {seq}")
+            seq, boot = self.seq, self.boot
+            self.write(f"HB {ms} {seq} {boot}")
 
     def feed(self, text):
         """Characters from the Pi; complete lines are handled."""

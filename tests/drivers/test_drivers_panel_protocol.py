@@ -116,7 +116,7 @@ def test_framer_counts_half_a_line_left_at_reset(caplog: pytest.LogCaptureFixtur
         ("HELLO cardtable-panel 1 1.0.0 - b1", Hello(1, "1.0.0", None, "b1", 1)),  # old firmware
         (F("DOWN 7 1234 OK"), KeyEdge(7, 1234, KeyId("OK"), True)),
         (F("UP 8 1300 E.PASS"), KeyEdge(8, 1300, KeyId("PASS", "E"), False)),
-        (F("HB 99 8"), Heartbeat(99, 8)),
+        (F("HB 99 8 b00t"), Heartbeat(99, 8, "b00t")),
         (F("DONE 3 5"), KeysDone(3, 5)),
         (F("LOST 6 6"), KeysLost(6, 6)),
         (F("ERR unknown command FOO"), PanelComplaint("unknown command FOO")),
@@ -136,7 +136,7 @@ def test_parse_line(line: str, message: object) -> None:
         (F("DOWN x 5 OK"), "sequence number 'x'"),
         (F("DOWN 1 5 SHOUT"), "unknown button 'SHOUT'"),
         (F("DOWN 1 5 Q.OK"), "unknown seat 'Q'"),
-        (F("HB 5"), "not a panel message"),
+        (F("HB 5 1"), "not a panel message"),
         (F("HELLO cardtable-panel 2 1.0 X b 1"), "unknown seat 'X'"),
         ("DOWN 1 5 OK", "no checksum"),
         ("HELLO cardtable-panel 2 2.0.0 - b 1", "not a protocol 2 HELLO"),
@@ -238,10 +238,10 @@ def test_session_asks_again_from_a_gap_and_reads_in_order(caplog: pytest.LogCapt
 def test_heartbeat_reveals_a_lost_last_line() -> None:
     session = PanelSession("p")
     feed(session, HELLO, F("DOWN 1 100 HEARTS"), F("UP 2 150 HEARTS"))
-    assert feed(session, F("HB 1000 2")) == ([], [])
-    assert feed(session, F("HB 2000 3")) == ([], [encode_resend("b00t", 3)])
-    assert feed(session, F("HB 2100 3")) == ([], [])  # asked less than half a second ago
-    assert feed(session, F("HB 2600 3")) == ([], [encode_resend("b00t", 3)])
+    assert feed(session, F("HB 1000 2 b00t")) == ([], [])
+    assert feed(session, F("HB 2000 3 b00t")) == ([], [encode_resend("b00t", 3)])
+    assert feed(session, F("HB 2100 3 b00t")) == ([], [])  # asked less than half a second ago
+    assert feed(session, F("HB 2600 3 b00t")) == ([], [encode_resend("b00t", 3)])
     events, _ = feed(session, F("DOWN 3 1500 PASS"))
     assert events == [PassPressed(None)]
 
@@ -265,11 +265,11 @@ def test_session_new_boot_restarts_sequence() -> None:
 
 def test_reboot_seen_in_heartbeat_asks_who_it_is_and_old_acks_are_not_reused() -> None:
     session = PanelSession("p")
-    events, _ = feed(session, HELLO, F("DOWN 1 100 OK"), F("UP 2 150 OK"), F("HB 5000 2"))
+    events, _ = feed(session, HELLO, F("DOWN 1 100 OK"), F("UP 2 150 OK"), F("HB 5000 2 b00t"))
     acknowledge_all(events)
     session.take_replies()
     # the board restarts with the cable in: numbers begin again, no HELLO got through
-    events, replies = feed(session, F("DOWN 1 20 HEARTS"), F("HB 900 1"))
+    events, replies = feed(session, F("DOWN 1 20 HEARTS"), F("HB 900 1 n3w"))
     assert events == []
     assert replies == [ack(1), encode_hello()]  # the old boot's ACK: the new boot ignores it
     events, _ = feed(
@@ -308,7 +308,7 @@ def test_session_seat_pad_labels_its_keys() -> None:
 def test_session_long_undo_on_panel_time_acknowledged_with_the_ok() -> None:
     session = PanelSession("p")
     events, replies = feed(
-        session, HELLO, F("DOWN 1 1000 UNDO"), F("HB 2000 1"), F("HB 3100 1"),
+        session, HELLO, F("DOWN 1 1000 UNDO"), F("HB 2000 1 b00t"), F("HB 3100 1 b00t"),
         F("UP 2 3500 UNDO"), F("DOWN 3 4000 OK"),
     )  # fmt: skip
     assert events[1:] == [NewGameRequested(None), NewGameConfirmed(None)]
@@ -356,7 +356,7 @@ def test_firmware_core_answers_and_resends_until_acknowledged() -> None:
     core.tick(0)
     core.tick(500)
     core.tick(1000)
-    assert [line for line in sent if line.startswith("HB")] == ["HB 0 2", "HB 1000 2"]
+    assert [line for line in sent if line.startswith("HB")] == ["HB 0 2 ab", "HB 1000 2 ab"]
 
 
 def test_firmware_resend_names_every_number_and_reports_overflow() -> None:
