@@ -1,8 +1,9 @@
 """The serial panel over USB: opens the port, keeps the session, reconnects with backoff.
 
 The backoff is capped at RECONNECT_MAX_S, so a panel plugged back in is read within two
-seconds. Acknowledgements the table gives (an input's `acknowledge`, from any thread) are
-written by the thread that polls the link.
+seconds. An acknowledgement the table gives (an input's `acknowledge`, from any thread) goes
+on the wire at once under the link's lock, or at the end of the poll running in that thread,
+so the moment between a commit and its ACK stays as short as a write.
 """
 
 from __future__ import annotations
@@ -99,6 +100,9 @@ class PanelLink:
         self._last_hello = 0.0
         self._down_reported = False
         self._leds: dict[str, bool] = {}
+        self._poller: int | None = None  # the thread inside poll(), which sends ACKs itself
+        self._later: list[DriverEvent] = []  # what an ACK written between polls caused
+        self.session.on_acknowledge = self._send_acks
 
     @property
     def connected(self) -> bool:
@@ -107,6 +111,28 @@ class PanelLink:
 
     def poll(self) -> list[DriverEvent]:
         """Read whatever arrived and keep the link up; returns the events it produced."""
+        with self._lock:
+            self._poller = threading.get_ident()
+            try:
+                events, self._later = self._later + self._poll(), []
+            finally:
+                self._poller = None
+            return events
+
+    def _send_acks(self) -> None:
+        """Write the acknowledgements the table just gave (from whichever thread gave them)."""
+        if self._poller == threading.get_ident():
+            return  # inside poll(): it sends them before it returns
+        with self._lock:
+            if self._port is None:
+                return  # kept; sent after the reconnect
+            for reply in self.session.take_replies():
+                failed = self._write(reply, self.clock())
+                if failed:
+                    self._later += failed
+                    return
+
+    def _poll(self) -> list[DriverEvent]:
         with self._lock:
             now = self.clock()
             if self._port is None:

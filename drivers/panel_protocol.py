@@ -42,7 +42,7 @@ import collections
 import functools
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TypeAlias, cast
 
@@ -318,6 +318,7 @@ class PanelSession:
         self.keys_lost = 0
         self.messages = 0  # lines that were panel messages (proof the panel is alive)
         self.mismatch: str | None = None  # why the last handshake was refused
+        self.on_acknowledge: Callable[[], None] | None = None  # told when the table acknowledges
         self._acks: collections.deque[tuple[str, int]] = collections.deque()  # thread-safe
         self._start_boot(None, 1)
 
@@ -491,7 +492,7 @@ class PanelSession:
             self._acknowledge(self._boot, seqs)
             return events
         last = inputs[-1]
-        done = functools.partial(self._acknowledge, self._boot, seqs)
+        done = functools.partial(self._table_acknowledged, self._boot, seqs)
         event = events[last]
         assert isinstance(event, Acknowledgeable)
         events[last] = cast(DriverEvent, replace(event, acknowledge=done))
@@ -506,3 +507,8 @@ class PanelSession:
     def _acknowledge(self, boot: str, seqs: tuple[int, ...]) -> None:
         for seq in seqs:
             self._acks.append((boot, seq))
+
+    def _table_acknowledged(self, boot: str, seqs: tuple[int, ...]) -> None:
+        self._acknowledge(boot, seqs)
+        if self.on_acknowledge is not None:
+            self.on_acknowledge()
