@@ -10,6 +10,7 @@ import contextlib
 import importlib.util
 import os
 import sys
+import tty
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -80,6 +81,7 @@ class PtyPanel:
             raise RuntimeError("panel already plugged in")
         master, slave = os.openpty()
         name = os.ttyname(slave)
+        tty.setraw(slave)  # no echo, no line editing, like USB CDC, even before the Pi opens it
         os.close(slave)  # the Pi side opens it by name
         os.set_blocking(master, False)
         self._master = master

@@ -301,8 +301,8 @@ class PanelSession:
     Key edges are read in order by a KeyReader running on the panel's own clock (the ms in each
     line), so presses that waited in the panel during a disconnect keep their timing. The input
     a key makes carries `acknowledge`; calling it (from any thread) queues that key's ACK for
-    `take_replies`. Edges that make no input are acknowledged at once when no key is held and
-    no new game waits for OK. With `ack_on_receipt` every key is acknowledged as it is read.
+    `take_replies`. Edges that make no input are acknowledged at once unless UNDO is held or a
+    new game waits for OK. With `ack_on_receipt` every key is acknowledged as it is read.
     """
 
     def __init__(
@@ -472,7 +472,7 @@ class PanelSession:
 
     def _ask(self, ms: int) -> list[bytes]:
         asked = self._asked
-        recent = asked is not None and 0 <= ms - asked[1] < RESEND_AFTER_MS
+        recent = asked is not None and ms - asked[1] < RESEND_AFTER_MS  # resent lines: older ms
         if asked is not None and asked[0] == self._expected and recent:
             return []
         assert self._boot is not None
@@ -499,7 +499,10 @@ class PanelSession:
         return events
 
     def _settle_idle(self) -> None:
-        if self._held and not self._down and not self._reader.new_game_pending:
+        """Acknowledge edges that made nothing and can make nothing later (only a held UNDO, or
+        a new game waiting for OK, turns later edges into an input)."""
+        undo_held = any(key.name == "UNDO" for key in self._down)
+        if self._held and not undo_held and not self._reader.new_game_pending:
             assert self._boot is not None
             seqs, self._held = tuple(self._held), []
             self._acknowledge(self._boot, seqs)

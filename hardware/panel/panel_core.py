@@ -11,6 +11,7 @@ LOST_MEMORY = 64
 HEARTBEAT_MS = 1000
 MAX_LINE = 200
 LED_NAMES = ("N", "E", "S", "W", "ACCEPT", "RENEGE")
+OWN_VERBS = ("DOWN", "UP", "HB", "DONE", "LOST", "ERR")  # what we send: never a command
 
 
 def checksum(body):
@@ -96,8 +97,10 @@ class PanelCore:
                 self.buffer += char
 
     def receive(self, line):
-        """Check one line's checksum, then act on it."""
+        """Check one line's checksum, then act on it; our own lines echoed back are ignored."""
         body, checked = unframe(line)
+        if body is not None and body.split(" ", 1)[0] in OWN_VERBS:
+            return
         if body is None:
             shown = line[:40]
             self.write(f"ERR bad checksum {shown}")

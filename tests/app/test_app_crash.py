@@ -116,3 +116,26 @@ def test_panel_disconnected_reaches_the_view(panel_table: PanelTable) -> None:
     rig.drain()
     assert rig.link.connected
     assert current_view(rig.app).problems == ()
+
+
+def test_keys_of_a_half_keyed_card_are_acknowledged_with_the_card(
+    panel_table: PanelTable,
+) -> None:
+    rig = panel_table
+    for label in ("4", "PASS", "PASS", "PASS", "HEARTS"):  # E bids 4 and names hearts
+        rig.panel.press(label)
+        rig.drain()
+    rig.drain()
+    committed = rig.committed()
+    for label in ("CARD", "MOON"):  # E: the ace of ... (the suit still to come)
+        rig.panel.press(label)
+        rig.drain()
+    rig.drain()
+    held = [line.split()[2] for _, line in rig.panel.core.unacked]
+    assert held == ["CARD", "MOON"]  # a table stopping now would be sent them again
+    assert rig.committed() == committed
+    rig.panel.press("SPADES")
+    rig.drain()
+    rig.drain()
+    assert rig.committed() == committed + 1
+    assert rig.panel.core.unacked == []
