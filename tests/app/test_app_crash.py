@@ -131,7 +131,7 @@ def test_keys_of_a_half_keyed_card_are_acknowledged_with_the_card(
         rig.panel.press(label)
         rig.drain()
     rig.drain()
-    held = [line.split()[2] for _, line in rig.panel.core.unacked]
+    held = [line.split()[3] for _, line in rig.panel.core.unacked]
     assert held == ["CARD", "MOON"]  # a table stopping now would be sent them again
     assert rig.committed() == committed
     rig.panel.press("SPADES")
