@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import select
 import shutil
@@ -293,13 +294,16 @@ class Panel:
 class Table:
     """One `cardtable run` process on the panel and a state directory."""
 
-    def __init__(self, config: Path, state_dir: Path, log: Path) -> None:
+    def __init__(
+        self, config: Path, state_dir: Path, log: Path, env: dict[str, str] | None = None
+    ) -> None:
         self.log = log
         self.handle = log.open("a")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app", "run", "--config", str(config), "--no-display",
              "--state-dir", str(state_dir), "--verbose"],
             stdout=self.handle, stderr=self.handle, text=True,
+            env=None if env is None else {**os.environ, **env},
         )  # fmt: skip
 
     @property
@@ -359,11 +363,11 @@ class Rig:
     def log(self) -> Path:
         return self.folder / "table.log"
 
-    def start(self) -> Table:
+    def start(self, env: dict[str, str] | None = None) -> Table:
         self.runs += 1
         with self.log.open("a") as log:
             log.write(f"--- run {self.runs}\n")
-        table = Table(self.config, self.state_dir, self.log)
+        table = Table(self.config, self.state_dir, self.log, env)
         self.tables.append(table)
         return table
 
