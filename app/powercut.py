@@ -18,6 +18,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -158,6 +159,7 @@ class CutReport:
 
     cuts: int = 0
     in_start_up: int = 0
+    in_commit: int = 0  # cut within 2 ms of the table starting to write a commit
     unsynced_writes_dropped: int = 0
     syncs: int = 0
     acknowledged_missing: int = 0  # after the worst cut: acknowledged, not in the journal
@@ -221,10 +223,25 @@ def _cut_game(rig: Rig, game: Game, rng: random.Random, shim: Path, cuts: int,
             if not same:
                 rig.notes.append("the final game")
             return
+        size = log.stat().st_size if log.exists() else 0
         rig.press_step(table, step, wait=False)
-        rig.panel.pump(rng.uniform(0.0, 0.04))
+        if rng.random() < 0.5:  # the power goes while that press is being committed
+            _until_written(rig, log, size)
+            time.sleep(rng.uniform(0.0, 0.002))
+            report.in_commit += 1
+        else:
+            rig.panel.pump(rng.uniform(0.0, 0.04))
         _cut(rig, table, base, log, rng, report)
         in_start_up = rng.random() < 0.25
+
+
+def _until_written(rig: Rig, log: Path, size: int, limit_s: float = 0.5) -> None:
+    """Serve the panel until the table starts writing the journal (or `limit_s` passes)."""
+    end = time.monotonic() + limit_s
+    while time.monotonic() < end:
+        if log.exists() and log.stat().st_size > size:
+            return
+        rig.panel.pump(0.0005)
 
 
 def _cut(rig: Rig, table: Table, base: Disk, log: Path, rng: random.Random,
@@ -264,12 +281,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"crash_test.py: {error}", file=sys.stderr)
         return 2
     print(
-        f"cuts: {report.cuts} ({report.in_start_up} during start-up), "
-        f"acknowledged events missing: {report.acknowledged_missing}, "
+        f"cuts: {report.cuts}, acknowledged events missing: {report.acknowledged_missing}, "
         f"final game differs in: {', '.join(report.differs) or 'nothing'}"
     )
     print(
-        f"events acknowledged: {report.acknowledged}, fsyncs seen: {report.syncs}, "
+        f"cuts during start-up: {report.in_start_up}, while a commit was being written: "
+        f"{report.in_commit}; events acknowledged: {report.acknowledged}, "
+        f"fsyncs seen: {report.syncs}, "
         f"unsynced writes dropped by the cuts: {report.unsynced_writes_dropped}, "
         f"tracebacks: {report.tracebacks}"
     )
