@@ -13,7 +13,7 @@ from app.commands import COMMAND_MODULES
 
 def version() -> str:
     """The installed version of cardtable (the source tree's when it is not installed)."""
-    from importlib import metadata  # about 30 ms: only `--version` pays for it
+    from importlib import metadata  # slow to import: only `--version` pays for it
 
     try:
         return metadata.version("cardtable")
@@ -22,7 +22,7 @@ def version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the parser with every package's subcommands."""
+    """Build the parser with the subcommands of every module in COMMAND_MODULES."""
     parser = argparse.ArgumentParser(prog="cardtable", description="Bid Euchre table controller")
     parser.add_argument("--version", action=VersionAction, help="show the version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
