@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import select
@@ -32,6 +33,11 @@ def open_with_short_wait(url: str) -> SerialPort:
     """Like the real opener, but a read waits up to 20 ms so the pty has time to deliver."""
     port: SerialPort = serial.serial_for_url(url, baudrate=115200, timeout=0.02)
     return port
+
+
+def tried_again(link: PanelLink, attempts: int, events: list[DriverEvent]) -> bool:
+    """Whether the link has tried to open the port since `attempts`."""
+    return link.open_attempts > attempts
 
 
 def acknowledge(events: list[DriverEvent]) -> None:
@@ -191,7 +197,7 @@ def test_reconnects_three_times_without_losing_a_press(panel: PtyPanel, clock: F
         panel.press("CLUBS")
         attempts = link.open_attempts
         clock.advance(0.6)
-        pump.until(lambda events, before=attempts: link.open_attempts > before, limit=5)
+        pump.until(functools.partial(tried_again, link, attempts), limit=5)
         assert not link.connected  # the old device is gone: opening fails, backoff grows
         panel.plug()
         clock.advance(5.0)
