@@ -3,21 +3,36 @@
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from app.config import AppConfig
 from app.controller import Notice, NoticeKind, TableController
+from app.journal import JournalUnavailable
+from app.journal_pause import JournalPause
+from app.prompts import TouchInput
 from app.sdnotify import Notifier
 from app.sightings import Sighting, SightingKind
+from display.targets import Touched
 from drivers import inputs
 from drivers.outputs import NullOutputs, Outputs
 
+if TYPE_CHECKING:
+    from display.loop import ButtonPressed
+    from display.view import View
+
 WATCHDOG_EVERY_S = 2.0
-Item = Any  # a PlayerInput, a StatusEvent, a Sighting or a display ButtonPressed
+Item: TypeAlias = (
+    "inputs.PlayerInput | inputs.StatusEvent | Sighting | TouchInput | Touched | ButtonPressed"
+)
+"""What reaches the table: a press, a device's status, a card sighting, a tap on the screen
+(as the display hands it out, or already read as the referee's touch input)."""
+Poll: TypeAlias = Callable[[], "Sequence[Item]"]
+"""A source the main loop asks for what came in (buttons, the window)."""
 
 
 class TableApp:
@@ -42,17 +57,42 @@ class TableApp:
         self.listeners: list[Callable[[list[Notice]], None]] = []
         self.stop = threading.Event()
         self.feeds: list[threading.Thread] = []
+        self.journal_pause = JournalPause(controller.journal, clock)
         self._last_watchdog = -1e9
 
     # ---- one item ----------------------------------------------------------------------
 
     def handle(self, item: Item) -> list[Notice]:
-        """Route one item to the referee or the device status; report what it caused."""
-        return self._report(self._route(item))
+        """Route one item to the referee or the device status; report what it caused.
+
+        An input is answered only once final: committed to the journal, or refused by the
+        rules; then its `acknowledge` is called. One the journal could not take leaves the
+        table as it was, is not acknowledged, and pauses input until the journal writes again.
+        """
+        if isinstance(item, inputs.StatusEvent):
+            return self._report(self._status(item))
+        if self.journal_pause.paused:
+            return self._report([Notice(NoticeKind.REFUSED, self.journal_pause.message)])
+        try:
+            notices = self._route(item)
+        except JournalUnavailable as error:
+            self.journal_pause.fail(error)
+            print(f"cardtable: {error}; input paused", file=sys.stderr, flush=True)
+            return self._report([Notice(NoticeKind.FAULT, self.journal_pause.message)])
+        acknowledge = getattr(item, "acknowledge", None)
+        if acknowledge is not None:
+            acknowledge()
+        return self._report(notices)
 
     def tick(self) -> list[Notice]:
-        """Let time pass on the referee (a card unreadable too long is asked for)."""
-        notices = self.controller.tick()
+        """Let time pass on the referee (a card unreadable too long is asked for), and try
+        the journal again when input is paused for it."""
+        notices: list[Notice] = []
+        if self.journal_pause.retry():
+            print("cardtable: the journal writes again; input resumed", file=sys.stderr,
+                  flush=True)
+            notices.append(Notice(NoticeKind.RECOVERED, "journal writes again: input resumed"))
+        notices.extend(self.controller.tick())
         return self._report(notices) if notices else []
 
     def _report(self, notices: list[Notice]) -> list[Notice]:
@@ -67,6 +107,18 @@ class TableApp:
             listener(notices)
         return notices
 
+    def _status(self, item: inputs.StatusEvent) -> list[Notice]:
+        match item:
+            case inputs.PanelDisconnected(_, reason):
+                self.devices_down["panel"] = reason
+            case inputs.PanelConnected():
+                self.devices_down.pop("panel", None)
+            case inputs.CameraFailed(_, reason):
+                self.devices_down["camera"] = reason
+            case inputs.CameraReopened():
+                self.devices_down.pop("camera", None)
+        return []
+
     def _route(self, item: Item) -> list[Notice]:
         controller = self.controller
         if isinstance(item, Sighting):
@@ -74,35 +126,22 @@ class TableApp:
                 return controller.on_card_removed(item.seat, item.card)
             identified = item.kind is SightingKind.IDENTIFIED
             return controller.on_card(item.seat, item.card, identified=identified)
-        if isinstance(item, inputs.PanelDisconnected):
-            self.devices_down["panel"] = item.reason
-            return []
-        if isinstance(item, inputs.PanelConnected):
-            self.devices_down.pop("panel", None)
-            return []
-        if isinstance(item, inputs.CameraFailed):
-            self.devices_down["camera"] = item.reason
-            return []
-        if isinstance(item, inputs.CameraReopened):
-            self.devices_down.pop("camera", None)
-            return []
-        if isinstance(item, inputs.NewGameRequested | inputs.NewGameCancelled):
-            return []
-        target = getattr(item, "target", None)
-        if target is not None:  # a tap on the screen: a card, a prompt's button, a played card
+        if isinstance(item, Touched):  # a tap on the screen: a card, a prompt's button
             from app.screen_prompts import touch_input
 
-            touch = touch_input(target)
+            touch = touch_input(item.target)
             return controller.on_input(touch) if touch is not None else []
-        action = getattr(item, "action", None)
-        if action is not None:  # an on-screen OK or UNDO
-            pressed = inputs.ConfirmPressed(None) if action == "ok" else inputs.UndoPressed(None)
-            return controller.on_input(pressed)
-        return controller.on_input(item)
+        if isinstance(item, inputs.PlayerInput | TouchInput):
+            return controller.on_input(item)
+        if isinstance(item, inputs.StatusEvent):
+            return self._status(item)
+        # an on-screen OK or UNDO
+        pressed = inputs.ConfirmPressed(None) if item.action == "ok" else inputs.UndoPressed(None)
+        return controller.on_input(pressed)
 
     # ---- the loop ----------------------------------------------------------------------
 
-    def drain(self, polls: Iterable[Callable[[], list[Any]]] = ()) -> list[Notice]:
+    def drain(self, polls: Iterable[Poll] = ()) -> list[Notice]:
         """Handle everything waiting: polled sources first, then the thread queue."""
         notices: list[Notice] = []
         for poll in polls:
@@ -160,7 +199,7 @@ def headless_writer(outdir: Path, size: tuple[int, int]) -> Callable[[TableApp, 
     return write
 
 
-def current_view(app: TableApp) -> Any:
+def current_view(app: TableApp) -> View:
     """The display's view of the game, with the problems the table needs a human for."""
     from display.from_state import view_from_state
     from display.view import Problem, ProblemKind
@@ -181,6 +220,10 @@ def current_view(app: TableApp) -> Any:
     problems += [
         Problem(ProblemKind.DISCONNECTED, device=device) for device in sorted(app.devices_down)
     ]
+    if app.journal_pause.paused:
+        problems.append(
+            Problem(ProblemKind.FAULT, device="journal", detail=app.journal_pause.message)
+        )
     from dataclasses import replace
 
     from app.screen_prompts import prompt_view
