@@ -17,6 +17,7 @@ from app.journal_pause import JournalPause
 from app.prompts import TouchInput
 from app.sdnotify import Notifier
 from app.sightings import Sighting, SightingKind
+from app.supervisor import STUCK_AFTER_S, Feed, Supervisor
 from display.targets import Touched
 from drivers import inputs
 from drivers.outputs import NullOutputs, Outputs
@@ -46,7 +47,11 @@ class TableApp:
         outputs: Outputs | None = None,
         notifier: Notifier | None = None,
         clock: Callable[[], float] = time.monotonic,
+        watch_clock: Callable[[], float] | None = None,
+        stuck_after_s: float = STUCK_AFTER_S,
     ) -> None:
+        """`watch_clock` times the feed threads' heartbeats (default `clock`); a feed silent
+        for `stuck_after_s` counts as stuck."""
         self.config = config
         self.controller = controller
         self.outputs: Outputs = outputs or NullOutputs()
@@ -56,9 +61,22 @@ class TableApp:
         self.devices_down: dict[str, str] = {}
         self.listeners: list[Callable[[list[Notice]], None]] = []
         self.stop = threading.Event()
-        self.feeds: list[threading.Thread] = []
+        self.supervisor: Supervisor[Item] = Supervisor(
+            self.items, watch_clock or clock, stuck_after_s=stuck_after_s, stopping=self.stop
+        )
         self.journal_pause = JournalPause(controller.journal, clock)
+        self.output_problem: str | None = None
         self._last_watchdog = -1e9
+        self._told_status = ""
+
+    @property
+    def feeds(self) -> list[Feed[Item]]:
+        """The feed threads (camera, panel), as the supervisor watches them."""
+        return self.supervisor.feeds
+
+    def feeds_running(self) -> bool:
+        """True while a feed that ends by itself (a recording) still runs."""
+        return any(feed.ends and not feed.finished and feed.is_alive() for feed in self.feeds)
 
     # ---- one item ----------------------------------------------------------------------
 
@@ -77,7 +95,7 @@ class TableApp:
             notices = self._route(item)
         except JournalUnavailable as error:
             self.journal_pause.fail(error)
-            print(f"cardtable: {error}; input paused", file=sys.stderr, flush=True)
+            log(f"{error}; input paused")
             return self._report([Notice(NoticeKind.FAULT, self.journal_pause.message)])
         acknowledge = getattr(item, "acknowledge", None)
         if acknowledge is not None:
@@ -89,20 +107,41 @@ class TableApp:
         the journal again when input is paused for it."""
         notices: list[Notice] = []
         if self.journal_pause.retry():
-            print("cardtable: the journal writes again; input resumed", file=sys.stderr,
-                  flush=True)
+            log("the journal writes again; input resumed")
             notices.append(Notice(NoticeKind.RECOVERED, "journal writes again: input resumed"))
         notices.extend(self.controller.tick())
+        notices.extend(self.supervise())
         return self._report(notices) if notices else []
 
+    def supervise(self) -> list[Notice]:
+        """Check the feed threads: a dead or stuck one is shown, logged and restarted."""
+        notices = []
+        for news in self.supervisor.check():
+            log(news.text)
+            kind = NoticeKind.FAULT if news.bad else NoticeKind.RECOVERED
+            notices.append(Notice(kind, news.text))
+        return notices
+
+    @property
+    def healthy(self) -> bool:
+        """True when every feed thread runs and beats."""
+        return self.supervisor.healthy
+
     def _report(self, notices: list[Notice]) -> list[Notice]:
-        for notice in notices:
-            if notice.kind is NoticeKind.RENEGE:
-                self.outputs.renege_alarm()
-            elif notice.kind is NoticeKind.ACCEPTED and notice.card is not None:
-                self.outputs.accept_tick()
         turn = self.controller.state.turn
-        self.outputs.turn_light(turn.value if turn else None)
+        try:
+            for notice in notices:
+                if notice.kind is NoticeKind.RENEGE:
+                    self.outputs.renege_alarm()
+                elif notice.kind is NoticeKind.ACCEPTED and notice.card is not None:
+                    self.outputs.accept_tick()
+            self.outputs.turn_light(turn.value if turn else None)
+        except Exception as error:  # a buzzer or light that fails must not stop the table
+            if self.output_problem is None:
+                log(f"outputs failed: {type(error).__name__}: {error}")
+            self.output_problem = f"outputs failed: {type(error).__name__}: {error}"
+        else:
+            self.output_problem = None
         for listener in self.listeners:
             listener(notices)
         return notices
@@ -157,25 +196,40 @@ class TableApp:
         return notices
 
     def keep_alive(self) -> None:
-        """Feed the systemd watchdog from the main loop, at most every few seconds."""
+        """Feed the systemd watchdog from the main loop, at most every few seconds, and only
+        while every feed thread is well: a table that stays sick is restarted by systemd."""
+        problems = [*self.supervisor.problems(), *self.standing()]
+        status = "; ".join(problems) or "running"
+        if status != self._told_status:
+            self.notifier.send(f"STATUS={status}")
+            self._told_status = status
+        if not self.healthy:
+            return
         now = self.clock()
         if now - self._last_watchdog >= WATCHDOG_EVERY_S:
             self.notifier.watchdog()
             self._last_watchdog = now
 
+    def standing(self) -> list[str]:
+        """The table's own standing problems besides the feeds: the journal, the outputs."""
+        problems = [self.journal_pause.message] if self.journal_pause.paused else []
+        return problems + ([self.output_problem] if self.output_problem else [])
 
-def feed_from_thread(app: TableApp, produce: Iterable[Item], name: str) -> threading.Thread:
-    """Run a producer (a serial link, a camera tracker) in its own thread, feeding `app.items`."""
 
-    def pump() -> None:
-        for item in produce:
-            if app.stop.is_set():
-                return
-            app.items.put(item)
+def log(line: str) -> None:
+    """One line of the table's log (stderr, which systemd's journal keeps)."""
+    print(f"cardtable: {line}", file=sys.stderr, flush=True)
 
-    thread = threading.Thread(target=pump, name=name, daemon=True)
-    thread.start()
-    return thread
+
+def feed_from_thread(
+    app: TableApp, make: Callable[[], Iterable[Item | None]], name: str, *, ends: bool = False
+) -> Feed[Item]:
+    """Run a producer (a serial link, a camera tracker) in its own supervised thread.
+
+    `make()` gives a fresh producer at each (re)start; it yields items for `app.items`, or
+    None now and then to show it is alive. `ends`: it may run out by itself (a recording).
+    """
+    return app.supervisor.start(name, make, ends=ends)
 
 
 def headless_writer(outdir: Path, size: tuple[int, int]) -> Callable[[TableApp, str], Path]:
@@ -224,6 +278,13 @@ def current_view(app: TableApp) -> View:
         problems.append(
             Problem(ProblemKind.FAULT, device="journal", detail=app.journal_pause.message)
         )
+    problems += [
+        Problem(ProblemKind.FAULT, device=feed.name, detail=feed.problem)
+        for feed in app.feeds
+        if feed.problem is not None
+    ]
+    if app.output_problem is not None:
+        problems.append(Problem(ProblemKind.FAULT, device="outputs", detail=app.output_problem))
     from dataclasses import replace
 
     from app.screen_prompts import prompt_view

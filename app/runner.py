@@ -8,7 +8,7 @@ import queue
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
@@ -18,9 +18,10 @@ from app.config import AppConfig, ConfigError, load_config
 from app.controller import Notice, TableController
 from app.journal import Journal, JournalError
 from app.journal_check import JournalDamaged, guard_for_start, mark_created
-from app.run import TableApp, current_view, feed_from_thread, headless_writer
+from app.run import Item, Poll, TableApp, current_view, feed_from_thread, headless_writer, log
 from app.script import ScriptError, ScriptLine, Wait, load_script
 from app.state_lock import StateLock, TableRunning
+from app.supervisor import STUCK_AFTER_S
 from drivers.clock import ManualClock
 
 TICK_S = 0.01
@@ -40,6 +41,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-display", action="store_true", help="run without any screen")
     parser.add_argument("--max-seconds", type=float, help="stop after this long")
     parser.add_argument("--verbose", action="store_true", help="print every notice on stderr")
+    parser.add_argument(
+        "--stuck-after", type=float, default=STUCK_AFTER_S, metavar="SECONDS",
+        help=f"a camera or panel thread silent this long is restarted (default {STUCK_AFTER_S:g})")
 
 
 def run_table(args: argparse.Namespace) -> int:
@@ -77,7 +81,8 @@ def run_table(args: argparse.Namespace) -> int:
             clock=clock,
             unreadable_prompt_s=config.vision.unreadable_prompt_s,
         )
-        app = TableApp(config, controller)
+        app = TableApp(config, controller, watch_clock=time.monotonic,
+                       stuck_after_s=args.stuck_after)
         if args.verbose:
             app.listeners.append(print_notices)
         polls = stack.enter_context(open_devices(app))
@@ -87,7 +92,16 @@ def run_table(args: argparse.Namespace) -> int:
         screen.show("start")
         loop(app, args, script, [screen.poll, *polls], screen.show, clock)
         app.notifier.stopping()
-    return 0
+    return exit_status(app)
+
+
+def exit_status(app: TableApp) -> int:
+    """0 when the table ran well; 1, said in the log, when a feed thread failed on the way."""
+    failures = app.supervisor.failures()
+    if not failures:
+        return 0
+    log(f"the table ran with {len(failures)} feed failure(s): " + "; ".join(failures))
+    return 1
 
 
 def has_seat_pads(config: AppConfig) -> bool:
@@ -100,7 +114,7 @@ def loop(
     app: TableApp,
     args: argparse.Namespace,
     script: list[ScriptLine],
-    polls: list[Callable[[], list[Any]]],
+    polls: list[Poll],
     show: Callable[[str], None],
     clock: Callable[[], float] = time.monotonic,
 ) -> None:
@@ -116,10 +130,13 @@ def loop(
                 notices = app.tick()
             else:
                 notices = app.handle(line.item)
-            print(f"ack {line.number} {len(app.controller.state.log)}", flush=True)
+            if app.journal_pause.paused:
+                log(f"script line {line.number} not taken: {app.journal_pause.message}")
+            else:
+                print(f"ack {line.number} {len(app.controller.state.log)}", flush=True)
             if notices:
                 show(f"line{line.number}_{notices[-1].message}")
-        elif args.script and not any(feed.is_alive() for feed in app.feeds):
+        elif args.script and not app.feeds_running():
             app.drain(polls)
             break
         notices = app.drain(polls)
@@ -133,7 +150,7 @@ def loop(
 
 
 @contextlib.contextmanager
-def open_devices(app: TableApp) -> Iterator[list[Callable[[], list[Any]]]]:
+def open_devices(app: TableApp) -> Iterator[list[Poll]]:
     """Open the configured hardware: buttons are polled, the panel is read in its own thread."""
     hardware_config = app.config.hardware
     if hardware_config is None:
@@ -143,11 +160,12 @@ def open_devices(app: TableApp) -> Iterator[list[Callable[[], list[Any]]]]:
 
     hardware = open_hardware(hardware_config)
     app.outputs = hardware.outputs
-    polls: list[Callable[[], list[Any]]] = []
+    polls: list[Poll] = []
     if hardware.buttons is not None:
         polls.append(hardware.buttons.poll)
-    if hardware.panel is not None:
-        feed_from_thread(app, _polling(hardware.panel.poll, app), "panel")
+    panel = hardware.panel
+    if panel is not None:
+        feed_from_thread(app, lambda: _polling(panel.poll, app), "panel")
     if hardware.camera is not None:
         vision = app.config.vision
         assert vision.calibration is not None  # load_config requires it with a camera
@@ -156,8 +174,8 @@ def open_devices(app: TableApp) -> Iterator[list[Callable[[], list[Any]]]]:
         watcher = open_watcher(vision.calibration, vision.deck, vision.stable_s)
         recorded = hardware_config.camera.fps if hardware_config.camera_kind == "recorded" else None
         running = lambda: not app.stop.is_set()  # noqa: E731
-        feed = watch(hardware.frame, watcher, running, recorded_fps=recorded)
-        app.feeds.append(feed_from_thread(app, feed, "camera"))
+        feed = lambda: watch(hardware.frame, watcher, running, recorded_fps=recorded)  # noqa: E731
+        feed_from_thread(app, feed, "camera", ends=recorded is not None)
     try:
         yield polls
     finally:
@@ -165,9 +183,10 @@ def open_devices(app: TableApp) -> Iterator[list[Callable[[], list[Any]]]]:
         hardware.close()
 
 
-def _polling(poll: Callable[[], list[Any]], app: TableApp) -> Iterator[Any]:
+def _polling(poll: Callable[[], Sequence[Item]], app: TableApp) -> Iterator[Item | None]:
     while not app.stop.is_set():
         yield from poll()
+        yield None  # alive
         time.sleep(PANEL_POLL_S)
 
 
