@@ -149,10 +149,12 @@ class TableApp:
     def _status(self, item: inputs.StatusEvent) -> list[Notice]:
         match item:
             case inputs.PanelDisconnected(_, reason):
+                log(f"panel: {reason}")
                 self.devices_down["panel"] = reason
             case inputs.PanelConnected():
                 self.devices_down.pop("panel", None)
             case inputs.CameraFailed(_, reason):
+                log(f"camera: {reason}")
                 self.devices_down["camera"] = reason
             case inputs.CameraReopened():
                 self.devices_down.pop("camera", None)

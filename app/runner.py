@@ -174,7 +174,9 @@ def open_devices(app: TableApp) -> Iterator[list[Poll]]:
         watcher = open_watcher(vision.calibration, vision.deck, vision.stable_s)
         recorded = hardware_config.camera.fps if hardware_config.camera_kind == "recorded" else None
         running = lambda: not app.stop.is_set()  # noqa: E731
-        feed = lambda: watch(hardware.frame, watcher, running, recorded_fps=recorded)  # noqa: E731
+        camera = hardware.camera
+        feed = lambda: watch(hardware.frame, watcher, running, recorded_fps=recorded,  # noqa: E731
+                             ended=lambda: camera.ended)
         feed_from_thread(app, feed, "camera", ends=recorded is not None)
     try:
         yield polls
