@@ -145,6 +145,9 @@ class Journal:
             self._db.executescript(SCHEMA)
             self._migrate()
         except sqlite3.DatabaseError as error:
+            reason = unavailable_reason(error)
+            if reason is not None:
+                raise JournalUnavailable(self.path, reason, str(error)) from error
             raise JournalError(f"cannot open the journal {self.path}: {error}") from error
 
     def _migrate(self) -> None:

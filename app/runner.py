@@ -16,7 +16,7 @@ from typing import Any
 
 from app.config import AppConfig, ConfigError, load_config
 from app.controller import Notice, TableController
-from app.journal import Journal, JournalError
+from app.journal import Journal, JournalError, JournalUnavailable
 from app.journal_check import JournalDamaged, guard_for_start, mark_created
 from app.run import Item, Poll, TableApp, current_view, feed_from_thread, headless_writer, log
 from app.script import ScriptError, ScriptLine, Wait, load_script
@@ -64,6 +64,9 @@ def run_table(args: argparse.Namespace) -> int:
             return 2
         journal = Journal(config.journal_path)
         mark_created(config.journal_path)
+    except JournalUnavailable as error:  # the disk, not the config: a restart may find it well
+        print(f"cardtable run: {error}", file=sys.stderr)
+        return 1
     except (ConfigError, ScriptError, JournalError, JournalDamaged, TableRunning) as error:
         print(f"cardtable run: {error}", file=sys.stderr)
         return 2
@@ -73,14 +76,18 @@ def run_table(args: argparse.Namespace) -> int:
     # A script brings its own time: `{"wait": S}` lines move the table's clock on.
     clock: Callable[[], float] = ManualClock() if args.script else time.monotonic
     with lock, journal, contextlib.ExitStack() as stack:
-        controller = TableController(
-            journal,
-            config.rules,
-            config.dealer,
-            seat_confirms=has_seat_pads(config),
-            clock=clock,
-            unreadable_prompt_s=config.vision.unreadable_prompt_s,
-        )
+        try:
+            controller = TableController(
+                journal,
+                config.rules,
+                config.dealer,
+                seat_confirms=has_seat_pads(config),
+                clock=clock,
+                unreadable_prompt_s=config.vision.unreadable_prompt_s,
+            )
+        except JournalUnavailable as error:  # a fresh journal whose first game cannot start
+            print(f"cardtable run: {error}", file=sys.stderr)
+            return 1
         app = TableApp(config, controller, watch_clock=time.monotonic,
                        stuck_after_s=args.stuck_after)
         if args.verbose:
@@ -96,12 +103,16 @@ def run_table(args: argparse.Namespace) -> int:
 
 
 def exit_status(app: TableApp) -> int:
-    """0 when the table ran well; 1, said in the log, when a feed thread failed on the way."""
+    """0 when the table ran well; 1, said in the log, when a feed thread failed on the way
+    or the journal refused writes."""
     failures = app.supervisor.failures()
-    if not failures:
-        return 0
-    log(f"the table ran with {len(failures)} feed failure(s): " + "; ".join(failures))
-    return 1
+    if failures:
+        log(f"the table ran with {len(failures)} feed failure(s): " + "; ".join(failures))
+    refused = app.journal_pause.failures
+    if refused:
+        log(f"the journal could not write {refused} time(s)"
+            + (f"; still: {app.journal_pause.message}" if app.journal_pause.paused else ""))
+    return 1 if failures or refused else 0
 
 
 def has_seat_pads(config: AppConfig) -> bool:

@@ -311,3 +311,33 @@ def test_a_real_full_disk_pauses_input_and_resumes_when_space_returns(tmp_path: 
         before = len(table.app.controller.events)
         assert table.press(faulted) is NoticeKind.ACCEPTED
         assert len(table.committed()) == before + 1 == len(table.app.controller.events)
+
+
+def test_cardtable_run_takes_nothing_while_another_program_holds_the_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.cli import main
+
+    monkeypatch.delenv("CARDTABLE_STATE_DIR", raising=False)
+    script = tmp_path / "bids.jsonl"
+    script.write_text('{"press": "bid", "seat": "E", "bid": 3}\n{"press": "pass", "seat": "S"}\n')
+    state = tmp_path / "state"
+    with Journal(state / "journal.sqlite") as journal:
+        TableController(journal, Rules())  # game 1, as a table that ran before would leave it
+    other = sqlite3.connect(state / "journal.sqlite", isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        assert main(["run", "--script", str(script), "--state-dir", str(state),
+                     "--no-display"]) == 1
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    out, err = capsys.readouterr()
+    assert out == ""  # no line acknowledged
+    assert "script line 1 not taken: journal cannot write: locked by another program" in err
+    assert "the journal could not write 1 time(s)" in err
+    with Journal(state / "journal.sqlite") as journal:
+        assert len(journal.events(1)) == 1
+    assert main(["run", "--script", str(script), "--state-dir", str(state),
+                 "--no-display"]) == 0
+    assert capsys.readouterr().out == "ack 1 2\nack 2 3\n"
