@@ -341,3 +341,23 @@ def test_cardtable_run_takes_nothing_while_another_program_holds_the_journal(
     assert main(["run", "--script", str(script), "--state-dir", str(state),
                  "--no-display"]) == 0
     assert capsys.readouterr().out == "ack 1 2\nack 2 3\n"
+
+
+def test_the_screen_draws_the_journal_problem_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from app.run import headless_writer
+    from display.view import SeatNames
+    from display.wording import problem_advice, problem_headline
+
+    with table_on(tmp_path / "journal.sqlite") as table:
+        table.journal._db.execute("PRAGMA query_only = ON")
+        assert table.press(inputs.BidPressed("E", 3)) is NoticeKind.FAULT
+        problem = current_view(table.app).problems[0]
+        assert problem_headline(problem, SeatNames()) == (
+            "Journal cannot write: read-only — input paused"
+        )
+        assert "Nothing is recorded" in problem_advice(problem, None)
+        shot = headless_writer(tmp_path / "shots", (800, 480))(table.app, "paused")
+        assert shot.stat().st_size > 0
