@@ -361,3 +361,24 @@ def test_the_screen_draws_the_journal_problem_in_words(
         assert "Nothing is recorded" in problem_advice(problem, None)
         shot = headless_writer(tmp_path / "shots", (800, 480))(table.app, "paused")
         assert shot.stat().st_size > 0
+
+
+def test_a_held_card_stays_held_when_the_play_that_frees_it_cannot_be_written(
+    tmp_path: Path,
+) -> None:
+    with table_on(tmp_path / "journal.sqlite") as table:
+        controller = table.app.controller
+        bid_hand(controller)
+        assert table.app.handle(Sighting(SightingKind.PLACED, 0.0, Seat.S, Card.parse("9H"),
+                                         0.9))[0].kind is NoticeKind.HELD
+        table.journal._db.execute("PRAGMA query_only = ON")
+        played = Sighting(SightingKind.PLACED, 0.0, Seat.E, Card.parse("JH"), 0.9)
+        assert [n.kind for n in table.app.handle(played)] == [NoticeKind.FAULT]
+        assert controller.held == {Seat.S: Card.parse("9H")}
+        assert not controller.state.hand.tricks and controller.on_table == set()
+        table.journal._db.execute("PRAGMA query_only = OFF")
+        table.clock.advance(10.0)
+        table.app.tick()
+        notices = table.app.handle(played)
+        assert [n.message for n in notices] == ["E plays J♥", "S plays 9♥"]
+        assert table.committed() == controller.events
