@@ -28,26 +28,18 @@ TICK_S = 0.01
 PANEL_POLL_S = 0.02
 
 
-def add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of `cardtable run`."""
-    parser.add_argument("--config", type=Path, help="the table's TOML config (default: none)")
-    parser.add_argument(
-        "--state-dir", type=Path,
-        help="where the journal lives (default: $CARDTABLE_STATE_DIR, else [state] dir of "
-             "the config, else ~/.local/state/cardtable)")
-    parser.add_argument("--script", type=Path, help="scripted presses and sightings (JSON Lines)")
-    parser.add_argument("--script-from", type=int, default=1, help="first script line to play")
-    parser.add_argument("--headless", type=Path, metavar="OUTDIR", help="write a PNG per step")
-    parser.add_argument("--no-display", action="store_true", help="run without any screen")
-    parser.add_argument("--max-seconds", type=float, help="stop after this long")
-    parser.add_argument("--verbose", action="store_true", help="print every notice on stderr")
-    parser.add_argument(
-        "--stuck-after", type=float, default=STUCK_AFTER_S, metavar="SECONDS",
-        help=f"a camera or panel thread silent this long is restarted (default {STUCK_AFTER_S:g})")
+def stuck_after_s(args: argparse.Namespace) -> float:
+    """How long a feed thread may stay silent: `--stuck-after`, else STUCK_AFTER_S."""
+    given: float | None = getattr(args, "stuck_after", None)
+    return STUCK_AFTER_S if given is None else given
 
 
 def run_table(args: argparse.Namespace) -> int:
     """Run the table; exit 2 on a config, journal or script problem."""
+    if not stuck_after_s(args) > 0:
+        print(f"cardtable run: --stuck-after {args.stuck_after}: expected seconds above 0",
+              file=sys.stderr)
+        return 2
     try:
         config = load_config(args.config)
         if args.state_dir is not None:
@@ -89,7 +81,7 @@ def run_table(args: argparse.Namespace) -> int:
             print(f"cardtable run: {error}", file=sys.stderr)
             return 1
         app = TableApp(config, controller, watch_clock=time.monotonic,
-                       stuck_after_s=args.stuck_after)
+                       stuck_after_s=stuck_after_s(args))
         if args.verbose:
             app.listeners.append(print_notices)
         polls = stack.enter_context(open_devices(app))
