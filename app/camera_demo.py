@@ -19,9 +19,9 @@ from app.config import AppConfig, DisplayConfig
 from app.controller import NoticeKind, TableController
 from app.journal import Journal
 from app.prompts import Answer, MisreadPrompt, PromptAnswered
-from app.run import TableApp, current_view
+from app.run import Item, TableApp, current_view
 from app.runner import PngScreen, WindowScreen
-from app.script import ScriptItem, parse_script_line, script_from_events
+from app.script import Wait, parse_script_line, script_from_events
 from drivers.clock import ManualClock
 from table import GameStarted, Team
 from table.log import parse_lines
@@ -125,15 +125,16 @@ def demo_start() -> GameStarted:
     return start
 
 
-def presses_by_hand(log: Path) -> dict[int, list[ScriptItem]]:
+def presses_by_hand(log: Path) -> dict[int, list[Item]]:
     """The button presses of each hand of a table log (its cards come from the camera)."""
     with log.open(encoding="utf-8") as handle:
         events = [event for _, event in parse_lines(handle)]
-    by_hand: dict[int, list[ScriptItem]] = {}
+    by_hand: dict[int, list[Item]] = {}
     for line in script_from_events(events):
         if "press" in line:
             item = parse_script_line(0, json.dumps(line))
-            by_hand.setdefault(int(str(line["hand"])), []).append(item)
+            if not isinstance(item, Wait):
+                by_hand.setdefault(int(str(line["hand"])), []).append(item)
     return by_hand
 
 

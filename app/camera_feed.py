@@ -3,29 +3,57 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from app.sightings import Sighting, SightingKind
+from drivers.inputs import DriverEvent
 from table import Card, CardParseError, Seat
 
+if TYPE_CHECKING:
+    from drivers.camera import Frame, Image
+    from vision.live import TableWatcher
+    from vision.tracker import CardEvent, EventKind
 
-def sighting_of(event: Any) -> Sighting:
+CameraItem: TypeAlias = "Sighting | DriverEvent"
+"""What the camera's thread hands the table: a sighting, or the camera's own status."""
+FrameRead: TypeAlias = "Callable[[], tuple[Frame | None, Sequence[DriverEvent]]]"
+"""Gives the next frame (None if none now) and status events, as `Hardware.frame()` does."""
+
+
+class Watcher(Protocol):
+    """Recognition plus tracking: one frame in, the card events it caused out."""
+
+    def process(self, t: float, frame: Image) -> list[CardEvent]: ...
+
+
+def _sighting_kinds() -> dict[EventKind, SightingKind]:
+    from vision.tracker import EventKind
+
+    return {
+        EventKind.PLACED: SightingKind.PLACED,
+        EventKind.UNREADABLE: SightingKind.PLACED,
+        EventKind.REMOVED: SightingKind.REMOVED,
+        EventKind.IDENTIFIED: SightingKind.IDENTIFIED,
+    }
+
+
+def sighting_of(event: CardEvent) -> Sighting:
     """A tracker event as a sighting; a card outside the euchre deck counts as unreadable."""
+    from vision.tracker import EventKind
+
     try:
         card = Card.parse(event.card) if event.card else None
     except CardParseError:
         card = None
-    kind = {"removed": SightingKind.REMOVED, "identified": SightingKind.IDENTIFIED}.get(
-        event.kind.value, SightingKind.PLACED
-    )
-    if event.kind.value == "unreadable":
+    if event.kind is EventKind.UNREADABLE:
         card = None
+    kind = _sighting_kinds()[event.kind]
     return Sighting(kind, float(event.t), Seat(event.seat), card, float(event.confidence))
 
 
-def open_watcher(calibration: Path, deck: Path | None, stable_s: float) -> Any:
+def open_watcher(calibration: Path, deck: Path | None, stable_s: float) -> TableWatcher:
     """Recognition plus tracking over the calibrated zones (a deck profile if given)."""
     from vision.live import TableWatcher
     from vision.model import GlyphModel
@@ -42,25 +70,30 @@ def open_watcher(calibration: Path, deck: Path | None, stable_s: float) -> Any:
 
 
 def watch(
-    read: Callable[[], tuple[Any, list[Any]]],
-    watcher: Any,
+    read: FrameRead,
+    watcher: Watcher,
     running: Callable[[], bool],
     recorded_fps: float | None = None,
     idle_s: float = 0.005,
-) -> Iterator[Any]:
+    sleep: Callable[[float], object] = time.sleep,
+    ended: Callable[[], bool] | None = None,
+) -> Iterator[CameraItem | None]:
     """Yield sightings and camera status events for as long as `running()` holds.
 
-    `read()` gives a drivers Frame (or None) and status events, as `Hardware.frame()` does.
+    A None now and then says the feed is alive with nothing new (its heartbeat).
     A recording (`recorded_fps` given) is stamped at its own frame rate, however fast it is
-    decoded, and ends the feed when it runs out.
+    decoded, and ends the feed when it runs out: when `ended()` says so (a bad frame or a
+    reopening is no end), else at the first frame-less read without status.
     """
     while running():
         frame, status = read()
         yield from status
+        yield None
         if frame is None:
-            if recorded_fps is not None and not status:
+            over = ended() if ended is not None else not status
+            if recorded_fps is not None and over:
                 return
-            time.sleep(idle_s)
+            sleep(idle_s)
             continue
         t = frame.index / recorded_fps if recorded_fps else frame.timestamp
         for event in watcher.process(t, frame.image):

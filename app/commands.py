@@ -83,6 +83,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-display", action="store_true", help="run without any screen")
     parser.add_argument("--max-seconds", type=float, help="stop after this long")
     parser.add_argument("--verbose", action="store_true", help="print every notice on stderr")
+    parser.add_argument(
+        "--stuck-after", type=float, metavar="SECONDS",
+        help="a camera or panel thread silent this long is restarted (default 10)")
 
 
 def run_table(args: argparse.Namespace) -> int:

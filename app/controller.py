@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from functools import update_wrapper
+from typing import Concatenate, ParamSpec, TypeVar
 
 from app.entry import Keyed, KeyEntry, Stage
 from app.journal import UNREADABLE, Journal, Provenance
@@ -62,6 +66,31 @@ CAMERA = "camera"
 PERSON = "person"
 UNREADABLE_PROMPT_S = 3.0
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def atomic(
+    method: Callable[Concatenate[TableController, P], R],
+) -> Callable[Concatenate[TableController, P], R]:
+    """One input, all or nothing: its writes commit together, or the table is as it was."""
+
+    def wrapper(self: TableController, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with self.all_or_nothing():
+            return method(self, *args, **kwargs)
+
+    update_wrapper(wrapper, method)
+    return wrapper
+
+
+@dataclass(frozen=True, slots=True)
+class _Before:
+    """What an input may change, as it was before the input."""
+
+    game_id: int
+    events: list[Event]
+    questions: tuple[object, ...]
+
 
 class TableController:
     """Owns the game state and the journal; every accepted event is journaled first."""
@@ -95,12 +124,15 @@ class TableController:
         self.entry = KeyEntry()
         self._entry_seat: Seat | None = None
         self._named: set[Seat] = set()  # unreadable cards a person has named where they lie
+        self._inside = False
+        self.events: list[Event] = []  # the game's journaled events, Undone included
         game_id = journal.latest_game()
         if game_id is None:
             self.game_id, self.state = self._start(rules, dealer)
         else:
             self.game_id = game_id
-            self.state = replay(journal.events(game_id))
+            self.events = journal.events(game_id)
+            self.state = replay(self.events)
         # Played cards still lying on the table: seeing one again records nothing.
         self.on_table: set[tuple[Seat, Card]] = {
             (Seat(seat), Card.parse(card)) for seat, card in journal.on_table(self.game_id)
@@ -108,7 +140,44 @@ class TableController:
 
     def _start(self, rules: Rules, dealer: Seat) -> tuple[int, GameState]:
         start = GameStarted(dealer=dealer, rules=rules)
-        return self.journal.start_game(start), GameState(start)
+        game_id = self.journal.start_game(start)
+        self.events = [start]
+        return game_id, GameState(start)
+
+    # ---- all or nothing ------------------------------------------------------------------
+
+    _QUESTIONS = ("proposal", "held", "_held_from", "_held_hand", "problems", "prompts",
+                  "entry", "_entry_seat", "_named", "on_table")
+
+    @contextmanager
+    def all_or_nothing(self) -> Iterator[None]:
+        """Run one input in one journal transaction; if it fails, put everything back."""
+        if self._inside:
+            yield
+            return
+        before = _Before(
+            self.game_id,
+            list(self.events),
+            tuple(copy.deepcopy(getattr(self, name)) for name in self._QUESTIONS),
+        )
+        self._inside = True
+        try:
+            with self.journal.atomic():
+                yield
+        except BaseException:
+            self._put_back(before)
+            raise
+        finally:
+            self._inside = False
+
+    def _put_back(self, before: _Before) -> None:
+        """The table as it was before an input whose journal transaction failed."""
+        changed = self.game_id != before.game_id or len(self.events) != len(before.events)
+        self.game_id, self.events = before.game_id, before.events
+        if changed:
+            self.state = replay(self.events)
+        for name, value in zip(self._QUESTIONS, before.questions, strict=True):
+            setattr(self, name, value)
 
     @property
     def prompt(self) -> Prompt | None:
@@ -117,6 +186,7 @@ class TableController:
 
     # ---- inputs ------------------------------------------------------------------------
 
+    @atomic
     def on_input(self, pressed: inputs.PlayerInput | TouchInput) -> list[Notice]:
         """Handle one button press or a touch on the screen."""
         if isinstance(pressed, TOUCH_INPUTS):
@@ -162,6 +232,7 @@ class TableController:
                 return self._submit(AceNoFaceClaimed(Seat(seat)))
         return [Notice(NoticeKind.REFUSED, f"unknown input {pressed!r}")]
 
+    @atomic
     def on_card(self, seat: Seat, card: Card | None, identified: bool = False) -> list[Notice]:
         """A card the camera saw come to rest in `seat`'s zone; None when unreadable.
 
@@ -185,6 +256,7 @@ class TableController:
             return []  # the same card seen again where it lies, e.g. after a restart
         return self._place(Pending(seat, card, CAMERA, card.code))
 
+    @atomic
     def on_card_removed(self, seat: Seat, card: Card | None) -> list[Notice]:
         """A card left `seat`'s zone: gathered with its trick, or a held card taken back."""
         if card is not None and (seat, card) in self.on_table:
@@ -220,6 +292,7 @@ class TableController:
             notices.append(Notice(NoticeKind.PROMPT, message, seat))
         return notices
 
+    @atomic
     def new_game(self) -> list[Notice]:
         """Close the current game in the journal and start a fresh one, the deal passing on."""
         dealer = self.state.dealer
@@ -613,14 +686,8 @@ class TableController:
             self.on_table.discard((event.seat, was))
             self.on_table.add((event.seat, event.card))
         self.on_table &= self._trick_on_table()
-        try:
-            self.journal.append(
-                self.game_id, event, self.state, self._on_table_codes(), provenance
-            )
-        except Exception:
-            self.state = replay(self.journal.events(self.game_id))
-            self.on_table &= self._trick_on_table()
-            raise
+        self.events.append(event)
+        self.journal.append(self.game_id, event, self.state, self._on_table_codes(), provenance)
         notices = [
             Notice(
                 NoticeKind.ACCEPTED,

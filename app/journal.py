@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,6 +32,7 @@ CREATE TABLE IF NOT EXISTS events (
     event TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS probe (filler BLOB);
 """
 
 # Each step brings a journal from the version before it (PRAGMA user_version) to the next.
@@ -73,6 +75,40 @@ class JournalError(Exception):
     """The journal cannot do what was asked; the message names the game or file."""
 
 
+class JournalUnavailable(JournalError):
+    """The journal cannot take a write now (disk full, read-only, locked, failing);
+    nothing of the attempted transaction was kept. `reason` is short, for the screen."""
+
+    def __init__(self, path: Path, reason: str, detail: str) -> None:
+        super().__init__(f"the journal {path} cannot write: {reason} ({detail})")
+        self.reason = reason
+
+
+SQLITE_REASONS = (
+    ("SQLITE_FULL", "disk full"),
+    ("SQLITE_READONLY", "read-only"),
+    ("SQLITE_BUSY", "locked by another program"),
+    ("SQLITE_LOCKED", "locked by another program"),
+    ("SQLITE_IOERR", "disk error"),
+    ("SQLITE_CANTOPEN", "cannot open its files"),
+)
+OS_REASONS = {errno.ENOSPC: "disk full", errno.EDQUOT: "disk full", errno.EROFS: "read-only",
+              errno.EACCES: "read-only", errno.EPERM: "read-only", errno.EIO: "disk error"}
+
+
+def unavailable_reason(error: BaseException) -> str | None:
+    """Why a write failed, when the storage (not the SQL) is the cause; None otherwise."""
+    if isinstance(error, sqlite3.OperationalError):
+        name = getattr(error, "sqlite_errorname", "") or ""
+        for prefix, reason in SQLITE_REASONS:
+            if name.startswith(prefix):
+                return reason
+        return None
+    if isinstance(error, OSError):
+        return OS_REASONS.get(error.errno or 0, "disk error")
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """One game as `cardtable games` lists it."""
@@ -86,6 +122,10 @@ class GameRecord:
     events: int
 
 
+BUSY_TIMEOUT_S = 1.0
+"""A write waits this long for another connection's lock, then counts as unavailable."""
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -93,16 +133,21 @@ def _now() -> str:
 class Journal:
     """An SQLite journal in WAL mode with synchronous=FULL: an acknowledged event survives."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
+        """`busy_timeout_s`: how long a write waits for another connection's lock."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._depth = 0
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None)
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=busy_timeout_s)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
             self._migrate()
         except sqlite3.DatabaseError as error:
+            reason = unavailable_reason(error)
+            if reason is not None:
+                raise JournalUnavailable(self.path, reason, str(error)) from error
             raise JournalError(f"cannot open the journal {self.path}: {error}") from error
 
     def _migrate(self) -> None:
@@ -130,14 +175,46 @@ class Journal:
         self.close()
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
+    def atomic(self) -> Iterator[None]:
+        """Every write inside commits together at the end, or none does.
+
+        Raises JournalUnavailable when the storage refuses (nothing is kept then).
+        """
+        self._depth += 1
         try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
+            yield
+            if self._depth == 1 and self._db.in_transaction:
+                self._db.execute("COMMIT")
+        except BaseException as error:
+            if self._depth == 1:
+                self._rollback()
+            reason = unavailable_reason(error)
+            if reason is not None and not isinstance(error, JournalUnavailable):
+                raise JournalUnavailable(self.path, reason, str(error)) from error
             raise
-        self._db.execute("COMMIT")
+        finally:
+            self._depth -= 1
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            # SQLite may have rolled back by itself (a full disk, an I/O error)
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self.atomic():
+            if not self._db.in_transaction:
+                self._db.execute("BEGIN IMMEDIATE")
+            yield self._db
+
+    def probe(self) -> None:
+        """Write and delete a page-sized row; raises JournalUnavailable if the disk refuses."""
+        page = int(self._db.execute("PRAGMA page_size").fetchone()[0])
+        with self._transaction() as db:
+            db.execute("INSERT INTO probe (filler) VALUES (zeroblob(?))", (page,))
+        with self._transaction() as db:
+            db.execute("DELETE FROM probe")
 
     def start_game(self, start: GameStarted) -> int:
         """Record a new game with its first event, closing any open one; returns the game id."""

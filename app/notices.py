@@ -34,6 +34,8 @@ class NoticeKind(StrEnum):
     NEW_GAME = "new_game"
     PROMPT = "prompt"  # the screen asks the players something (a card, a correction)
     ENTRY = "entry"  # a key taken towards a card, a seat or a trick
+    FAULT = "fault"  # a part of the table stopped (the journal, a feed thread)
+    RECOVERED = "recovered"  # a part of the table that had stopped works again
 
 
 @dataclass(frozen=True, slots=True)

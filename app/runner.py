@@ -8,7 +8,7 @@ import queue
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
@@ -16,19 +16,30 @@ from typing import Any
 
 from app.config import AppConfig, ConfigError, load_config
 from app.controller import Notice, TableController
-from app.journal import Journal, JournalError
+from app.journal import Journal, JournalError, JournalUnavailable
 from app.journal_check import JournalDamaged, guard_for_start, mark_created
-from app.run import TableApp, current_view, feed_from_thread, headless_writer
+from app.run import Item, Poll, TableApp, current_view, feed_from_thread, headless_writer, log
 from app.script import ScriptError, ScriptLine, Wait, load_script
 from app.state_lock import StateLock, TableRunning
+from app.supervisor import STUCK_AFTER_S
 from drivers.clock import ManualClock
 
 TICK_S = 0.01
 PANEL_POLL_S = 0.02
 
 
+def stuck_after_s(args: argparse.Namespace) -> float:
+    """How long a feed thread may stay silent: `--stuck-after`, else STUCK_AFTER_S."""
+    given: float | None = getattr(args, "stuck_after", None)
+    return STUCK_AFTER_S if given is None else given
+
+
 def run_table(args: argparse.Namespace) -> int:
     """Run the table; exit 2 on a config, journal or script problem."""
+    if not stuck_after_s(args) > 0:
+        print(f"cardtable run: --stuck-after {args.stuck_after}: expected seconds above 0",
+              file=sys.stderr)
+        return 2
     try:
         config = load_config(args.config)
         if args.state_dir is not None:
@@ -45,6 +56,9 @@ def run_table(args: argparse.Namespace) -> int:
             return 2
         journal = Journal(config.journal_path)
         mark_created(config.journal_path)
+    except JournalUnavailable as error:  # the disk, not the config: a restart may find it well
+        print(f"cardtable run: {error}", file=sys.stderr)
+        return 1
     except (ConfigError, ScriptError, JournalError, JournalDamaged, TableRunning) as error:
         print(f"cardtable run: {error}", file=sys.stderr)
         return 2
@@ -54,15 +68,20 @@ def run_table(args: argparse.Namespace) -> int:
     # A script brings its own time: `{"wait": S}` lines move the table's clock on.
     clock: Callable[[], float] = ManualClock() if args.script else time.monotonic
     with lock, journal, contextlib.ExitStack() as stack:
-        controller = TableController(
-            journal,
-            config.rules,
-            config.dealer,
-            seat_confirms=has_seat_pads(config),
-            clock=clock,
-            unreadable_prompt_s=config.vision.unreadable_prompt_s,
-        )
-        app = TableApp(config, controller)
+        try:
+            controller = TableController(
+                journal,
+                config.rules,
+                config.dealer,
+                seat_confirms=has_seat_pads(config),
+                clock=clock,
+                unreadable_prompt_s=config.vision.unreadable_prompt_s,
+            )
+        except JournalUnavailable as error:  # a fresh journal whose first game cannot start
+            print(f"cardtable run: {error}", file=sys.stderr)
+            return 1
+        app = TableApp(config, controller, watch_clock=time.monotonic,
+                       stuck_after_s=stuck_after_s(args))
         if args.verbose:
             app.listeners.append(print_notices)
         polls = stack.enter_context(open_devices(app))
@@ -72,7 +91,20 @@ def run_table(args: argparse.Namespace) -> int:
         screen.show("start")
         loop(app, args, script, [screen.poll, *polls], screen.show, clock)
         app.notifier.stopping()
-    return 0
+    return exit_status(app)
+
+
+def exit_status(app: TableApp) -> int:
+    """0 when the table ran well; 1, said in the log, when a feed thread failed on the way
+    or the journal refused writes."""
+    failures = app.supervisor.failures()
+    if failures:
+        log(f"the table ran with {len(failures)} feed failure(s): " + "; ".join(failures))
+    refused = app.journal_pause.failures
+    if refused:
+        log(f"the journal could not write {refused} time(s)"
+            + (f"; still: {app.journal_pause.message}" if app.journal_pause.paused else ""))
+    return 1 if failures or refused else 0
 
 
 def has_seat_pads(config: AppConfig) -> bool:
@@ -85,7 +117,7 @@ def loop(
     app: TableApp,
     args: argparse.Namespace,
     script: list[ScriptLine],
-    polls: list[Callable[[], list[Any]]],
+    polls: list[Poll],
     show: Callable[[str], None],
     clock: Callable[[], float] = time.monotonic,
 ) -> None:
@@ -101,10 +133,13 @@ def loop(
                 notices = app.tick()
             else:
                 notices = app.handle(line.item)
-            print(f"ack {line.number} {len(app.controller.state.log)}", flush=True)
+            if app.journal_pause.paused:
+                log(f"script line {line.number} not taken: {app.journal_pause.message}")
+            else:
+                print(f"ack {line.number} {len(app.controller.state.log)}", flush=True)
             if notices:
                 show(f"line{line.number}_{notices[-1].message}")
-        elif args.script and not any(feed.is_alive() for feed in app.feeds):
+        elif args.script and not app.feeds_running():
             app.drain(polls)
             break
         notices = app.drain(polls)
@@ -118,7 +153,7 @@ def loop(
 
 
 @contextlib.contextmanager
-def open_devices(app: TableApp) -> Iterator[list[Callable[[], list[Any]]]]:
+def open_devices(app: TableApp) -> Iterator[list[Poll]]:
     """Open the configured hardware: buttons are polled, the panel is read in its own thread."""
     hardware_config = app.config.hardware
     if hardware_config is None:
@@ -128,11 +163,12 @@ def open_devices(app: TableApp) -> Iterator[list[Callable[[], list[Any]]]]:
 
     hardware = open_hardware(hardware_config)
     app.outputs = hardware.outputs
-    polls: list[Callable[[], list[Any]]] = []
+    polls: list[Poll] = []
     if hardware.buttons is not None:
         polls.append(hardware.buttons.poll)
-    if hardware.panel is not None:
-        feed_from_thread(app, _polling(hardware.panel.poll, app), "panel")
+    panel = hardware.panel
+    if panel is not None:
+        feed_from_thread(app, lambda: _polling(panel.poll, app), "panel")
     if hardware.camera is not None:
         vision = app.config.vision
         assert vision.calibration is not None  # load_config requires it with a camera
@@ -141,8 +177,10 @@ def open_devices(app: TableApp) -> Iterator[list[Callable[[], list[Any]]]]:
         watcher = open_watcher(vision.calibration, vision.deck, vision.stable_s)
         recorded = hardware_config.camera.fps if hardware_config.camera_kind == "recorded" else None
         running = lambda: not app.stop.is_set()  # noqa: E731
-        feed = watch(hardware.frame, watcher, running, recorded_fps=recorded)
-        app.feeds.append(feed_from_thread(app, feed, "camera"))
+        camera = hardware.camera
+        feed = lambda: watch(hardware.frame, watcher, running, recorded_fps=recorded,  # noqa: E731
+                             ended=lambda: camera.ended)
+        feed_from_thread(app, feed, "camera", ends=recorded is not None)
     try:
         yield polls
     finally:
@@ -150,9 +188,10 @@ def open_devices(app: TableApp) -> Iterator[list[Callable[[], list[Any]]]]:
         hardware.close()
 
 
-def _polling(poll: Callable[[], list[Any]], app: TableApp) -> Iterator[Any]:
+def _polling(poll: Callable[[], Sequence[Item]], app: TableApp) -> Iterator[Item | None]:
     while not app.stop.is_set():
         yield from poll()
+        yield None  # alive
         time.sleep(PANEL_POLL_S)
 
 

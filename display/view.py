@@ -41,6 +41,7 @@ class ProblemKind(StrEnum):
     ALREADY_PLAYED = "already_played"
     OUT_OF_TURN = "out_of_turn"
     DISCONNECTED = "disconnected"
+    FAULT = "fault"  # a part of the table itself stopped: `device` says which, `detail` why
 
 
 def check_seat(seat: str) -> str:
@@ -219,12 +220,14 @@ class Renege:
 
 @dataclass(frozen=True)
 class Problem:
-    """A problem the table needs a human for; `device` names what is disconnected."""
+    """A problem the table needs a human for; `device` names what is disconnected or failed,
+    `detail` what a fault is ("camera stopped: no frames")."""
 
     kind: ProblemKind
     seat: str | None = None
     card: str | None = None
     device: str | None = None
+    detail: str | None = None
 
     def __post_init__(self) -> None:
         if self.seat is not None:
@@ -233,6 +236,8 @@ class Problem:
             check_card(self.card)
         if self.kind is ProblemKind.DISCONNECTED and not self.device:
             raise ViewError("a disconnected problem must name its device, e.g. 'camera'")
+        if self.kind is ProblemKind.FAULT and not (self.device and self.detail):
+            raise ViewError("a fault must name its device and say what happened")
 
 
 @dataclass(frozen=True)

@@ -149,6 +149,9 @@ def problem_headline(problem: Problem, names: SeatNames) -> str:
             return f"{seat} played {card} out of turn" if seat else f"{card} out of turn"
         case ProblemKind.DISCONNECTED:
             return f"{(problem.device or 'device').capitalize()} disconnected"
+        case ProblemKind.FAULT:
+            detail = problem.detail or f"{problem.device} failed"
+            return detail[:1].upper() + detail[1:]
     return str(problem.kind)
 
 
@@ -165,6 +168,10 @@ def problem_advice(problem: Problem, turn: str | None, names: SeatNames | None =
             return waiting + "Take the card back"
         case ProblemKind.DISCONNECTED:
             return "Check its cable; the table waits until it is back"
+        case ProblemKind.FAULT:
+            if problem.device == "journal":
+                return "Nothing is recorded until it can write; free space or fix the disk"
+            return "The table restarts it by itself; call for help if this stays"
     return ""
 
 

@@ -23,6 +23,10 @@ else:
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp"})
 
 
+class BadFrame(CameraError):
+    """One frame of a source could not be read; the source skipped it and goes on."""
+
+
 @dataclass(frozen=True)
 class CameraSettings:
     """What to ask of a camera; exposure and focus are fixed when given (picamera2)."""
@@ -218,6 +222,9 @@ class RecordedSource:
         if self._capture is None:
             raise CameraError(f"recording {self.path} is not open")
         ok, image = self._capture.read()
+        if not ok and self._position < self._frame_count():
+            self._position += 1  # a frame that does not decode, not the end: skip it
+            raise BadFrame(f"skipped frame {self._position - 1} of {self.path}: it does not decode")
         if not ok:
             if not self.loop or self._position == 0:
                 return None
@@ -228,6 +235,12 @@ class RecordedSource:
         self._position += 1
         frame: Image = image
         return frame
+
+    def _frame_count(self) -> int:
+        """The frames the video says it holds (0 when it does not say)."""
+        import cv2
+
+        return max(0, int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0))
 
     def _read_image(self) -> Image | None:
         import cv2
@@ -240,7 +253,12 @@ class RecordedSource:
         path = self._images[self._position]
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
-            raise CameraError(f"cannot read image {path}")
+            if not path.is_file():
+                raise CameraError(f"cannot read image {path}: it is gone")
+            self._position += 1
+            size = path.stat().st_size
+            why = "an empty file (0 bytes)" if size == 0 else f"not an image ({size} bytes)"
+            raise BadFrame(f"skipped {path}: {why}")
         self._position += 1
         return cast("Image", image)
 
@@ -273,6 +291,9 @@ class ResilientCamera:
         self._failed = False
         self._retry_at = float("-inf")
         self._index = 0
+        self._told = ""
+        self.ended = False
+        """True once the source ran out (a recording's end), not merely failed."""
 
     @property
     def is_open(self) -> bool:
@@ -283,9 +304,9 @@ class ResilientCamera:
         """The next frame if there is one, and any failure or recovery events."""
         now = self.clock()
         events: list[DriverEvent] = []
+        if now < self._retry_at:
+            return None, events
         if not self._open:
-            if now < self._retry_at:
-                return None, events
             try:
                 self.source.open()
             except CameraError as error:
@@ -293,9 +314,12 @@ class ResilientCamera:
             self._open = True
         try:
             image = self.source.read()
+        except BadFrame as error:  # skipped: the source goes on from the next frame
+            return None, self._fail(now, str(error), reopen=False)
         except CameraError as error:
             return None, self._fail(now, str(error))
         if image is None:
+            self.ended = True
             return None, events
         if self._failed:
             self._failed = False
@@ -311,13 +335,14 @@ class ResilientCamera:
             self.source.close()
             self._open = False
 
-    def _fail(self, now: float, reason: str) -> list[DriverEvent]:
+    def _fail(self, now: float, reason: str, *, reopen: bool = True) -> list[DriverEvent]:
         self.failures += 1
-        self.close()
+        if reopen:
+            self.close()
         self._retry_at = now + self.backoff.next_delay()
-        if self._failed:
-            return []
-        self._failed = True
+        if self._failed and (reopen or reason == self._told):
+            return []  # told once per outage; a skipped frame is told for each file
+        self._failed, self._told = True, reason
         return [CameraFailed(self.source.name, reason)]
 
 

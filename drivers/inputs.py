@@ -24,14 +24,11 @@ def check_seat(seat: str | None) -> None:
 
 @dataclass(frozen=True)
 class Acknowledgeable:
-    """A player input that may carry `acknowledge`: call it once the table has committed it.
-
-    The serial panel sets it, so that the panel hears ACK only for a press the journal holds;
-    it takes no part in equality or repr.
-    """
+    """A player input that may carry `acknowledge`: the table calls it once the input's
+    answer is final (committed to the journal, or refused by the rules), never before."""
 
     acknowledge: Callable[[], None] | None = field(
-        default=None, compare=False, repr=False, kw_only=True
+        default=None, kw_only=True, compare=False, repr=False
     )
 
 

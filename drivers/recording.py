@@ -65,3 +65,15 @@ def write_images(folder: Path, frames: int, *, width: int = 160, height: int = 1
         ):
             raise CameraError(f"cannot write image into {folder}")
     return folder
+
+
+def damage_video_frame(path: Path, index: int, length: int = 400) -> Path:
+    """Overwrite the start of frame `index` of an MJPG video with zeros, as a bad sector would."""
+    data = bytearray(path.read_bytes())
+    starts = [at for at in range(len(data) - 1) if data[at : at + 2] == b"\xff\xd8"]
+    if index >= len(starts):
+        raise CameraError(f"{path} has no frame {index}")
+    at = starts[index]
+    data[at : at + length] = bytes(length)
+    path.write_bytes(bytes(data))
+    return path

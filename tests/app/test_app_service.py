@@ -35,6 +35,7 @@ def test_unit_has_the_service_settings_the_table_needs() -> None:
         "Type=notify",
         "WatchdogSec=",
         "Restart=on-failure",
+        "RestartPreventExitStatus=2",
         "User=cardtable",
         "SupplementaryGroups=gpio video dialout input render",
         "StateDirectory=cardtable",
