@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -11,11 +12,13 @@ import numpy.typing as npt
 from vision.cards import CardObservation, Quad
 from vision.config import VisionConfig
 from vision.model import GlyphModel
-from vision.pipeline import recognise
-from vision.tracker import CardEvent, CardTracker, TrackerConfig
+from vision.pipeline import StageClock, recognise
+from vision.threads import one_thread
+from vision.tracker import CardEvent, CardTracker, TrackerConfig, sighting_of
 from vision.zones import TableZones
 
 Image = npt.NDArray[np.uint8]
+Floats = npt.NDArray[np.float32]
 
 SEAT_COLOURS = {"N": (255, 160, 40), "E": (40, 200, 255), "S": (200, 80, 255),
                 "W": (80, 255, 120)}
@@ -38,6 +41,21 @@ class LiveConfig:
     """Divide out slow changes of brightness across the view (shadows, lamps) before reading."""
     light_kernel: float = 0.3
     """Bright things smaller than this share of the view's height (cards, hands) are not light."""
+    one_thread: bool = True
+    """Hold OpenCV and numpy's OpenBLAS to one thread for the whole process (vision.threads):
+    their pools slow frames this small down, most of all on a busy machine."""
+    keep_named: bool = True
+    """A card the tracker has placed and named, found again where it lay in a part of the view
+    that has not changed, keeps its reading without being read again."""
+    region_reads: bool = False
+    """Recognise again only the parts of the view that changed (and where a card settles or
+    lies unread), keeping the cards elsewhere as last read; False: the whole view each time."""
+    region_margin: float = 2.0
+    """A changed part is recognised with this many card lengths of the view around it."""
+    region_card_share: float = 0.3
+    """The card length, as a share of the view's height, while no card has been seen."""
+    region_max_share: float = 0.5
+    """When the parts to recognise cover more of the view than this, the whole is recognised."""
 
 
 def crop_box(zones: TableZones, width: int, height: int, margin: float = 0.03) -> tuple[
@@ -55,13 +73,17 @@ class TableWatcher:
     """Recognises the cards of each frame and feeds them to a CardTracker.
 
     While nothing in the view changes and no new card is settling, the last recognition is
-    reused, which keeps the frame rate up without repeating a reading as if it were new.
+    reused, which keeps the frame rate up without repeating a reading as if it were new. Where
+    only part of the view changed (a hand laying a card), only that part, grown by a margin
+    and by the whole outline of every card it meets, is recognised again, with the parts
+    where a card is settling or lies unread; the cards elsewhere are kept as last read.
     """
 
     def __init__(self, model: GlyphModel, zones: TableZones,
                  vision_config: VisionConfig | None = None,
                  tracker_config: TrackerConfig | None = None,
-                 live_config: LiveConfig | None = None) -> None:
+                 live_config: LiveConfig | None = None,
+                 stages: StageClock | None = None) -> None:
         self.model = model
         self.zones = zones
         self.vision_config = vision_config or VisionConfig()
@@ -70,9 +92,16 @@ class TableWatcher:
         self.tracker: CardTracker | None = None
         self.observations: list[CardObservation] = []
         self.recognised = 0
+        """Frames in which some part of the view was recognised."""
+        self.recognised_whole = 0
+        """Frames in which the whole view was recognised."""
         self.frames = 0
         self._thumb: npt.NDArray[np.float32] | None = None
         self._box = (0, 0, 0, 0)
+        self.stages = stages
+        """When given, the CPU time of each stage (recognition's and the loop's) is added."""
+        if self.config.one_thread:
+            one_thread()
 
     def process(self, t: float, frame: Image) -> list[CardEvent]:
         """Recognise (or reuse) the cards of one frame taken at time `t`; return new events."""
@@ -84,33 +113,256 @@ class TableWatcher:
             self._thumb = None
         x0, y0, x1, y1 = self._box
         crop = frame[y0:y1, x0:x1]
-        thumb = self._thumbnail(crop)
-        fresh = (self._thumb is None or self.tracker.is_settling
-                 or self._changed(thumb, self._thumb))
-        if fresh:
-            offset = np.array([x0, y0], np.float32)
-            view = even_lighting(crop, self.config) if self.config.even_light else crop
-            self.observations = [
-                CardObservation(o.corners + offset, o.reading, o.confidence)
-                for o in recognise(view, self.model, self.vision_config)
-            ]
-            self._thumb = thumb
-            self.recognised += 1
+        clock = self.stages or StageClock(enabled=False)
+        with clock.stage("change test"):
+            small = grey_thumbnail(crop, self.config.thumb_cell)
+            thumb = small.astype(np.float32)
+        origin = np.array([x0, y0], np.float32)
+        fresh: list[bool] = [False] * len(self.observations)
+        if self._thumb is None or not self.config.region_reads:
+            if (self._thumb is None or self.tracker.is_settling
+                    or changed_cells(thumb, self._thumb, self.config).any()):
+                settled = self._settled(thumb, origin)
+                fresh = self._recognise_whole(crop, small, origin, settled)
+                self._thumb = thumb
+        else:
+            with clock.stage("change test"):
+                regions = self._regions_to_read(thumb, origin, crop.shape[:2])
+            if regions is None:
+                fresh = self._recognise_whole(crop, small, origin, self._settled(thumb, origin))
+            elif regions:
+                fresh = self._recognise_regions(crop, small, origin, regions)
+            if regions is None:
+                self._thumb = thumb
+            else:
+                cell = self.config.thumb_cell
+                for bx0, by0, bx1, by1 in regions:  # the cells read again are the reference
+                    cells = np.s_[-(-by0 // cell):by1 // cell, -(-bx0 // cell):bx1 // cell]
+                    self._thumb[cells] = thumb[cells]
         self.frames += 1
         bare = BareTable(crop, (x0, y0), self.config)
-        return self.tracker.update(t, self.observations, bare.is_bare, fresh)
+        with clock.stage("tracker"):
+            return self.tracker.update(t, self.observations, bare.is_bare, fresh)
 
-    def _thumbnail(self, crop: Image) -> npt.NDArray[np.float32]:
+    def _settled(self, thumb: Floats, origin: Floats) -> list[CardObservation]:
+        """The last observations of the cards the tracker has placed and named whose part of
+        the view (and the cells around it) has not changed: they need not be read again."""
+        if (not self.config.keep_named or self.tracker is None or self._thumb is None
+                or not self.observations):
+            return []
         cell = self.config.thumb_cell
-        size = (max(1, crop.shape[1] // cell), max(1, crop.shape[0] // cell))
-        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-        return cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        changed = changed_cells(thumb, self._thumb, self.config).astype(np.uint8)
+        changed = np.asarray(cv2.dilate(changed, np.ones((3, 3), np.uint8)), np.uint8)
+        settled = []
+        for track in self.tracker.on_table:
+            known = next((o for o in self.observations if o.whole and o.name == track.card
+                          and np.array_equal(o.corners, track.sighting.corners)), None)
+            if known is None or track.card is None:
+                continue
+            under = np.zeros_like(changed)
+            corners = np.round((known.corners - origin) / cell).astype(np.int32)
+            cv2.fillConvexPoly(under, corners, 1)
+            if not (changed & under).any():
+                settled.append(known)
+        return settled
 
-    def _changed(self, thumb: npt.NDArray[np.float32], last: npt.NDArray[np.float32]) -> bool:
-        """True when some part of the view changed by more than an overall lighting shift."""
-        difference = thumb - last
-        difference -= float(np.median(difference))
-        return float(np.abs(difference).max()) > self.config.change_level
+    def _recognise_whole(self, crop: Image, small: Image, origin: Floats,
+                         settled: list[CardObservation]) -> list[bool]:
+        """Recognise the whole view; the observations are fresh but those kept as `settled`
+        (given in frame pixels)."""
+        clock = self.stages or StageClock(enabled=False)
+        with clock.stage("even lighting"):
+            view = evened_region(crop, small, self.config, (0, 0, crop.shape[1], crop.shape[0]))
+        # Recognition works in the view's pixels: the settled cards are handed over in them.
+        local = {id(o): CardObservation(o.corners - origin, o.reading, o.confidence, o.whole)
+                 for o in settled}
+        found = recognise(view, self.model, self.vision_config, self.stages,
+                          list(local.values()))
+        back = {id(o): o for o in settled}
+        kept = {id(local_o): back[key] for key, local_o in local.items()}
+        self.observations = [
+            kept.get(id(o)) or CardObservation(o.corners + origin, o.reading, o.confidence,
+                                               o.whole)
+            for o in found
+        ]
+        self.recognised += 1
+        self.recognised_whole += 1
+        return [id(o) not in kept for o in found]
+
+    def _regions_to_read(self, thumb: Floats, origin: Floats, shape: tuple[int, ...]) -> list[
+            Box] | None:
+        """The boxes of the view (crop pixels) to recognise again; None for the whole view."""
+        assert self.tracker is not None and self._thumb is not None
+        cell = self.config.thumb_cell
+        mask = changed_cells(thumb, self._thumb, self.config).astype(np.uint8)
+        for track in self.tracker.tracks:
+            if not track.placed or track.card is None:
+                if track.placed and not mask.any() and not self.tracker.is_settling:
+                    continue  # a card lying unread is read again with any other change
+                corners = (track.sighting.corners - origin) / cell
+                cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
+        if not mask.any():
+            return []
+        sizes = [sighting_of(o).size for o in self.observations if o.whole]
+        length = float(np.median(sizes)) if sizes else self.config.region_card_share * shape[0]
+        grow = max(1, math.ceil(self.config.region_margin * length / cell))
+        mask = np.asarray(cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)),
+                          np.uint8)
+        height, width = shape
+        cells_y, cells_x = mask.shape
+        count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        boxes = [(int(x) * cell, int(y) * cell,
+                  width if x + w >= cells_x else int(x + w) * cell,
+                  height if y + h >= cells_y else int(y + h) * cell)
+                 for x, y, w, h, _ in stats[1:count]]
+        outlines = [_outline_box(o.corners - origin) for o in self.observations]
+        boxes = _closed(boxes, outlines, width, height)
+        area = sum((bx1 - bx0) * (by1 - by0) for bx0, by0, bx1, by1 in boxes)
+        if area > self.config.region_max_share * width * height:
+            return None
+        return boxes
+
+    def _recognise_regions(self, crop: Image, small: Image, origin: Floats,
+                           boxes: list[Box]) -> list[bool]:
+        """Recognise the boxes again; keep the observations lying wholly outside them."""
+        height, width = crop.shape[:2]
+        kept = [o for o in self.observations
+                if not any(_meets(_outline_box(o.corners - origin), box) for box in boxes)]
+        found: list[CardObservation] = []
+        detect = self.vision_config.detect_long_side
+        clock = self.stages or StageClock(enabled=False)
+        for box in boxes:
+            bx0, by0, bx1, by1 = box
+            with clock.stage("even lighting"):
+                view = evened_region(crop, small, self.config, box)
+            config = self.vision_config
+            if max(height, width) > detect:
+                # The part is shrunk for finding as the whole view would be.
+                long_side = max(1, round(detect * max(bx1 - bx0, by1 - by0) / max(height, width)))
+                config = replace(config, detect_long_side=long_side)
+            offset = origin + np.array([bx0, by0], np.float32)
+            for o in recognise(view, self.model, config, self.stages):
+                if _cut_by(o.corners, box, width, height):
+                    continue  # a card reaching out of the part is read whole elsewhere or not
+                found.append(CardObservation(o.corners + offset, o.reading, o.confidence,
+                                             o.whole))
+        self.observations = kept + found
+        self.recognised += 1
+        return [False] * len(kept) + [True] * len(found)
+
+
+Box = tuple[int, int, int, int]
+"""x0, y0, x1, y1 in pixels."""
+
+
+def grey_thumbnail(image: Image, cell: int) -> Image:
+    """The image in grey, one pixel per cell of `cell` pixels (area mean)."""
+    size = (max(1, image.shape[1] // cell), max(1, image.shape[0] // cell))
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return np.asarray(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def changed_cells(thumb: Floats, last: Floats, config: LiveConfig) -> npt.NDArray[np.bool_]:
+    """The thumbnail cells that changed by more than an overall lighting shift."""
+    difference = thumb - last
+    difference -= float(np.median(difference))
+    changed: npt.NDArray[np.bool_] = np.abs(difference) > config.change_level
+    return changed
+
+
+def _clipped(box: Box, width: int, height: int) -> Box:
+    x0, y0, x1, y1 = box
+    return max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+
+
+def _outline_box(corners: Quad) -> Box:
+    """The pixel box around an outline."""
+    low = np.floor(corners.min(axis=0)).astype(int)
+    high = np.ceil(corners.max(axis=0)).astype(int) + 1
+    return int(low[0]), int(low[1]), int(high[0]), int(high[1])
+
+
+def _meets(a: Box, b: Box) -> bool:
+    """True when two boxes overlap."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _closed(boxes: list[Box], cards: list[Box], width: int, height: int) -> list[Box]:
+    """The boxes grown over every card's box they meet, overlapping boxes merged, until no
+    card lies partly inside a box."""
+    cards = [_clipped(card, width, height) for card in cards]
+    changed = True
+    while changed:
+        changed = False
+        grown: list[Box] = []
+        for box in boxes:
+            for card in cards:
+                if _meets(card, box) and not _contains(box, card):
+                    box = _clipped(_union(box, card), width, height)
+                    changed = True
+            for k, other in enumerate(grown):
+                if _meets(box, other):
+                    grown[k] = _union(box, other)
+                    changed = True
+                    break
+            else:
+                grown.append(box)
+        boxes = grown
+    return boxes
+
+
+def _union(a: Box, b: Box) -> Box:
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _contains(outer: Box, inner: Box) -> bool:
+    return (outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2]
+            and inner[3] <= outer[3])
+
+
+def _cut_by(corners: Quad, box: Box, width: int, height: int, reach: float = 2.0) -> bool:
+    """True when an outline (box pixels) touches a side of the box inside the view."""
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    x0, y0, x1, y1 = box
+    return bool((x0 > 0 and low[0] < reach) or (y0 > 0 and low[1] < reach)
+                or (x1 < width and high[0] > x1 - x0 - 1 - reach)
+                or (y1 < height and high[1] > y1 - y0 - 1 - reach))
+
+
+def evened_region(crop: Image, small: Image, config: LiveConfig, box: Box) -> Image:
+    """The box of the view, lit evenly (`even_lighting`) when the config asks for it; the
+    light is measured on the whole view's grey thumbnail `small`."""
+    x0, y0, x1, y1 = box
+    region = crop[y0:y1, x0:x1]
+    if not config.even_light:
+        return region
+    height, width = crop.shape[:2]
+    gain = light_gain(small, config)
+    if (x0, y0, x1, y1) == (0, 0, width, height):
+        full = cv2.resize(gain, (width, height), interpolation=cv2.INTER_LINEAR)
+    else:
+        # The gain map resized to the whole view, sampled over the box only.
+        sx, sy = gain.shape[1] / width, gain.shape[0] / height
+        matrix = np.array([[sx, 0, sx * (x0 + 0.5) - 0.5], [0, sy, sy * (y0 + 0.5) - 0.5]],
+                          np.float64)
+        full = cv2.warpAffine(gain, matrix, (x1 - x0, y1 - y0),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    evened = cv2.multiply(region, cv2.merge([full, full, full]), dtype=cv2.CV_8U)
+    return np.asarray(evened, np.uint8)
+
+
+def light_gain(small: Image, config: LiveConfig) -> Floats:
+    """Per-cell gain that evens the view's large-scale brightness, from its grey thumbnail.
+
+    The light is estimated by a grey opening that removes anything bright and smaller than a
+    card, then smoothed; each cell's gain is the median light over its own."""
+    span = max(3, round(config.light_kernel * small.shape[0])) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span))
+    light = cv2.morphologyEx(small, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_REPLICATE)
+    smooth = cv2.GaussianBlur(light.astype(np.float32), (0, 0), span / 2)
+    gain: Floats = (float(np.median(smooth)) / np.maximum(smooth, 1.0)).astype(np.float32)
+    return gain
 
 
 def even_lighting(image: Image, config: LiveConfig) -> Image:
@@ -119,18 +371,8 @@ def even_lighting(image: Image, config: LiveConfig) -> Image:
     The light is estimated on a thumbnail by a grey opening that removes anything bright and
     smaller than a card, then smoothed; each pixel is scaled by the median light over its own.
     """
-    cell = config.thumb_cell
-    height, width = image.shape[:2]
-    size = (max(1, width // cell), max(1, height // cell))
-    grey = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), size, interpolation=cv2.INTER_AREA)
-    span = max(3, round(config.light_kernel * size[1])) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span))
-    light = cv2.morphologyEx(grey, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_REPLICATE)
-    smooth = cv2.GaussianBlur(light.astype(np.float32), (0, 0), span / 2)
-    gain = cv2.resize(float(np.median(smooth)) / np.maximum(smooth, 1.0), (width, height),
-                      interpolation=cv2.INTER_LINEAR)
-    evened = cv2.multiply(image, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
-    return np.asarray(evened, np.uint8)
+    small = grey_thumbnail(image, config.thumb_cell)
+    return evened_region(image, small, config, (0, 0, image.shape[1], image.shape[0]))
 
 
 class BareTable:
