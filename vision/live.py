@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -14,7 +13,7 @@ from vision.config import VisionConfig
 from vision.model import GlyphModel
 from vision.pipeline import StageClock, recognise
 from vision.threads import one_thread
-from vision.tracker import CardEvent, CardTracker, TrackerConfig, sighting_of
+from vision.tracker import CardEvent, CardTracker, TrackerConfig
 from vision.zones import TableZones
 
 Image = npt.NDArray[np.uint8]
@@ -47,15 +46,6 @@ class LiveConfig:
     keep_named: bool = True
     """A card the tracker has placed and named, found again where it lay in a part of the view
     that has not changed, keeps its reading without being read again."""
-    region_reads: bool = False
-    """Recognise again only the parts of the view that changed (and where a card settles or
-    lies unread), keeping the cards elsewhere as last read; False: the whole view each time."""
-    region_margin: float = 2.0
-    """A changed part is recognised with this many card lengths of the view around it."""
-    region_card_share: float = 0.3
-    """The card length, as a share of the view's height, while no card has been seen."""
-    region_max_share: float = 0.5
-    """When the parts to recognise cover more of the view than this, the whole is recognised."""
 
 
 def crop_box(zones: TableZones, width: int, height: int, margin: float = 0.03) -> tuple[
@@ -73,10 +63,9 @@ class TableWatcher:
     """Recognises the cards of each frame and feeds them to a CardTracker.
 
     While nothing in the view changes and no new card is settling, the last recognition is
-    reused, which keeps the frame rate up without repeating a reading as if it were new. Where
-    only part of the view changed (a hand laying a card), only that part, grown by a margin
-    and by the whole outline of every card it meets, is recognised again, with the parts
-    where a card is settling or lies unread; the cards elsewhere are kept as last read.
+    reused, which keeps the frame rate up without repeating a reading as if it were new. When
+    the view is recognised again, a card the tracker has placed and named that is found where
+    it lay, in a part of the view that did not change, keeps its reading (`keep_named`).
     """
 
     def __init__(self, model: GlyphModel, zones: TableZones,
@@ -92,9 +81,6 @@ class TableWatcher:
         self.tracker: CardTracker | None = None
         self.observations: list[CardObservation] = []
         self.recognised = 0
-        """Frames in which some part of the view was recognised."""
-        self.recognised_whole = 0
-        """Frames in which the whole view was recognised."""
         self.frames = 0
         self._thumb: npt.NDArray[np.float32] | None = None
         self._box = (0, 0, 0, 0)
@@ -119,26 +105,11 @@ class TableWatcher:
             thumb = small.astype(np.float32)
         origin = np.array([x0, y0], np.float32)
         fresh: list[bool] = [False] * len(self.observations)
-        if self._thumb is None or not self.config.region_reads:
-            if (self._thumb is None or self.tracker.is_settling
-                    or changed_cells(thumb, self._thumb, self.config).any()):
-                settled = self._settled(thumb, origin)
-                fresh = self._recognise_whole(crop, small, origin, settled)
-                self._thumb = thumb
-        else:
-            with clock.stage("change test"):
-                regions = self._regions_to_read(thumb, origin, crop.shape[:2])
-            if regions is None:
-                fresh = self._recognise_whole(crop, small, origin, self._settled(thumb, origin))
-            elif regions:
-                fresh = self._recognise_regions(crop, small, origin, regions)
-            if regions is None:
-                self._thumb = thumb
-            else:
-                cell = self.config.thumb_cell
-                for bx0, by0, bx1, by1 in regions:  # the cells read again are the reference
-                    cells = np.s_[-(-by0 // cell):by1 // cell, -(-bx0 // cell):bx1 // cell]
-                    self._thumb[cells] = thumb[cells]
+        if (self._thumb is None or self.tracker.is_settling
+                or changed_cells(thumb, self._thumb, self.config).any()):
+            settled = self._settled(thumb, origin)
+            fresh = self._recognise_whole(crop, small, origin, settled)
+            self._thumb = thumb
         self.frames += 1
         bare = BareTable(crop, (x0, y0), self.config)
         with clock.stage("tracker"):
@@ -172,7 +143,7 @@ class TableWatcher:
         (given in frame pixels)."""
         clock = self.stages or StageClock(enabled=False)
         with clock.stage("even lighting"):
-            view = evened_region(crop, small, self.config, (0, 0, crop.shape[1], crop.shape[0]))
+            view = evened(crop, small, self.config)
         # Recognition works in the view's pixels: the settled cards are handed over in them.
         local = {id(o): CardObservation(o.corners - origin, o.reading, o.confidence, o.whole)
                  for o in settled}
@@ -186,73 +157,7 @@ class TableWatcher:
             for o in found
         ]
         self.recognised += 1
-        self.recognised_whole += 1
         return [id(o) not in kept for o in found]
-
-    def _regions_to_read(self, thumb: Floats, origin: Floats, shape: tuple[int, ...]) -> list[
-            Box] | None:
-        """The boxes of the view (crop pixels) to recognise again; None for the whole view."""
-        assert self.tracker is not None and self._thumb is not None
-        cell = self.config.thumb_cell
-        mask = changed_cells(thumb, self._thumb, self.config).astype(np.uint8)
-        for track in self.tracker.tracks:
-            if not track.placed or track.card is None:
-                if track.placed and not mask.any() and not self.tracker.is_settling:
-                    continue  # a card lying unread is read again with any other change
-                corners = (track.sighting.corners - origin) / cell
-                cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
-        if not mask.any():
-            return []
-        sizes = [sighting_of(o).size for o in self.observations if o.whole]
-        length = float(np.median(sizes)) if sizes else self.config.region_card_share * shape[0]
-        grow = max(1, math.ceil(self.config.region_margin * length / cell))
-        mask = np.asarray(cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)),
-                          np.uint8)
-        height, width = shape
-        cells_y, cells_x = mask.shape
-        count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        boxes = [(int(x) * cell, int(y) * cell,
-                  width if x + w >= cells_x else int(x + w) * cell,
-                  height if y + h >= cells_y else int(y + h) * cell)
-                 for x, y, w, h, _ in stats[1:count]]
-        outlines = [_outline_box(o.corners - origin) for o in self.observations]
-        boxes = _closed(boxes, outlines, width, height)
-        area = sum((bx1 - bx0) * (by1 - by0) for bx0, by0, bx1, by1 in boxes)
-        if area > self.config.region_max_share * width * height:
-            return None
-        return boxes
-
-    def _recognise_regions(self, crop: Image, small: Image, origin: Floats,
-                           boxes: list[Box]) -> list[bool]:
-        """Recognise the boxes again; keep the observations lying wholly outside them."""
-        height, width = crop.shape[:2]
-        kept = [o for o in self.observations
-                if not any(_meets(_outline_box(o.corners - origin), box) for box in boxes)]
-        found: list[CardObservation] = []
-        detect = self.vision_config.detect_long_side
-        clock = self.stages or StageClock(enabled=False)
-        for box in boxes:
-            bx0, by0, bx1, by1 = box
-            with clock.stage("even lighting"):
-                view = evened_region(crop, small, self.config, box)
-            config = self.vision_config
-            if max(height, width) > detect:
-                # The part is shrunk for finding as the whole view would be.
-                long_side = max(1, round(detect * max(bx1 - bx0, by1 - by0) / max(height, width)))
-                config = replace(config, detect_long_side=long_side)
-            offset = origin + np.array([bx0, by0], np.float32)
-            for o in recognise(view, self.model, config, self.stages):
-                if _cut_by(o.corners, box, width, height):
-                    continue  # a card reaching out of the part is read whole elsewhere or not
-                found.append(CardObservation(o.corners + offset, o.reading, o.confidence,
-                                             o.whole))
-        self.observations = kept + found
-        self.recognised += 1
-        return [False] * len(kept) + [True] * len(found)
-
-
-Box = tuple[int, int, int, int]
-"""x0, y0, x1, y1 in pixels."""
 
 
 def grey_thumbnail(image: Image, cell: int) -> Image:
@@ -270,86 +175,15 @@ def changed_cells(thumb: Floats, last: Floats, config: LiveConfig) -> npt.NDArra
     return changed
 
 
-def _clipped(box: Box, width: int, height: int) -> Box:
-    x0, y0, x1, y1 = box
-    return max(0, x0), max(0, y0), min(width, x1), min(height, y1)
-
-
-def _outline_box(corners: Quad) -> Box:
-    """The pixel box around an outline."""
-    low = np.floor(corners.min(axis=0)).astype(int)
-    high = np.ceil(corners.max(axis=0)).astype(int) + 1
-    return int(low[0]), int(low[1]), int(high[0]), int(high[1])
-
-
-def _meets(a: Box, b: Box) -> bool:
-    """True when two boxes overlap."""
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _closed(boxes: list[Box], cards: list[Box], width: int, height: int) -> list[Box]:
-    """The boxes grown over every card's box they meet, overlapping boxes merged, until no
-    card lies partly inside a box."""
-    cards = [_clipped(card, width, height) for card in cards]
-    changed = True
-    while changed:
-        changed = False
-        grown: list[Box] = []
-        for box in boxes:
-            for card in cards:
-                if _meets(card, box) and not _contains(box, card):
-                    box = _clipped(_union(box, card), width, height)
-                    changed = True
-            for k, other in enumerate(grown):
-                if _meets(box, other):
-                    grown[k] = _union(box, other)
-                    changed = True
-                    break
-            else:
-                grown.append(box)
-        boxes = grown
-    return boxes
-
-
-def _union(a: Box, b: Box) -> Box:
-    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
-
-
-def _contains(outer: Box, inner: Box) -> bool:
-    return (outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2]
-            and inner[3] <= outer[3])
-
-
-def _cut_by(corners: Quad, box: Box, width: int, height: int, reach: float = 2.0) -> bool:
-    """True when an outline (box pixels) touches a side of the box inside the view."""
-    low, high = corners.min(axis=0), corners.max(axis=0)
-    x0, y0, x1, y1 = box
-    return bool((x0 > 0 and low[0] < reach) or (y0 > 0 and low[1] < reach)
-                or (x1 < width and high[0] > x1 - x0 - 1 - reach)
-                or (y1 < height and high[1] > y1 - y0 - 1 - reach))
-
-
-def evened_region(crop: Image, small: Image, config: LiveConfig, box: Box) -> Image:
-    """The box of the view, lit evenly (`even_lighting`) when the config asks for it; the
-    light is measured on the whole view's grey thumbnail `small`."""
-    x0, y0, x1, y1 = box
-    region = crop[y0:y1, x0:x1]
+def evened(view: Image, small: Image, config: LiveConfig) -> Image:
+    """The view lit evenly (`even_lighting`) when the config asks for it; the light is
+    measured on the view's grey thumbnail `small`."""
     if not config.even_light:
-        return region
-    height, width = crop.shape[:2]
-    gain = light_gain(small, config)
-    if (x0, y0, x1, y1) == (0, 0, width, height):
-        full = cv2.resize(gain, (width, height), interpolation=cv2.INTER_LINEAR)
-    else:
-        # The gain map resized to the whole view, sampled over the box only.
-        sx, sy = gain.shape[1] / width, gain.shape[0] / height
-        matrix = np.array([[sx, 0, sx * (x0 + 0.5) - 0.5], [0, sy, sy * (y0 + 0.5) - 0.5]],
-                          np.float64)
-        full = cv2.warpAffine(gain, matrix, (x1 - x0, y1 - y0),
-                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REPLICATE)
-    evened = cv2.multiply(region, cv2.merge([full, full, full]), dtype=cv2.CV_8U)
-    return np.asarray(evened, np.uint8)
+        return view
+    height, width = view.shape[:2]
+    gain = cv2.resize(light_gain(small, config), (width, height), interpolation=cv2.INTER_LINEAR)
+    evened_view = cv2.multiply(view, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
+    return np.asarray(evened_view, np.uint8)
 
 
 def light_gain(small: Image, config: LiveConfig) -> Floats:
@@ -371,8 +205,7 @@ def even_lighting(image: Image, config: LiveConfig) -> Image:
     The light is estimated on a thumbnail by a grey opening that removes anything bright and
     smaller than a card, then smoothed; each pixel is scaled by the median light over its own.
     """
-    small = grey_thumbnail(image, config.thumb_cell)
-    return evened_region(image, small, config, (0, 0, image.shape[1], image.shape[0]))
+    return evened(image, grey_thumbnail(image, config.thumb_cell), config)
 
 
 class BareTable:
