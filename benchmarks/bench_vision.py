@@ -4,6 +4,7 @@ The frames hold eight cards on a textured table: svg-cards artwork when the shar
 present (CARDTABLE_SHARED or ../shared), else plain drawn cards. The benchmark frame is 1280x720
 with cards 250 px long; the table frames are what the camera over the table sees: 1920x1080 with
 cards about 140 px long, and 1280x720 with cards about 95 px long.
+Each frame's line gives the CPU time of every stage of recognition (vision.pipeline.StageClock).
 Run: .venv/bin/python benchmarks/bench_vision.py [--runs N] [--photos]
 """
 
@@ -36,7 +37,7 @@ from vision.deck_config import DeckMatchConfig  # noqa: E402
 from vision.deck_faces import DeckFaces, face_views  # noqa: E402
 from vision.imageio import read_image  # noqa: E402
 from vision.model import GlyphModel  # noqa: E402
-from vision.pipeline import recognise  # noqa: E402
+from vision.pipeline import StageClock, recognise  # noqa: E402
 
 CARDS = ("JH", "TS", "9D", "AC", "KS", "QD", "AH", "9C")
 
@@ -104,6 +105,17 @@ def report_frame(label: str, frame: np.ndarray, model: GlyphModel, runs: int) ->
           f"CPU median {statistics.median(cpu):.1f} ms (thread_time), "
           f"peak allocations {peak_allocations(frame, model):.1f} MB (tracemalloc), "
           f"process peak RSS so far {_peak_rss_mb():.0f} MB")
+    report_stages(frame, model, runs)
+
+
+def report_stages(frame: np.ndarray, model: GlyphModel, runs: int) -> None:
+    """Print each stage's CPU time per frame (thread_time, mean over `runs`) and its calls."""
+    clock = StageClock()
+    for _ in range(runs):
+        recognise(frame, model, stages=clock)
+    parts = ", ".join(f"{name} {1000 * seconds / runs:.1f}"
+                      for name, seconds in clock.seconds.items())
+    print(f"  stages, CPU ms per frame: {parts}")
 
 
 def _peak_rss_mb() -> float:

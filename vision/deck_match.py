@@ -9,6 +9,7 @@ unreadable.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
@@ -221,9 +222,10 @@ def _named(observation: CardObservation, match: DeckMatch) -> CardObservation:
 
 def read_known_deck(
     frame: Image, observations: list[CardObservation], deck: DeckFaces | None,
-    config: DeckMatchConfig = DEFAULT,
+    config: DeckMatchConfig = DEFAULT, read_before: Collection[int] = (),
 ) -> list[CardObservation]:
-    """Every whole card outline read again against the enrolled deck (no deck: unchanged).
+    """Every whole card outline read again against the enrolled deck (no deck: unchanged),
+    but those whose ids are in `read_before` (read against it when first seen).
 
     A loose corner inside an outline named with the profile is that card's own corner: read as
     the same card it is a duplicate, read as another it is contradicted; either way it is
@@ -233,7 +235,8 @@ def read_known_deck(
     matcher = matcher_for(deck, config)
     out = []
     for observation in observations:
-        match = matcher.match(frame, observation.corners) if observation.whole else None
+        match = matcher.match(frame, observation.corners) if observation.whole and id(
+            observation) not in read_before else None
         if match is not None:
             floor = matcher.sibling[match.name] - config.stranger_slack
             observation = deck_reading(observation, match, matcher.is_sure(match), floor,

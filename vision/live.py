@@ -11,11 +11,13 @@ import numpy.typing as npt
 from vision.cards import CardObservation, Quad
 from vision.config import VisionConfig
 from vision.model import GlyphModel
-from vision.pipeline import recognise
+from vision.pipeline import StageClock, recognise
+from vision.threads import one_thread
 from vision.tracker import CardEvent, CardTracker, TrackerConfig
 from vision.zones import TableZones
 
 Image = npt.NDArray[np.uint8]
+Floats = npt.NDArray[np.float32]
 
 SEAT_COLOURS = {"N": (255, 160, 40), "E": (40, 200, 255), "S": (200, 80, 255),
                 "W": (80, 255, 120)}
@@ -38,6 +40,12 @@ class LiveConfig:
     """Divide out slow changes of brightness across the view (shadows, lamps) before reading."""
     light_kernel: float = 0.3
     """Bright things smaller than this share of the view's height (cards, hands) are not light."""
+    one_thread: bool = True
+    """Hold OpenCV and numpy's OpenBLAS to one thread for the whole process (vision.threads):
+    their pools slow frames this small down, most of all on a busy machine."""
+    keep_named: bool = True
+    """A card the tracker has placed and named, found again where it lay in a part of the view
+    that has not changed, keeps its reading without being read again."""
 
 
 def crop_box(zones: TableZones, width: int, height: int, margin: float = 0.03) -> tuple[
@@ -55,13 +63,16 @@ class TableWatcher:
     """Recognises the cards of each frame and feeds them to a CardTracker.
 
     While nothing in the view changes and no new card is settling, the last recognition is
-    reused, which keeps the frame rate up without repeating a reading as if it were new.
+    reused, which keeps the frame rate up without repeating a reading as if it were new. When
+    the view is recognised again, a card the tracker has placed and named that is found where
+    it lay, in a part of the view that did not change, keeps its reading (`keep_named`).
     """
 
     def __init__(self, model: GlyphModel, zones: TableZones,
                  vision_config: VisionConfig | None = None,
                  tracker_config: TrackerConfig | None = None,
-                 live_config: LiveConfig | None = None) -> None:
+                 live_config: LiveConfig | None = None,
+                 stages: StageClock | None = None) -> None:
         self.model = model
         self.zones = zones
         self.vision_config = vision_config or VisionConfig()
@@ -73,6 +84,10 @@ class TableWatcher:
         self.frames = 0
         self._thumb: npt.NDArray[np.float32] | None = None
         self._box = (0, 0, 0, 0)
+        self.stages = stages
+        """When given, the CPU time of each stage (recognition's and the loop's) is added."""
+        if self.config.one_thread:
+            one_thread()
 
     def process(self, t: float, frame: Image) -> list[CardEvent]:
         """Recognise (or reuse) the cards of one frame taken at time `t`; return new events."""
@@ -84,33 +99,104 @@ class TableWatcher:
             self._thumb = None
         x0, y0, x1, y1 = self._box
         crop = frame[y0:y1, x0:x1]
-        thumb = self._thumbnail(crop)
-        fresh = (self._thumb is None or self.tracker.is_settling
-                 or self._changed(thumb, self._thumb))
-        if fresh:
-            offset = np.array([x0, y0], np.float32)
-            view = even_lighting(crop, self.config) if self.config.even_light else crop
-            self.observations = [
-                CardObservation(o.corners + offset, o.reading, o.confidence)
-                for o in recognise(view, self.model, self.vision_config)
-            ]
+        clock = self.stages or StageClock(enabled=False)
+        with clock.stage("change test"):
+            small = grey_thumbnail(crop, self.config.thumb_cell)
+            thumb = small.astype(np.float32)
+        origin = np.array([x0, y0], np.float32)
+        fresh: list[bool] = [False] * len(self.observations)
+        if (self._thumb is None or self.tracker.is_settling
+                or changed_cells(thumb, self._thumb, self.config).any()):
+            settled = self._settled(thumb, origin)
+            fresh = self._recognise_whole(crop, small, origin, settled)
             self._thumb = thumb
-            self.recognised += 1
         self.frames += 1
         bare = BareTable(crop, (x0, y0), self.config)
-        return self.tracker.update(t, self.observations, bare.is_bare, fresh)
+        with clock.stage("tracker"):
+            return self.tracker.update(t, self.observations, bare.is_bare, fresh)
 
-    def _thumbnail(self, crop: Image) -> npt.NDArray[np.float32]:
+    def _settled(self, thumb: Floats, origin: Floats) -> list[CardObservation]:
+        """The last observations of the cards the tracker has placed and named whose part of
+        the view (and the cells around it) has not changed: they need not be read again."""
+        if (not self.config.keep_named or self.tracker is None or self._thumb is None
+                or not self.observations):
+            return []
         cell = self.config.thumb_cell
-        size = (max(1, crop.shape[1] // cell), max(1, crop.shape[0] // cell))
-        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-        return cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        changed = changed_cells(thumb, self._thumb, self.config).astype(np.uint8)
+        changed = np.asarray(cv2.dilate(changed, np.ones((3, 3), np.uint8)), np.uint8)
+        settled = []
+        for track in self.tracker.on_table:
+            known = next((o for o in self.observations if o.whole and o.name == track.card
+                          and np.array_equal(o.corners, track.sighting.corners)), None)
+            if known is None or track.card is None:
+                continue
+            under = np.zeros_like(changed)
+            corners = np.round((known.corners - origin) / cell).astype(np.int32)
+            cv2.fillConvexPoly(under, corners, 1)
+            if not (changed & under).any():
+                settled.append(known)
+        return settled
 
-    def _changed(self, thumb: npt.NDArray[np.float32], last: npt.NDArray[np.float32]) -> bool:
-        """True when some part of the view changed by more than an overall lighting shift."""
-        difference = thumb - last
-        difference -= float(np.median(difference))
-        return float(np.abs(difference).max()) > self.config.change_level
+    def _recognise_whole(self, crop: Image, small: Image, origin: Floats,
+                         settled: list[CardObservation]) -> list[bool]:
+        """Recognise the whole view; the observations are fresh but those kept as `settled`
+        (given in frame pixels)."""
+        clock = self.stages or StageClock(enabled=False)
+        with clock.stage("even lighting"):
+            view = evened(crop, small, self.config)
+        # Recognition works in the view's pixels: the settled cards are handed over in them.
+        local = {id(o): CardObservation(o.corners - origin, o.reading, o.confidence, o.whole)
+                 for o in settled}
+        found = recognise(view, self.model, self.vision_config, self.stages,
+                          list(local.values()))
+        back = {id(o): o for o in settled}
+        kept = {id(local_o): back[key] for key, local_o in local.items()}
+        self.observations = [
+            kept.get(id(o)) or CardObservation(o.corners + origin, o.reading, o.confidence,
+                                               o.whole)
+            for o in found
+        ]
+        self.recognised += 1
+        return [id(o) not in kept for o in found]
+
+
+def grey_thumbnail(image: Image, cell: int) -> Image:
+    """The image in grey, one pixel per cell of `cell` pixels (area mean)."""
+    size = (max(1, image.shape[1] // cell), max(1, image.shape[0] // cell))
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return np.asarray(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def changed_cells(thumb: Floats, last: Floats, config: LiveConfig) -> npt.NDArray[np.bool_]:
+    """The thumbnail cells that changed by more than an overall lighting shift."""
+    difference = thumb - last
+    difference -= float(np.median(difference))
+    changed: npt.NDArray[np.bool_] = np.abs(difference) > config.change_level
+    return changed
+
+
+def evened(view: Image, small: Image, config: LiveConfig) -> Image:
+    """The view lit evenly (`even_lighting`) when the config asks for it; the light is
+    measured on the view's grey thumbnail `small`."""
+    if not config.even_light:
+        return view
+    height, width = view.shape[:2]
+    gain = cv2.resize(light_gain(small, config), (width, height), interpolation=cv2.INTER_LINEAR)
+    evened_view = cv2.multiply(view, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
+    return np.asarray(evened_view, np.uint8)
+
+
+def light_gain(small: Image, config: LiveConfig) -> Floats:
+    """Per-cell gain that evens the view's large-scale brightness, from its grey thumbnail.
+
+    The light is estimated by a grey opening that removes anything bright and smaller than a
+    card, then smoothed; each cell's gain is the median light over its own."""
+    span = max(3, round(config.light_kernel * small.shape[0])) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span))
+    light = cv2.morphologyEx(small, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_REPLICATE)
+    smooth = cv2.GaussianBlur(light.astype(np.float32), (0, 0), span / 2)
+    gain: Floats = (float(np.median(smooth)) / np.maximum(smooth, 1.0)).astype(np.float32)
+    return gain
 
 
 def even_lighting(image: Image, config: LiveConfig) -> Image:
@@ -119,18 +205,7 @@ def even_lighting(image: Image, config: LiveConfig) -> Image:
     The light is estimated on a thumbnail by a grey opening that removes anything bright and
     smaller than a card, then smoothed; each pixel is scaled by the median light over its own.
     """
-    cell = config.thumb_cell
-    height, width = image.shape[:2]
-    size = (max(1, width // cell), max(1, height // cell))
-    grey = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), size, interpolation=cv2.INTER_AREA)
-    span = max(3, round(config.light_kernel * size[1])) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span))
-    light = cv2.morphologyEx(grey, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_REPLICATE)
-    smooth = cv2.GaussianBlur(light.astype(np.float32), (0, 0), span / 2)
-    gain = cv2.resize(float(np.median(smooth)) / np.maximum(smooth, 1.0), (width, height),
-                      interpolation=cv2.INTER_LINEAR)
-    evened = cv2.multiply(image, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
-    return np.asarray(evened, np.uint8)
+    return evened(image, grey_thumbnail(image, config.thumb_cell), config)
 
 
 class BareTable:

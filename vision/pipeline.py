@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 
 import cv2
@@ -24,27 +27,93 @@ CornerRead = tuple[CardObservation, np.ndarray, float]
 
 
 def recognise(
-    frame: Image, model: GlyphModel, config: VisionConfig | None = None
+    frame: Image, model: GlyphModel, config: VisionConfig | None = None,
+    stages: StageClock | None = None, settled: Sequence[CardObservation] = (),
 ) -> list[CardObservation]:
-    """Return an observation for every card found in a BGR frame."""
+    """Return an observation for every card found in a BGR frame (the CPU time of each stage
+    added to `stages` when given).
+
+    `settled` are named cards the caller knows to lie still as they were read (a tracker's
+    placed cards where the view did not change): an outline found where one of them lies
+    (`same_outline`) is that observation itself, returned as it is and not read again."""
     config = config or VisionConfig()
+    clock = stages or StageClock(enabled=False)
     faces = builtin_faces() + model.faces
-    masks = card_masks(frame, config)
+    with clock.stage("masks"):
+        masks = card_masks(frame, config)
     observations = []
-    quads = find_cards(frame, config, masks)
-    for corners in quads:
-        reading, confidence = read_outline(frame, corners, model, config)
-        if reading is None and faces.has_joker:
-            reading, confidence = read_joker(frame, corners, faces, config)
-        observations.append(CardObservation(corners, reading, round(confidence, 3)))
+    with clock.stage("outlines"):
+        quads = find_cards(frame, config, masks)
+    kept: set[int] = set()
+    with clock.stage("read outlines"):
+        for corners in quads:
+            known = next((o for o in settled if same_outline(o.corners, corners)), None)
+            if known is not None and id(known) not in kept:
+                kept.add(id(known))
+                observations.append(known)
+                continue
+            reading, confidence = read_outline(frame, corners, model, config)
+            if reading is None and faces.has_joker:
+                reading, confidence = read_joker(frame, corners, faces, config)
+            observations.append(CardObservation(corners, reading, round(confidence, 3)))
     if config.read_corners:
-        observations += read_loose_corners(frame, masks, quads, observations, model, config)
-    observations = read_unread_outlines(frame, observations, model, config)
+        with clock.stage("loose corners"):
+            observations += read_loose_corners(frame, masks, quads, observations, model, config)
+    with clock.stage("unread outlines"):
+        observations = read_unread_outlines(frame, observations, model, config)
     if config.read_corners and config.index_finder:
-        observations += find_by_index(frame, masks, observations, model, config)
+        with clock.stage("index finder"):
+            observations += find_by_index(frame, masks, observations, model, config)
     if config.learned_reader:
-        observations = checked_by_learned(frame, observations, config)
-    return read_known_deck(frame, observations, model.deck)
+        with clock.stage("learned check"):
+            observations = _apart(observations, kept, lambda fresh: checked_by_learned(
+                frame, fresh, config))
+    with clock.stage("known deck"):
+        return read_known_deck(frame, observations, model.deck, read_before=kept)
+
+
+def same_outline(known: Quad, found: Quad, reach: float = 0.03) -> bool:
+    """Whether two outlines are one card lying still: every corner of one within `reach` of
+    the card's long side of a corner of the other, in turn."""
+    limit = reach * _long_side(known)
+    for turn in range(4):
+        apart = np.linalg.norm(np.roll(found, turn, axis=0) - known, axis=1)
+        if float(apart.max()) <= limit:
+            return True
+    return False
+
+
+def _apart(observations: list[CardObservation], kept: set[int],
+           stage: Callable[[list[CardObservation]], list[CardObservation]]
+           ) -> list[CardObservation]:
+    """The observations after a stage that sees only those not kept from before (`kept`:
+    their ids); the kept ones come first, unchanged."""
+    if not kept:
+        return stage(observations)
+    before = [o for o in observations if id(o) in kept]
+    return before + stage([o for o in observations if id(o) not in kept])
+
+
+class StageClock:
+    """CPU time (this thread's) and calls per stage of recognition, summed over calls."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.seconds: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        """Time the block as stage `name`."""
+        if not self.enabled:
+            yield
+            return
+        start = time.thread_time()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.thread_time() - start
+            self.calls[name] = self.calls.get(name, 0) + 1
 
 
 def checked_by_learned(frame: Image, observations: list[CardObservation],

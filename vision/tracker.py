@@ -169,40 +169,50 @@ class CardTracker:
         return any(not track.placed for track in self.tracks)
 
     def update(self, t: float, observations: Sequence[CardObservation],
-               is_clear: ClearTest | None = None, fresh: bool = True) -> list[CardEvent]:
+               is_clear: ClearTest | None = None,
+               fresh: bool | Sequence[bool] = True) -> list[CardEvent]:
         """Take one frame's observations at time `t`; return the events it completes.
 
         `fresh` is False when the observations are the previous frame's, reused because the
-        view did not change: they then count for presence but not again as readings.
+        view did not change: they then count for presence but not again as readings. It may
+        also be given per observation (a card read again where the view changed, the others
+        kept from before).
         """
         if not math.isfinite(t) or t < self.time:
             raise TrackerError(f"frame time {t!r} is not after the previous one ({self.time!r})")
+        flags = [fresh] * len(observations) if isinstance(fresh, bool) else list(fresh)
+        if len(flags) != len(observations):
+            raise TrackerError(f"{len(flags)} freshness flags for {len(observations)} "
+                               "observations")
         self.time = t
         self.frame += 1
-        sightings = []
-        for observation in observations:
+        sightings: list[tuple[Sighting, bool]] = []
+        for observation, new in zip(observations, flags, strict=True):
             if not observation.whole:
                 continue  # an index corner alone (a pile, a covered card) is not a card laid
             sighting = sighting_of(observation)
             if self.zones.seat_of(sighting.centre) is not None:
-                sightings.append(sighting)
-        matched = self._associate(sightings)
+                sightings.append((sighting, new))
+        matched = self._associate([sighting for sighting, _ in sightings])
         events: list[CardEvent] = []
-        for index, sighting in enumerate(sightings):
+        read_again: set[int] = set()
+        for index, (sighting, new) in enumerate(sightings):
             track = matched.get(index)
             if track is None:
                 seat = self.zones.seat_of(sighting.centre) or ""
-                readings = [(sighting.name, sighting.confidence)] if fresh else []
+                readings = [(sighting.name, sighting.confidence)] if new else []
                 self.tracks.append(Track(seat, sighting, sighting.centre, t, self.frame, t,
                                          readings=readings))
             else:
-                self._continue(track, sighting, t, fresh)
+                self._continue(track, sighting, t, new)
+                if new:
+                    read_again.add(id(track))
         for track in list(self.tracks):
             if track.last_seen != t:
                 continue
             if not track.placed:
                 events += self._settle(track, t)
-            elif track.card is None and fresh:
+            elif track.card is None and id(track) in read_again:
                 events += self._identify_late(track, t)
         for track in list(self.tracks):
             if track.last_seen < t:

@@ -264,3 +264,21 @@ def test_a_card_read_late_as_one_already_on_the_table_stays_unreadable() -> None
     events = run(tracker, [[card(SPOT["N"], "AH"), card(SPOT["E"], "AH")]] * 6, start=0.5)
     assert events == []
     assert [t.card for t in tracker.on_table] == ["AH", None]
+
+
+@pytest.mark.parametrize("seat", ["N", "E", "S", "W"])
+def test_freshness_is_told_per_observation(seat: str) -> None:
+    tracker = CardTracker(ZONES)
+    other = "S" if seat == "N" else "N"
+    kept, read = card(SPOT[seat], "QD", 0.9), card(SPOT[other], "AS", 0.9)
+    events = tracker.update(0.0, [kept, read], fresh=[True, True])
+    for index in range(1, 6):
+        events += tracker.update(index * STEP, [kept, read], fresh=[False, True])
+    assert sorted((e.seat, e.kind, e.card) for e in events) == sorted(
+        [(seat, EventKind.UNREADABLE, None), (other, EventKind.PLACED, "AS")])
+
+
+def test_freshness_flags_must_match_the_observations() -> None:
+    tracker = CardTracker(ZONES)
+    with pytest.raises(TrackerError, match="freshness"):
+        tracker.update(0.0, [card(SPOT["N"], "QD")], fresh=[True, False])

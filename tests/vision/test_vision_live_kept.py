@@ -1,0 +1,87 @@
+"""The frame loop keeps the cards the tracker has named while their part of the view is still,
+and holds recognition to one thread."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tools.scenes import paste_card, table_background
+from tools.synthetic import artwork_cards
+from vision.live import LiveConfig, TableWatcher
+from vision.model import GlyphModel
+from vision.pipeline import StageClock
+from vision.threads import one_thread
+from vision.zones import default_zones
+
+WIDTH, HEIGHT = 640, 360
+ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
+
+
+@pytest.fixture(scope="module")
+def model() -> GlyphModel:
+    return GlyphModel.load()
+
+
+def _scene(name: str) -> np.ndarray:
+    scene = table_background(WIDTH, HEIGHT, seed=4)
+    paste_card(scene, dict(artwork_cards(ARTWORK))[name], (320, 100), 150, 0)
+    return scene
+
+
+def _with_a_hand(scene: np.ndarray, step: int) -> np.ndarray:
+    """The scene with a dark hand-sized blob at the bottom right, moving with `step`."""
+    out = scene.copy()
+    cv2.circle(out, (520 - 8 * step, 290), 40, (60, 80, 120), -1)
+    return out
+
+
+@pytest.mark.parametrize("name", ["KS", "AH", "TH"])
+def test_a_named_card_lying_still_is_not_read_again(model: GlyphModel, name: str) -> None:
+    scene = _scene(name)
+    clock = StageClock()
+    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT), stages=clock)
+    events = [e for i in range(6) for e in watcher.process(i * 0.1, scene)]
+    assert [(e.kind.value, e.card) for e in events] == [("placed", name)]
+    (named,) = [o for o in watcher.observations if o.name == name]
+    reads = clock.calls["read outlines"]
+    # A hand comes in elsewhere in the view: the view is recognised again, the card kept.
+    assert watcher.process(0.6, _with_a_hand(scene, 0)) == []
+    assert clock.calls["read outlines"] == reads + 1
+    assert any(o is named for o in watcher.observations)
+
+
+@pytest.mark.parametrize("name", ["KS", "AH"])
+def test_without_keeping_a_named_card_is_read_on_every_change(model: GlyphModel,
+                                                               name: str) -> None:
+    scene = _scene(name)
+    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT),
+                           live_config=LiveConfig(keep_named=False))
+    for i in range(6):
+        watcher.process(i * 0.1, scene)
+    (named,) = [o for o in watcher.observations if o.name == name]
+    watcher.process(0.6, _with_a_hand(scene, 6))
+    assert [o.name for o in watcher.observations if o.whole].count(name) == 1
+    assert not any(o is named for o in watcher.observations)
+
+
+def test_a_card_moved_where_the_view_changed_is_read_again(model: GlyphModel) -> None:
+    scene = _scene("KS")
+    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT))
+    for i in range(6):
+        watcher.process(i * 0.1, scene)
+    (named,) = [o for o in watcher.observations if o.name == "KS"]
+    moved = table_background(WIDTH, HEIGHT, seed=4)
+    paste_card(moved, dict(artwork_cards(ARTWORK))["KS"], (300, 110), 150, 8)
+    watcher.process(0.6, np.asarray(moved, np.uint8))
+    assert not any(o is named for o in watcher.observations)
+
+
+def test_one_thread_holds_opencv_to_one_thread() -> None:
+    cv2.setNumThreads(2)
+    told = one_thread()
+    assert cv2.getNumThreads() == 1
+    assert told >= 0
