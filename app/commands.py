@@ -48,6 +48,10 @@ def register(subparsers: Any) -> None:
     _journal_options(new_game)
     new_game.set_defaults(handler=run_new_game)
 
+    from app.web.cli import register as register_web
+
+    register_web(subparsers)
+
 
 def _journal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="the table's TOML config")
