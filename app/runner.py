@@ -78,6 +78,9 @@ def run_table(args: argparse.Namespace) -> int:
             unreadable_prompt_s=config.vision.unreadable_prompt_s,
         )
         app = TableApp(config, controller)
+        from app.web.service import table_services  # the web page and MQTT, as configured
+
+        stack.enter_context(table_services(app))
         if args.verbose:
             app.listeners.append(print_notices)
         polls = stack.enter_context(open_devices(app))

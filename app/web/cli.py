@@ -15,6 +15,13 @@ def register(subparsers: Any) -> None:
     _journal_options(imported)
     imported.set_defaults(handler=run_import)
 
+    web = subparsers.add_parser("web", help="serve the phone page: the live table and the history")
+    _journal_options(web)
+    web.add_argument("--host", help="address to listen on (default: [web] host, 0.0.0.0)")
+    web.add_argument("--port", type=int, help="port to listen on (default: [web] port, 8080)")
+    web.add_argument("--max-seconds", type=float, help="stop after this long")
+    web.set_defaults(handler=run_web)
+
 
 def _journal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="the table's TOML config")
@@ -71,3 +78,41 @@ def _score(state: Any) -> str:
     from table import Team
 
     return f"NS {state.scores[Team.NS]} EW {state.scores[Team.EW]}"
+
+
+def run_web(args: argparse.Namespace) -> int:
+    """Serve the journal's games and follow its latest game live until stopped."""
+    import signal
+    import threading
+
+    from app.config import ConfigError, load_config
+    from app.web.server import WebContext, WebServer
+    from app.web.sources import JournalWatcher
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        print(f"cardtable web: {error}", file=sys.stderr)
+        return 2
+    state_dir = (args.state_dir or config.state_dir).expanduser()
+    port = config.web.port if args.port is None else args.port
+    host = args.host or config.web.host
+    if not 0 <= port <= 65535:
+        print(f"cardtable web: --port {port}: expected 0 to 65535", file=sys.stderr)
+        return 2
+    context = WebContext(state_dir / "journal.sqlite")
+    try:
+        server = WebServer(context, host, port)
+    except OSError as error:
+        print(f"cardtable web: cannot listen on {host}:{port}: {error.strerror or error}",
+              file=sys.stderr)
+        return 2
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    watcher = JournalWatcher(context.journal_path, context.hub, config.seat_names).start()
+    with server:
+        print(f"serving {state_dir / 'journal.sqlite'} on {server.url}", flush=True)
+        stop.wait(args.max_seconds)
+    watcher.stop()
+    return 0
