@@ -70,11 +70,12 @@ def event_payload(pending: Pending) -> str:
                        "event": pending.event})
 
 
-def game_payload(row: GameRow, hands: int) -> str:
-    """A `games/<id>` message: the game's times, score, winner and number of hands."""
+def game_payload(row: GameRow, hands: int, players: dict[str, str]) -> str:
+    """A `games/<id>` message: the game's times, score, winner, hands and the players."""
     return json.dumps({"id": row.id, "started_at": row.started_at,
                        "finished_at": row.finished_at, "winner": row.winner,
-                       "score": {"NS": row.score_ns, "EW": row.score_ew}, "hands": hands})
+                       "score": {"NS": row.score_ns, "EW": row.score_ew}, "hands": hands,
+                       "players": players})
 
 
 class MqttPublisher:
@@ -206,8 +207,9 @@ class MqttPublisher:
         if row is None:
             return True
         hands = len(replay([event_from_json(e) for e in outbox.events(game_id)]).hands)
-        return self._publish(topic(self.table, "games", str(game_id)), game_payload(row, hands),
-                             retain=True)
+        players = {seat: self._seat_names.get(seat, seat) for seat in "NESW"}
+        payload = game_payload(row, hands, players)
+        return self._publish(topic(self.table, "games", str(game_id)), payload, retain=True)
 
     def _publish_state(self, outbox: Outbox) -> None:
         text = self._state() if self._state is not None else ""

@@ -22,6 +22,17 @@ def register(subparsers: Any) -> None:
     web.add_argument("--max-seconds", type=float, help="stop after this long")
     web.set_defaults(handler=run_web)
 
+    club = subparsers.add_parser("club", help="one page for the room: every table on a broker")
+    club.add_argument("--broker", required=True, metavar="HOST", help="the MQTT broker")
+    club.add_argument("--broker-port", type=int, default=1883, help="its port (default 1883)")
+    club.add_argument("--tls", action="store_true", help="connect to the broker over TLS")
+    club.add_argument("--user", help="the broker user")
+    club.add_argument("--password", help="the broker password")
+    club.add_argument("--host", default="0.0.0.0", help="address to serve on (default 0.0.0.0)")
+    club.add_argument("--port", type=int, default=8090, help="port to serve on (default 8090)")
+    club.add_argument("--max-seconds", type=float, help="stop after this long")
+    club.set_defaults(handler=run_club)
+
 
 def _journal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="the table's TOML config")
@@ -80,11 +91,44 @@ def _score(state: Any) -> str:
     return f"NS {state.scores[Team.NS]} EW {state.scores[Team.EW]}"
 
 
-def run_web(args: argparse.Namespace) -> int:
-    """Serve the journal's games and follow its latest game live until stopped."""
+def _serve_until_stopped(max_seconds: float | None) -> None:
+    """Block until SIGTERM, SIGINT or `max_seconds`."""
     import signal
     import threading
 
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    stop.wait(max_seconds)
+
+
+def run_club(args: argparse.Namespace) -> int:
+    """Serve the room's page from what the broker holds about every table."""
+    from app.web.club import ClubHandler, ClubListener
+    from app.web.server import WebContext, WebServer
+
+    for name, port in (("--port", args.port), ("--broker-port", args.broker_port)):
+        if not 0 <= port <= 65535:
+            print(f"cardtable club: {name} {port}: expected 0 to 65535", file=sys.stderr)
+            return 2
+    context = WebContext(None)
+    try:
+        server = WebServer(context, args.host, args.port, ClubHandler)
+    except OSError as error:
+        print(f"cardtable club: cannot listen on {args.host}:{args.port}: "
+              f"{error.strerror or error}", file=sys.stderr)
+        return 2
+    listener = ClubListener(args.broker, args.broker_port, context.hub, tls=args.tls,
+                            user=args.user, password=args.password).start()
+    with server:
+        print(f"the club of {args.broker}:{args.broker_port} on {server.url}", flush=True)
+        _serve_until_stopped(args.max_seconds)
+    listener.close()
+    return 0
+
+
+def run_web(args: argparse.Namespace) -> int:
+    """Serve the journal's games and follow its latest game live until stopped."""
     from app.config import ConfigError, load_config
     from app.web.server import WebContext, WebServer
     from app.web.sources import JournalWatcher
@@ -100,19 +144,17 @@ def run_web(args: argparse.Namespace) -> int:
     if not 0 <= port <= 65535:
         print(f"cardtable web: --port {port}: expected 0 to 65535", file=sys.stderr)
         return 2
-    context = WebContext(state_dir / "journal.sqlite")
+    journal_path = state_dir / "journal.sqlite"
+    context = WebContext(journal_path)
     try:
         server = WebServer(context, host, port)
     except OSError as error:
         print(f"cardtable web: cannot listen on {host}:{port}: {error.strerror or error}",
               file=sys.stderr)
         return 2
-    stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
-    watcher = JournalWatcher(context.journal_path, context.hub, config.seat_names).start()
+    watcher = JournalWatcher(journal_path, context.hub, config.seat_names).start()
     with server:
-        print(f"serving {state_dir / 'journal.sqlite'} on {server.url}", flush=True)
-        stop.wait(args.max_seconds)
+        print(f"serving {journal_path} on {server.url}", flush=True)
+        _serve_until_stopped(args.max_seconds)
     watcher.stop()
     return 0

@@ -23,6 +23,8 @@ STATIC_TYPES = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
+    "club.html": "text/html; charset=utf-8",
+    "club.js": "text/javascript; charset=utf-8",
 }
 KEEPALIVE_S = 15.0
 STREAM_S = 300.0  # a stream ends after this long; the page reconnects at once and carries on
@@ -34,7 +36,7 @@ GAME_PATH = re.compile(r"^/api/games/(\d{1,9})(/chart\.svg|/log)?$")
 class WebContext:
     """What the handlers read: the journal's path and the live hub."""
 
-    journal_path: Path
+    journal_path: Path | None
     hub: LiveHub = field(default_factory=LiveHub)
     keepalive_s: float = KEEPALIVE_S
     stream_s: float = STREAM_S
@@ -45,9 +47,10 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], context: WebContext) -> None:
+    def __init__(self, address: tuple[str, int], context: WebContext,
+                 handler: type[BaseHTTPRequestHandler]) -> None:
         self.context = context
-        super().__init__(address, WebHandler)
+        super().__init__(address, handler)
 
 
 class WebHandler(BaseHTTPRequestHandler):
@@ -109,8 +112,12 @@ class WebHandler(BaseHTTPRequestHandler):
         self._from_journal(answer)
 
     def _from_journal(self, answer: Any) -> None:
+        path = self.server.context.journal_path
+        if path is None:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain", "this page has no journal\n")
+            return
         try:
-            with read_only(self.server.context.journal_path) as journal:
+            with read_only(path) as journal:
                 answer(journal)
         except JournalError as error:
             self._send(HTTPStatus.NOT_FOUND, "text/plain", f"{error}\n")
@@ -167,9 +174,10 @@ class WebHandler(BaseHTTPRequestHandler):
 class WebServer:
     """The server in its own thread; `port` 0 takes a free one (see `.port`)."""
 
-    def __init__(self, context: WebContext, host: str = "0.0.0.0", port: int = 8080) -> None:
+    def __init__(self, context: WebContext, host: str = "0.0.0.0", port: int = 8080,
+                 handler: type[BaseHTTPRequestHandler] | None = None) -> None:
         self.context = context
-        self._server = _Server((host, port), context)
+        self._server = _Server((host, port), context, handler or WebHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, name="web",
                                         kwargs={"poll_interval": 0.2}, daemon=True)
 
