@@ -25,6 +25,7 @@ from table.events import event_from_json
 QOS = 1
 ACK_WAIT_S = 0.5
 POLL_S = 0.5
+DRAIN_S = 5.0
 RECONNECT_S = (0.5, 10)
 DISCOVERY_PREFIX = "homeassistant"
 
@@ -97,6 +98,7 @@ class MqttPublisher:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._connected = threading.Event()
+        self._drained = threading.Event()
         self._announce = False
         self._last_state: str | None = None
         self._acked: set[int] = set()
@@ -123,8 +125,15 @@ class MqttPublisher:
         self._thread.start()
         return self
 
-    def close(self) -> None:
-        """Say offline, stop sending and disconnect; unsent events wait in the journal."""
+    def close(self, drain_s: float = DRAIN_S) -> None:
+        """Send what is left (for up to `drain_s` while connected), say offline, disconnect.
+
+        Whatever could not be sent waits in the journal for the next start.
+        """
+        if self._connected.is_set() and self._thread.is_alive():
+            self._drained.clear()
+            self._wake.set()
+            self._drained.wait(drain_s)
         self._stop.set()
         self._wake.set()
         if self._thread.is_alive():
@@ -169,23 +178,25 @@ class MqttPublisher:
             while not self._stop.is_set():
                 self._wake.wait(POLL_S)
                 self._wake.clear()
-                if self._connected.is_set():
-                    self._send(outbox)
+                if self._connected.is_set() and self._send(outbox):
+                    self._drained.set()
         finally:
             outbox.close()
 
-    def _send(self, outbox: Outbox) -> None:
+    def _send(self, outbox: Outbox) -> bool:
+        """Announce after a connect, send every pending event, then the state; True when all
+        went (False when stopping midway)."""
         if self._announce:
             self._announce = False
             if not self._publish(topic(self.table, "status"), "online", retain=True):
-                return
+                return False
             for name, config in discovery_configs(self.table).items():
                 if not self._publish(name, json.dumps(config), retain=True):
-                    return
+                    return False
             self._last_state = None
             for game_id in outbox.games():
                 if not self._publish_game(outbox, game_id):
-                    return
+                    return False
         while not self._stop.is_set():
             batch = outbox.pending()
             if not batch:
@@ -193,14 +204,14 @@ class MqttPublisher:
             games: list[int] = []
             for pending in batch:
                 if not self._publish(topic(self.table, "events"), event_payload(pending)):
-                    return
+                    return False
                 outbox.mark(pending.game_id, pending.seq)
                 if not games or games[-1] != pending.game_id:
                     games.append(pending.game_id)
             for game_id in games:
                 if not self._publish_game(outbox, game_id):
-                    return
-        self._publish_state(outbox)
+                    return False
+        return self._publish_state(outbox)
 
     def _publish_game(self, outbox: Outbox, game_id: int) -> bool:
         row = outbox.game(game_id)
@@ -211,18 +222,21 @@ class MqttPublisher:
         payload = game_payload(row, hands, players)
         return self._publish(topic(self.table, "games", str(game_id)), payload, retain=True)
 
-    def _publish_state(self, outbox: Outbox) -> None:
+    def _publish_state(self, outbox: Outbox) -> bool:
         text = self._state() if self._state is not None else ""
         if not text:
             game_id = outbox.latest_game()
             if game_id is None:
-                return
+                return True
             state = replay([event_from_json(e) for e in outbox.events(game_id)])
             text = json.dumps(live_snapshot(state, game_id, seat_names=self._seat_names),
                               separators=(",", ":"))
-        if text != self._last_state and self._publish(topic(self.table, "state"), text,
-                                                      retain=True):
-            self._last_state = text
+        if text == self._last_state:
+            return True
+        if not self._publish(topic(self.table, "state"), text, retain=True):
+            return False
+        self._last_state = text
+        return True
 
     def _publish(self, name: str, payload: str, retain: bool = False) -> bool:
         """Publish with QoS 1 and wait for the broker's acknowledgement; False when stopping.

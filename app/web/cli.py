@@ -20,6 +20,8 @@ def register(subparsers: Any) -> None:
     web.add_argument("--host", help="address to listen on (default: [web] host, 0.0.0.0)")
     web.add_argument("--port", type=int, help="port to listen on (default: [web] port, 8080)")
     web.add_argument("--max-seconds", type=float, help="stop after this long")
+    web.add_argument("--screenshots", type=Path, metavar="OUTDIR",
+                     help="write PNGs of the pages at phone and desktop sizes, then stop")
     web.set_defaults(handler=run_web)
 
     club = subparsers.add_parser("club", help="one page for the room: every table on a broker")
@@ -31,6 +33,8 @@ def register(subparsers: Any) -> None:
     club.add_argument("--host", default="0.0.0.0", help="address to serve on (default 0.0.0.0)")
     club.add_argument("--port", type=int, default=8090, help="port to serve on (default 8090)")
     club.add_argument("--max-seconds", type=float, help="stop after this long")
+    club.add_argument("--screenshots", type=Path, metavar="OUTDIR",
+                      help="write PNGs of the club page at phone and desktop sizes, then stop")
     club.set_defaults(handler=run_club)
 
 
@@ -111,9 +115,10 @@ def run_club(args: argparse.Namespace) -> int:
         if not 0 <= port <= 65535:
             print(f"cardtable club: {name} {port}: expected 0 to 65535", file=sys.stderr)
             return 2
-    context = WebContext(None)
+    context = WebContext(None, **_stream_settings(args))
+    host, port = ("127.0.0.1", 0) if args.screenshots else (args.host, args.port)
     try:
-        server = WebServer(context, args.host, args.port, ClubHandler)
+        server = WebServer(context, host, port, ClubHandler)
     except OSError as error:
         print(f"cardtable club: cannot listen on {args.host}:{args.port}: "
               f"{error.strerror or error}", file=sys.stderr)
@@ -121,10 +126,17 @@ def run_club(args: argparse.Namespace) -> int:
     listener = ClubListener(args.broker, args.broker_port, context.hub, tls=args.tls,
                             user=args.user, password=args.password).start()
     with server:
-        print(f"the club of {args.broker}:{args.broker_port} on {server.url}", flush=True)
-        _serve_until_stopped(args.max_seconds)
+        if args.screenshots:
+            listener.subscribed.wait(10.0)
+            while context.hub.wait_newer(context.hub.latest()[0], 1.0) is not None:
+                pass  # the retained messages are still coming in
+            status = _take_screenshots(server.url, {"club": ""}, args.screenshots)
+        else:
+            print(f"the club of {args.broker}:{args.broker_port} on {server.url}", flush=True)
+            _serve_until_stopped(args.max_seconds)
+            status = 0
     listener.close()
-    return 0
+    return status
 
 
 def run_web(args: argparse.Namespace) -> int:
@@ -145,7 +157,9 @@ def run_web(args: argparse.Namespace) -> int:
         print(f"cardtable web: --port {port}: expected 0 to 65535", file=sys.stderr)
         return 2
     journal_path = state_dir / "journal.sqlite"
-    context = WebContext(journal_path)
+    context = WebContext(journal_path, **_stream_settings(args))
+    if args.screenshots:
+        host, port = "127.0.0.1", 0
     try:
         server = WebServer(context, host, port)
     except OSError as error:
@@ -154,7 +168,44 @@ def run_web(args: argparse.Namespace) -> int:
         return 2
     watcher = JournalWatcher(journal_path, context.hub, config.seat_names).start()
     with server:
-        print(f"serving {journal_path} on {server.url}", flush=True)
-        _serve_until_stopped(args.max_seconds)
+        if args.screenshots:
+            pages = {"live": "", "games": "#/games", "stats": "#/stats"}
+            latest = _latest_game(journal_path)
+            if latest is not None:
+                pages["game"] = f"#/games/{latest}"
+            status = _take_screenshots(server.url, pages, args.screenshots)
+        else:
+            print(f"serving {journal_path} on {server.url}", flush=True)
+            _serve_until_stopped(args.max_seconds)
+            status = 0
     watcher.stop()
+    return status
+
+
+def _stream_settings(args: argparse.Namespace) -> dict[str, Any]:
+    from app.web.screenshots import SHORT_STREAMS
+
+    return dict(SHORT_STREAMS) if args.screenshots else {}
+
+
+def _latest_game(journal_path: Path) -> int | None:
+    from app.journal import JournalError
+    from app.web.history import read_only
+
+    try:
+        with read_only(journal_path) as journal:
+            return journal.latest_game()
+    except JournalError:
+        return None
+
+
+def _take_screenshots(url: str, pages: dict[str, str], outdir: Path) -> int:
+    from app.web.screenshots import ScreenshotError, screenshots
+
+    try:
+        written = screenshots(url, pages, outdir)
+    except ScreenshotError as error:
+        print(f"cardtable: {error}", file=sys.stderr)
+        return 2
+    print(f"screenshots: {outdir} ({len(written)} PNG files)")
     return 0

@@ -93,3 +93,16 @@ def test_a_game_s_history_shows_its_hands_and_chart(tmp_path: Path) -> None:
     assert dom.count("<polyline") == 2 and 'id="download"' in dom
     assert f"EW {state.scores[Team.EW]}" in dom
     assert 'href="#/games/1"' in listed and "EW won" in listed
+
+
+def test_screenshots_of_a_page_at_phone_and_desktop_sizes(tmp_path: Path) -> None:
+    from app.web.screenshots import SIZES, screenshots
+
+    assert main(["import", str(DEMO_LOG), "--state-dir", str(tmp_path / "s")]) == 0
+    with web_server(tmp_path / "s" / "journal.sqlite", **SHORT_STREAMS) as server:
+        written = screenshots(server.url, {"game": "#/games/1"}, tmp_path / "shots")
+    assert [path.name for path in written] == ["game_phone.png", "game_desktop.png"]
+    for path, (width, height) in zip(written, SIZES.values(), strict=True):
+        header = path.read_bytes()[:24]
+        assert header[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (int.from_bytes(header[16:20]), int.from_bytes(header[20:24])) == (width, height)

@@ -80,7 +80,7 @@ async function renderGames() {
 async function renderGame(id) {
   const g = await getJson(`/api/games/${id}`);
   const hands = g.hands.map((h) => `<div class="box hand" id="hand-${h.number}"><h2>Hand ${h.number}` +
-    ` · ${h.score_after.NS} – ${h.score_after.EW}</h2>` +
+    ` · NS ${h.score_after.NS} – EW ${h.score_after.EW}</h2>` +
     `<pre>${esc(h.account.join("\n"))}</pre></div>`).join("");
   page.innerHTML = `<h1>Game ${g.id}</h1>
     <p id="game-score">NS ${g.score.NS}, EW ${g.score.EW}${g.winner ? `; ${g.winner} won` : ""} (to ${g.target})</p>
@@ -91,12 +91,14 @@ async function renderGame(id) {
 
 async function renderStats() {
   const stats = await getJson("/api/stats");
-  const rows = Object.entries(stats.seats).map(([seat, s]) => {
-    const bids = Object.entries(s.bids).map(([bid, r]) => `${esc(bid)}: ${r.made} made, ${r.set} set`).join("<br>") || "-";
-    return `<tr><td>${seat}</td><td>${bids}</td><td>${s.reneges}</td><td>${s.unreadable}</td><td>${s.misread}</td></tr>`;
+  const seats = Object.entries(stats.seats).map(([seat, s]) => {
+    const bids = Object.entries(s.bids).map(([bid, r]) =>
+      `<tr><td>bid ${esc(bid)}</td><td>${r.made} made</td><td>${r.set} set</td></tr>`).join("");
+    return `<div class="box seat-stats" id="stats-${seat}"><h2>${seat}</h2>` +
+      `<table>${bids || "<tr><td>no contracts</td></tr>"}</table>` +
+      `<div class="meta">reneges ${s.reneges} · cards unreadable ${s.unreadable} · misread ${s.misread}</div></div>`;
   }).join("");
-  page.innerHTML = `<p>Over ${stats.games} games</p><table id="stats"><tr><th>seat</th><th>contracts by bid</th>` +
-    `<th>reneges</th><th>cards unreadable</th><th>cards misread</th></tr>${rows}</table>`;
+  page.innerHTML = `<p>Over ${stats.games} game${stats.games === 1 ? "" : "s"}</p><div id="stats">${seats}</div>`;
 }
 
 function route() {
@@ -114,7 +116,12 @@ function route() {
 function connect() {
   stream = new EventSource("/api/events");  // reconnects by itself after a drop
   stream.addEventListener("open", () => { connection.textContent = "live"; connection.className = "up"; });
-  stream.addEventListener("error", () => { connection.textContent = "reconnecting"; connection.className = "down"; });
+  stream.addEventListener("error", () => {
+    // A stream the server ended is reopened at once; only a longer gap is shown.
+    setTimeout(() => {
+      if (stream.readyState !== EventSource.OPEN) { connection.textContent = "reconnecting"; connection.className = "down"; }
+    }, 2000);
+  });
   stream.addEventListener("state", (message) => {
     live = JSON.parse(message.data);
     document.body.dataset.seq = live.seq;

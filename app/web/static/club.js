@@ -39,5 +39,9 @@ function render(club) {
 
 const stream = new EventSource("/api/events");  // reconnects by itself after a drop
 stream.addEventListener("open", () => { connection.textContent = "live"; connection.className = "up"; });
-stream.addEventListener("error", () => { connection.textContent = "reconnecting"; connection.className = "down"; });
+stream.addEventListener("error", () => {
+  setTimeout(() => {
+    if (stream.readyState !== EventSource.OPEN) { connection.textContent = "reconnecting"; connection.className = "down"; }
+  }, 2000);
+});
 stream.addEventListener("state", (message) => render(JSON.parse(message.data)));
