@@ -162,3 +162,25 @@ def test_import_waits_for_no_running_table(
     assert "already running" in capsys.readouterr().err
     assert journal_bytes(state_dir) == before
     assert main(["import", str(DEMO_LOG), "--state-dir", str(state_dir)]) == 0
+
+
+def test_what_reached_the_broker_follows_the_renumbered_game(tmp_path: Path) -> None:
+    from app.mqtt_outbox import Outbox
+
+    state_dir = tmp_path / "table"
+    in_progress = simulate_game(seed=11).events[:25]
+    journal_game(state_dir, in_progress)
+    outbox = Outbox(state_dir / "journal.sqlite")
+    outbox.mark(1, 20)
+    outbox.close()
+    log = tmp_path / "elsewhere.jsonl"
+    log.write_text(dump_events(simulate_game(seed=12).events[:40]))
+    assert main(["import", str(log), "--state-dir", str(state_dir)]) == 0
+    outbox = Outbox(state_dir / "journal.sqlite")
+    try:
+        assert (outbox.published(1), outbox.published(2)) == (0, 20)
+        pending = outbox.pending(limit=1000)
+        assert [(p.game_id, p.seq) for p in pending] == [(1, n) for n in range(1, 41)] + [
+            (2, n) for n in range(21, 26)]
+    finally:
+        outbox.close()

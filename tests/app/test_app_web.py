@@ -304,3 +304,43 @@ def test_a_card_seen_reaches_the_page(tmp_path: Path) -> None:
                                       "winner": None}
             assert shown["turn"] == "S" and shown["contract"]["trump"] == "H"
             stream.close()
+
+
+def test_cardtable_web_serves_an_imported_game(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from tests.app.mqttrig import free_port
+
+    imported(tmp_path / "s", DEMO_LOG)
+    port = free_port()
+    command = [sys.executable, "-m", "app", "web", "--state-dir", str(tmp_path / "s"),
+               "--host", "127.0.0.1", "--port", str(port)]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              cwd=Path(__file__).parents[2])
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert line.strip().endswith(f"on http://127.0.0.1:{port}/"), line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=10) as answer:
+            (game,) = json.loads(answer.read())
+        assert (game["id"], game["winner"], game["hands"]) == (1, "EW", 7)
+        assert set(game) >= {"id", "started_at", "score", "winner", "hands"}
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as answer:
+            assert b"<title>cardtable</title>" in answer.read()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(20) == 0
+
+
+def test_cardtable_web_names_a_bad_port_or_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["web", "--state-dir", str(tmp_path), "--port", "70000"]) == 2
+    assert "--port 70000" in capsys.readouterr().err
+    config = tmp_path / "table.toml"
+    config.write_text("[web]\nport = 'http'\n")
+    assert main(["web", "--config", str(config)]) == 2
+    assert "[web] port = 'http'" in capsys.readouterr().err
