@@ -223,12 +223,23 @@ class MqttPublisher:
         return self._publish(topic(self.table, "games", str(game_id)), payload, retain=True)
 
     def _publish_state(self, outbox: Outbox) -> bool:
+        """The live state, never ahead of the events sent: a state showing events the broker
+        has not had yet waits for the next round."""
         text = self._state() if self._state is not None else ""
-        if not text:
+        if text:
+            shown = json.loads(text)
+            game, seq = shown.get("game"), shown.get("seq")
+            if isinstance(game, int) and isinstance(seq, int) and outbox.published(game) < seq:
+                self._wake.set()
+                return True
+        else:
             game_id = outbox.latest_game()
             if game_id is None:
                 return True
-            state = replay([event_from_json(e) for e in outbox.events(game_id)])
+            published = outbox.events(game_id)[: outbox.published(game_id)]
+            if not published:
+                return True
+            state = replay([event_from_json(e) for e in published])
             text = json.dumps(live_snapshot(state, game_id, seat_names=self._seat_names),
                               separators=(",", ":"))
         if text == self._last_state:

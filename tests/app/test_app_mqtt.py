@@ -64,13 +64,15 @@ def publisher_for(path: Path, port: int) -> MqttPublisher:
 
 
 def messages_until_state(subscriber: Subscriber, seq: int) -> list[tuple[str, Any]]:
-    """Every message up to the retained state that shows `seq` events."""
+    """Every message until both the event numbered `seq` and a state showing it came."""
     seen = []
-    while True:
+    event = state = False
+    while not (event and state):
         name, payload = subscriber.next("")
         seen.append((name, payload))
-        if name == f"cardtable/{TABLE}/state" and payload["seq"] >= seq:
-            return seen
+        event = event or (name == f"cardtable/{TABLE}/events" and payload["seq"] == seq)
+        state = state or (name == f"cardtable/{TABLE}/state" and payload["seq"] >= seq)
+    return seen
 
 
 def event_messages(seen: list[tuple[str, Any]]) -> list[dict[str, Any]]:
@@ -95,12 +97,12 @@ def test_every_event_arrives_once_in_order_across_a_broker_restart(
     try:
         game.play(25)
         seen = messages_until_state(subscriber, game.seq)
+        subscriber.subscribed.clear()
         gate.cut()  # the network goes, then the broker stops mid-game
         broker.stop()
         game.play(30)  # journaled while nothing can be sent
         missed_from = game.seq
         broker.start()
-        subscriber.subscribed.clear()
         assert subscriber.subscribed.wait(30), "the subscriber did not come back"
         gate.open()  # the network is back: the table catches up by itself
         game.play(len(game.lines))
