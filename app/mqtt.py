@@ -52,7 +52,6 @@ def discovery_configs(table: str) -> dict[str, dict[str, Any]]:
         config: dict[str, Any] = {
             "name": name,
             "unique_id": f"cardtable_{table}_{key}",
-            "object_id": f"cardtable_{table}_{key}",
             "state_topic": topic(table, "state"),
             "value_template": template,
             "availability_topic": topic(table, "status"),
