@@ -106,3 +106,30 @@ def test_screenshots_of_a_page_at_phone_and_desktop_sizes(tmp_path: Path) -> Non
         header = path.read_bytes()[:24]
         assert header[:8] == b"\x89PNG\r\n\x1a\n"
         assert (int.from_bytes(header[16:20]), int.from_bytes(header[20:24])) == (width, height)
+
+
+def test_the_club_page_renders_every_table_and_the_standings(tmp_path: Path) -> None:
+    from app.web.club import Club, ClubHandler
+    from app.web.live import live_snapshot
+    from app.web.server import WebContext
+
+    club = Club()
+    game = simulate_game(seed=43)
+    state = replay(game.events)
+    assert state.winner is not None
+    club.take("cardtable/t1/status", b"online")
+    club.take("cardtable/t1/state", json.dumps(live_snapshot(state, 1)).encode())
+    club.take("cardtable/t1/games/1", json.dumps({
+        "id": 1, "winner": state.winner.value, "hands": len(state.hands),
+        "score": {t.value: v for t, v in state.scores.items()},
+        "players": {"N": "Ann", "E": "Bob", "S": "Cy", "W": "Di"}}).encode())
+    club.take("cardtable/t2/status", b"offline")
+    context = WebContext(None, stream_s=0.3, retry_ms=500)
+    context.hub.publish(club.snapshot())
+    with WebServer(context, "127.0.0.1", 0, ClubHandler) as server:
+        dom = rendered(server, "", tmp_path / "profile")
+    assert 'id="table-t1"' in dom and 'id="table-t2"' in dom and "offline" in dom
+    assert f"{state.winner.value} won" in dom
+    assert "Ann &amp; Cy" in dom and "Bob &amp; Di" in dom
+    assert dom.index("Ann &amp; Cy" if state.winner is Team.NS else "Bob &amp; Di") < dom.index(
+        "Bob &amp; Di" if state.winner is Team.NS else "Ann &amp; Cy")
