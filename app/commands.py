@@ -32,6 +32,7 @@ COMMAND_MODULES = (
     "app.display_cli",
     "app.commands",
     "app.journal_cli",
+    "app.web_cli",
 )
 
 

@@ -40,6 +40,8 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
         }
     ),
     "signals": frozenset({"via"}),
+    "web": frozenset({"enabled", "host", "port"}),
+    "mqtt": frozenset({"enabled", "host", "port", "tls", "user", "password", "table"}),
     "buttons": frozenset(),  # inline pin map: any button names, checked by the pin-map validator
     "outputs": frozenset(),
     "calibration": frozenset(),  # seat zones written by `cardtable calibrate`, checked there
@@ -85,6 +87,27 @@ class VisionSettings:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The phone page served by the table: on by default, on every address of the Pi."""
+
+    enabled: bool = True
+    host: str = "0.0.0.0"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
+class MqttConfig:
+    """The MQTT broker the table publishes its events and state to."""
+
+    host: str
+    port: int = 1883
+    tls: bool = False
+    user: str | None = None
+    password: str | None = None
+    table: str = "table"
+
+
+@dataclass(frozen=True)
 class AppConfig:
     """Everything `cardtable run` needs."""
 
@@ -96,6 +119,8 @@ class AppConfig:
     vision: VisionSettings = field(default_factory=VisionSettings)
     hardware: HardwareConfig | None = None
     source: Path | None = None
+    web: WebConfig = field(default_factory=WebConfig)
+    mqtt: MqttConfig | None = None
 
     @property
     def journal_path(self) -> Path:
@@ -166,6 +191,8 @@ def config_from_mapping(data: Mapping[str, Any], path: Path | None) -> AppConfig
         vision=vision,
         hardware=hardware,
         source=path,
+        web=_web(where, data.get("web", {})),
+        mqtt=_mqtt(where, data["mqtt"]) if "mqtt" in data else None,
     )
 
 
@@ -246,3 +273,59 @@ def _vision(where: str, base: Path, values: Mapping[str, Any]) -> VisionSettings
             f"{where}: [vision] unreadable_prompt_s = {prompt!r}: expected seconds, 0 or more"
         )
     return VisionSettings(path("calibration"), path("deck"), float(stable), float(prompt))
+
+
+def _port(where: str, section: str, value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 65535:
+        raise ConfigError(f"{where}: [{section}] port = {value!r}: expected a port, 1 to 65535")
+    return value
+
+
+def _flag(where: str, section: str, key: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where}: [{section}] {key} = {value!r}: expected true or false")
+    return value
+
+
+def _web(where: str, values: Mapping[str, Any]) -> WebConfig:
+    host = _text(where, "web", "host", values.get("host", "0.0.0.0")).strip()
+    if not host:
+        raise ConfigError(f"{where}: [web] host = '': expected an address such as 0.0.0.0")
+    return WebConfig(
+        enabled=_flag(where, "web", "enabled", values.get("enabled", True)),
+        host=host,
+        port=_port(where, "web", values.get("port", 8080)),
+    )
+
+
+TABLE_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def _mqtt(where: str, values: Mapping[str, Any]) -> MqttConfig | None:
+    """The broker settings; None when the section says `enabled = false`."""
+    enabled = _flag(where, "mqtt", "enabled", values.get("enabled", True))
+    if "host" not in values:
+        raise ConfigError(f"{where}: [mqtt] host is missing: the broker's name or address")
+    host = _text(where, "mqtt", "host", values["host"]).strip()
+    if not host:
+        raise ConfigError(f"{where}: [mqtt] host = '': expected the broker's name or address")
+    table = _text(where, "mqtt", "table", values.get("table", "table"))
+    if not table or not set(table) <= TABLE_NAME_CHARACTERS:
+        raise ConfigError(
+            f"{where}: [mqtt] table = {table!r}: expected lower-case letters, digits, - or _ "
+            "(it names the topics cardtable/<table>/...)"
+        )
+    user = values.get("user")
+    password = values.get("password")
+    if password is not None and user is None:
+        raise ConfigError(f"{where}: [mqtt] password without user")
+    if not enabled:
+        return None
+    return MqttConfig(
+        host=host,
+        port=_port(where, "mqtt", values.get("port", 1883)),
+        tls=_flag(where, "mqtt", "tls", values.get("tls", False)),
+        user=None if user is None else _text(where, "mqtt", "user", user),
+        password=None if password is None else _text(where, "mqtt", "password", password),
+        table=table,
+    )

@@ -1,0 +1,121 @@
+"""How far each game's events have reached the MQTT broker, kept in the journal itself.
+
+The journal is the truth: an event is marked published only once the broker acknowledged it,
+so after the broker or the network comes back the rest is sent in order, from there on.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.import_log import PUBLISHED_TABLE
+
+OUTBOX_SCHEMA = (
+    f"CREATE TABLE IF NOT EXISTS {PUBLISHED_TABLE} ("
+    "game_id INTEGER PRIMARY KEY, seq INTEGER NOT NULL DEFAULT 0)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """One journaled event the broker has not acknowledged yet."""
+
+    game_id: int
+    seq: int
+    at: str
+    event: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game's line in the journal, as the broker's `games/<id>` topic carries it."""
+
+    id: int
+    started_at: str
+    finished_at: str | None
+    winner: str | None
+    score_ns: int
+    score_ew: int
+
+
+class Outbox:
+    """The journal seen from the publisher: what is left to send, and marking what was sent."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db = sqlite3.connect(path, isolation_level=None, timeout=10.0,
+                                   check_same_thread=False)
+        self._db.execute(OUTBOX_SCHEMA)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def pending(self, limit: int = 500) -> list[Pending]:
+        """The oldest unpublished events, game by game and in sequence."""
+        rows = self._db.execute(
+            "SELECT e.game_id, e.seq, e.at, e.event FROM events e "
+            f"LEFT JOIN {PUBLISHED_TABLE} p ON p.game_id = e.game_id "
+            "WHERE e.seq > COALESCE(p.seq, 0) ORDER BY e.game_id, e.seq LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [Pending(int(g), int(s), str(at), json.loads(text)) for g, s, at, text in rows]
+
+    def published(self, game_id: int) -> int:
+        """The last sequence of `game_id` the broker acknowledged (0 for none)."""
+        row = self._db.execute(
+            f"SELECT seq FROM {PUBLISHED_TABLE} WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return int(row[0]) if row else 0
+
+    def mark(self, game_id: int, seq: int) -> None:
+        """Record that the broker has every event of `game_id` up to `seq`."""
+        with self._transaction() as db:
+            db.execute(
+                f"INSERT INTO {PUBLISHED_TABLE} (game_id, seq) VALUES (?, ?) "
+                "ON CONFLICT(game_id) DO UPDATE SET seq = MAX(seq, excluded.seq)",
+                (game_id, seq),
+            )
+
+    def game(self, game_id: int) -> GameRow | None:
+        """The game's row: start, end, winner and score."""
+        row = self._db.execute(
+            "SELECT id, started_at, finished_at, winner, score_ns, score_ew FROM games "
+            "WHERE id = ?", (game_id,)
+        ).fetchone()
+        return GameRow(*row) if row else None
+
+    def events(self, game_id: int) -> list[dict[str, Any]]:
+        """Every journaled event of a game, oldest first, as table log objects."""
+        rows = self._db.execute(
+            "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+        return [json.loads(row[0]) for row in rows]
+
+    def games(self) -> list[int]:
+        """Every game whose events have all reached the broker (retained topics to renew)."""
+        rows = self._db.execute(
+            f"SELECT g.id FROM games g JOIN {PUBLISHED_TABLE} p ON p.game_id = g.id ORDER BY g.id"
+        ).fetchall()
+        return [int(row[0]) for row in rows]
+
+    def latest_game(self) -> int | None:
+        """The game the table shows."""
+        row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+        return int(row[0]) if row and row[0] is not None else None

@@ -1,0 +1,1 @@
+"""The table on the web: a page for phones, the game history, MQTT and the club page."""

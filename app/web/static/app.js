@@ -1,0 +1,134 @@
+"use strict";
+// The table's phone page: the live table from Server-Sent Events, and the journal's history.
+const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+const page = document.getElementById("page");
+const connection = document.getElementById("connection");
+let live = null;
+let stream = null;
+
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
+    '"': "&quot;", "'": "&#39;" })[c]);
+}
+function card(code) {
+  if (code === "JK") return '<span class="card">JK</span>';
+  const suit = code.slice(-1);
+  const red = suit === "H" || suit === "D" ? " red" : "";
+  return `<span class="card${red}" data-card="${esc(code)}">${esc(code.slice(0, -1))}${SUITS[suit] || suit}</span>`;
+}
+function bidText(bid) { return bid === "pass" ? "pass" : String(bid); }
+
+function renderLive() {
+  if (!live) { page.innerHTML = "<p>No game yet.</p>"; return; }
+  const s = live;
+  const names = s.seats;
+  const c = s.contract;
+  const trick = s.trick;
+  const played = {};
+  if (trick) for (const [seat, code] of trick.cards) played[seat] = code;
+  const seats = ["N", "E", "S", "W"].map((seat) => {
+    const classes = ["seat"];
+    if (s.turn === seat) classes.push("turn");
+    if (trick && trick.winner === seat) classes.push("won");
+    return `<div class="${classes.join(" ")}" id="seat-${seat}" style="grid-area:${seat}">` +
+      `<div>${esc(names[seat])}${s.dealer === seat ? " (dealer)" : ""}</div>` +
+      `<div>${played[seat] ? card(played[seat]) : "&nbsp;"}</div></div>`;
+  }).join("");
+  const alarms = s.alarms.map((r) => `<div class="box alarm">RENEGE by ${esc(r.seat)}: ` +
+    `trick ${r.trick}, ${SUITS[r.led] || r.led} led, played ${card(r.card)}; ` +
+    `proved by ${card(r.proved_by_card)} in trick ${r.proved_by_trick} (hand ${r.hand})</div>`).join("");
+  const problems = s.problems.map((p) => `<div class="box problem">${esc(problemText(p))}</div>`).join("");
+  const bids = s.bids.map(([seat, bid]) => `${esc(seat)} ${esc(bidText(bid))}`).join(", ") || "none yet";
+  page.innerHTML = `
+    <div class="scores">
+      <div class="team NS"><div>NS</div><div class="points" id="score-NS">${s.score.NS}</div></div>
+      <div class="team EW"><div>EW</div><div class="points" id="score-EW">${s.score.EW}</div></div>
+    </div>
+    <div class="meta" id="meta">Game ${s.game}, hand ${s.hand}; to ${s.target};
+      ${s.winner ? `<b id="winner">${s.winner} won</b>` : `${esc(s.phase)}, turn <b id="turn">${esc(s.turn || "-")}</b>`}</div>
+    ${alarms}${problems}
+    <div class="box"><h2>Bids</h2><div id="bids">${bids}</div></div>
+    <div class="box"><h2>Contract</h2><div id="contract">${c ? `${esc(c.seat)} bid ${esc(bidText(c.bid))}, trump ${SUITS[c.trump] || esc(c.trump)}` +
+      (c.sitting_out ? `, ${esc(c.sitting_out)} sits out` : "") : "not yet"}</div></div>
+    <div class="box"><h2>Trick ${trick ? trick.number : ""}</h2><div class="trick" id="trick">${seats}</div></div>
+    <div class="box"><h2>Tricks won</h2><div id="tricks-won">NS ${s.tricks_won.NS}, EW ${s.tricks_won.EW}</div></div>`;
+}
+
+function problemText(p) {
+  if (p.kind === "unreadable_card") return `${p.seat}: card unreadable, lay it flat`;
+  if (p.kind === "already_played") return `${p.seat}: ${p.card} was already played`;
+  if (p.kind === "out_of_turn") return `${p.seat}: ${p.card} waits for its turn`;
+  if (p.kind === "disconnected") return `${p.device} down: ${p.reason}`;
+  return JSON.stringify(p);
+}
+
+async function getJson(url) {
+  const answer = await fetch(url);
+  if (!answer.ok) throw new Error(await answer.text());
+  return answer.json();
+}
+
+async function renderGames() {
+  const games = await getJson("/api/games");
+  if (!games.length) { page.innerHTML = "<p>No games in the journal.</p>"; return; }
+  page.innerHTML = `<table id="games"><tr><th>#</th><th>started (UTC)</th><th>NS</th><th>EW</th><th>hands</th><th>status</th></tr>` +
+    games.slice().reverse().map((g) => `<tr><td><a href="#/games/${g.id}">${g.id}</a></td>` +
+      `<td>${esc(g.started_at.slice(0, 16).replace("T", " "))}</td><td>${g.score.NS}</td><td>${g.score.EW}</td>` +
+      `<td>${g.hands}</td><td>${esc(g.winner ? g.winner + " won" : g.status)}</td></tr>`).join("") + "</table>";
+}
+
+async function renderGame(id) {
+  const g = await getJson(`/api/games/${id}`);
+  const hands = g.hands.map((h) => `<div class="box hand" id="hand-${h.number}"><h2>Hand ${h.number}` +
+    ` · NS ${h.score_after.NS} – EW ${h.score_after.EW}</h2>` +
+    `<pre>${esc(h.account.join("\n"))}</pre></div>`).join("");
+  page.innerHTML = `<h1>Game ${g.id}</h1>
+    <p id="game-score">NS ${g.score.NS}, EW ${g.score.EW}${g.winner ? `; ${g.winner} won` : ""} (to ${g.target})</p>
+    <div id="chart">${g.chart_svg}</div>
+    <p><a id="download" href="/api/games/${g.id}/log" download="game-${g.id}.jsonl">Download the table log</a></p>
+    ${hands}`;
+}
+
+async function renderStats() {
+  const stats = await getJson("/api/stats");
+  const seats = Object.entries(stats.seats).map(([seat, s]) => {
+    const bids = Object.entries(s.bids).map(([bid, r]) =>
+      `<tr><td>bid ${esc(bid)}</td><td>${r.made} made</td><td>${r.set} set</td></tr>`).join("");
+    return `<div class="box seat-stats" id="stats-${seat}"><h2>${seat}</h2>` +
+      `<table>${bids || "<tr><td>no contracts</td></tr>"}</table>` +
+      `<div class="meta">reneges ${s.reneges} · cards unreadable ${s.unreadable} · misread ${s.misread}</div></div>`;
+  }).join("");
+  page.innerHTML = `<p>Over ${stats.games} game${stats.games === 1 ? "" : "s"}</p><div id="stats">${seats}</div>`;
+}
+
+function route() {
+  const hash = location.hash || "#/";
+  for (const [id, prefix] of [["nav-live", "#/"], ["nav-games", "#/games"], ["nav-stats", "#/stats"]]) {
+    const here = prefix === "#/" ? hash === "#/" : hash.startsWith(prefix);
+    document.getElementById(id).classList.toggle("here", here);
+  }
+  const game = hash.match(/^#\/games\/(\d+)$/);
+  const shown = game ? renderGame(game[1]) : hash === "#/games" ? renderGames()
+    : hash === "#/stats" ? renderStats() : Promise.resolve(renderLive());
+  shown.catch((error) => { page.innerHTML = `<p>${esc(error.message)}</p>`; });
+}
+
+function connect() {
+  stream = new EventSource("/api/events");  // reconnects by itself after a drop
+  stream.addEventListener("open", () => { connection.textContent = "live"; connection.className = "up"; });
+  stream.addEventListener("error", () => {
+    // A stream the server ended is reopened at once; only a longer gap is shown.
+    setTimeout(() => {
+      if (stream.readyState !== EventSource.OPEN) { connection.textContent = "reconnecting"; connection.className = "down"; }
+    }, 2000);
+  });
+  stream.addEventListener("state", (message) => {
+    live = JSON.parse(message.data);
+    document.body.dataset.seq = live.seq;
+    if ((location.hash || "#/") === "#/") renderLive();
+  });
+}
+
+window.addEventListener("hashchange", route);
+fetch("/api/live").then((r) => r.json()).then((s) => { if (s && !live) live = s; route(); });
+connect();

@@ -1,0 +1,47 @@
+"use strict";
+// The club page: every table's live score and state, the finished games and the standings.
+const page = document.getElementById("page");
+const connection = document.getElementById("connection");
+const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
+    '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function tableBox(name, entry) {
+  const s = entry.state;
+  if (!s) return `<div class="box" id="table-${esc(name)}"><h2>${esc(name)} · ${esc(entry.status)}</h2>no game yet</div>`;
+  const c = s.contract;
+  const line = s.winner ? `<b>${esc(s.winner)} won</b>` :
+    `hand ${s.hand}, ${esc(s.phase)}, turn ${esc(s.turn || "-")}` +
+    (c ? `; ${esc(c.seat)} bid ${esc(c.bid)} ${SUITS[c.trump] || esc(c.trump)}` : "");
+  const alarm = s.alarms && s.alarms.length ? ` <span class="alarm">RENEGE ${esc(s.alarms[0].seat)}</span>` : "";
+  return `<div class="box" id="table-${esc(name)}"><h2>${esc(name)} · ${esc(entry.status)}</h2>` +
+    `<div class="scores"><div class="team NS"><div>NS</div><div class="points">${s.score.NS}</div></div>` +
+    `<div class="team EW"><div>EW</div><div class="points">${s.score.EW}</div></div></div>` +
+    `<div class="meta">game ${s.game} to ${s.target}: ${line}${alarm}</div></div>`;
+}
+
+function render(club) {
+  const tables = Object.entries(club.tables).map(([name, entry]) => tableBox(name, entry)).join("")
+    || "<p>No table on the broker yet.</p>";
+  const standings = club.standings.map((r, i) => `<tr><td>${i + 1}</td><td>${esc(r.pair)}</td>` +
+    `<td>${r.played}</td><td>${r.won}</td><td>${r.points_for}</td><td>${r.points_against}</td></tr>`).join("");
+  const finished = club.finished.slice().reverse().map((g) => `<tr><td>${esc(g.table)}</td><td>${g.id}</td>` +
+    `<td>${g.score.NS}</td><td>${g.score.EW}</td><td>${esc(g.winner)}</td><td>${g.hands}</td></tr>`).join("");
+  page.innerHTML = `<div id="tables">${tables}</div>
+    <div class="box"><h2>Standings</h2><table id="standings"><tr><th></th><th>pair</th><th>played</th>` +
+    `<th>won</th><th>for</th><th>against</th></tr>${standings}</table></div>
+    <div class="box"><h2>Finished games</h2><table id="finished"><tr><th>table</th><th>game</th><th>NS</th>` +
+    `<th>EW</th><th>winner</th><th>hands</th></tr>${finished}</table></div>`;
+}
+
+const stream = new EventSource("/api/events");  // reconnects by itself after a drop
+stream.addEventListener("open", () => { connection.textContent = "live"; connection.className = "up"; });
+stream.addEventListener("error", () => {
+  setTimeout(() => {
+    if (stream.readyState !== EventSource.OPEN) { connection.textContent = "reconnecting"; connection.className = "down"; }
+  }, 2000);
+});
+stream.addEventListener("state", (message) => render(JSON.parse(message.data)));

@@ -1,0 +1,188 @@
+"""MQTT against a real broker: every event once and in order, across broker restarts."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.config import AppConfig, MqttConfig, WebConfig
+from app.controller import TableController
+from app.journal import Journal
+from app.mqtt import MqttPublisher
+from app.mqtt_outbox import Outbox
+from app.run import TableApp
+from app.script import parse_script_line, script_from_events
+from app.web.service import table_services
+from table import Event, GameStarted
+from table.events import event_to_json
+from table.simulate import simulate_game
+from tests.app.mqttrig import Broker, Gate, Subscriber
+
+TABLE = "t1"
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    """Mosquitto where it is installed, else amqtt, on a free loopback port."""
+    running = Broker(tmp_path).start()
+    yield running
+    running.stop()
+
+
+class Game:
+    """A simulated game played line by line into a table whose journal is in `folder`."""
+
+    def __init__(self, folder: Path, seed: int) -> None:
+        self.events: list[Event] = simulate_game(seed=seed).events
+        start = self.events[0]
+        assert isinstance(start, GameStarted)
+        self.journal = Journal(folder / "journal.sqlite")
+        self.controller = TableController(self.journal, start.rules, start.dealer)
+        self.app = TableApp(AppConfig(state_dir=folder), self.controller)
+        self.lines = script_from_events(self.events)
+        self.played = 0
+
+    def play(self, count: int) -> None:
+        """Play the next `count` script lines."""
+        for line in self.lines[self.played:self.played + count]:
+            self.played += 1
+            self.app.handle(parse_script_line(self.played, json.dumps(line)))
+
+    @property
+    def seq(self) -> int:
+        """Events journaled so far."""
+        return len(self.journal.events(self.controller.game_id))
+
+
+def publisher_for(path: Path, port: int) -> MqttPublisher:
+    """A publisher for table TABLE, reconnecting quickly."""
+    return MqttPublisher(MqttConfig("127.0.0.1", port, table=TABLE), path, reconnect_s=(1, 2))
+
+
+def messages_until_state(subscriber: Subscriber, seq: int) -> list[tuple[str, Any]]:
+    """Every message until both the event numbered `seq` and a state showing it came."""
+    seen = []
+    event = state = False
+    while not (event and state):
+        name, payload = subscriber.next("")
+        seen.append((name, payload))
+        event = event or (name == f"cardtable/{TABLE}/events" and payload["seq"] == seq)
+        state = state or (name == f"cardtable/{TABLE}/state" and payload["seq"] >= seq)
+    return seen
+
+
+def event_messages(seen: list[tuple[str, Any]]) -> list[dict[str, Any]]:
+    """The payloads of the events topic, in arrival order."""
+    return [payload for name, payload in seen if name == f"cardtable/{TABLE}/events"]
+
+
+def journal_events(game: Game) -> list[dict[str, Any]]:
+    """The journaled events of the game, as table log objects."""
+    return [event_to_json(e) for e in game.journal.events(game.controller.game_id)]
+
+
+def test_every_event_arrives_once_in_order_across_a_broker_restart(
+    tmp_path: Path, broker: Broker
+) -> None:
+    game = Game(tmp_path, seed=51)
+    gate = Gate(broker.port).open()
+    subscriber = Subscriber(broker.port)
+    publisher = publisher_for(game.journal.path, gate.port)
+    game.app.listeners.append(publisher.notify)
+    publisher.start()
+    try:
+        game.play(25)
+        seen = messages_until_state(subscriber, game.seq)
+        subscriber.subscribed.clear()
+        gate.cut()  # the network goes, then the broker stops mid-game
+        broker.stop()
+        game.play(30)  # journaled while nothing can be sent
+        missed_from = game.seq
+        broker.start()
+        assert subscriber.subscribed.wait(30), "the subscriber did not come back"
+        gate.open()  # the network is back: the table catches up by itself
+        game.play(len(game.lines))
+        seen += messages_until_state(subscriber, game.seq)
+    finally:
+        publisher.close()
+        subscriber.close()
+        gate.cut()
+    events = event_messages(seen)
+    assert [(e["game"], e["seq"]) for e in events] == [
+        (game.controller.game_id, seq) for seq in range(1, game.seq + 1)]
+    assert [e["event"] for e in events] == journal_events(game)
+    assert missed_from < game.seq
+    outbox = Outbox(game.journal.path)
+    assert outbox.published(game.controller.game_id) == game.seq and outbox.pending() == []
+    outbox.close()
+    state = [payload for name, payload in seen if name.endswith("/state")][-1]
+    assert state["score"] == {t.value: v for t, v in game.controller.state.scores.items()}
+    games_topic = f"cardtable/{TABLE}/games/{game.controller.game_id}"
+    finished = [payload for name, payload in seen if name == games_topic]
+    winner = game.controller.state.winner
+    assert winner is not None and finished[-1]["winner"] == winner.value
+    assert finished[-1]["hands"] == len(game.controller.state.hands)
+
+
+def test_a_restarted_table_sends_only_what_the_broker_has_not_had(
+    tmp_path: Path, broker: Broker
+) -> None:
+    game = Game(tmp_path, seed=52)
+    subscriber = Subscriber(broker.port)
+    publisher = publisher_for(game.journal.path, broker.port)
+    game.app.listeners.append(publisher.notify)
+    publisher.start()
+    game.play(20)
+    seen = messages_until_state(subscriber, game.seq)
+    publisher.close()
+    game.app.listeners.clear()
+    game.play(20)  # the table ran on with no publisher (a restart, the config changed...)
+    again = publisher_for(game.journal.path, broker.port).start()
+    try:
+        seen += messages_until_state(subscriber, game.seq)
+    finally:
+        again.close()
+        subscriber.close()
+    events = event_messages(seen)
+    assert [e["seq"] for e in events] == list(range(1, game.seq + 1))
+    assert [e["event"] for e in events] == journal_events(game)
+    statuses = [payload for name, payload in seen if name == f"cardtable/{TABLE}/status"]
+    assert statuses[:3] == ["online", "offline", "online"]
+
+
+def test_home_assistant_finds_the_scores_and_the_state_is_retained(
+    tmp_path: Path, broker: Broker
+) -> None:
+    game = Game(tmp_path, seed=53)
+    config = AppConfig(state_dir=tmp_path, web=WebConfig(enabled=False),
+                       mqtt=MqttConfig("127.0.0.1", broker.port, table=TABLE))
+    game.app = TableApp(config, game.controller)
+    with table_services(game.app):
+        game.play(30)
+        first = Subscriber(broker.port)
+        messages_until_state(first, game.seq)
+        first.close()
+    prefix = f"homeassistant/sensor/cardtable_{TABLE}"
+    expected = {f"{prefix}/{key}/config" for key in ("score_ns", "score_ew", "phase", "winner")}
+    expected |= {f"cardtable/{TABLE}/{name}" for name in ("state", "status", "games/1")}
+    late = Subscriber(broker.port)  # comes after everything: the retained topics remain
+    retained: dict[str, tuple[str, bool]] = {}
+    try:
+        while not expected <= set(retained):
+            name, payload, was_retained = late.messages.get(timeout=20)
+            retained[name] = (payload, was_retained)
+    finally:
+        late.close()
+    score_ns = json.loads(retained[f"{prefix}/score_ns/config"][0])
+    assert score_ns["state_topic"] == f"cardtable/{TABLE}/state"
+    assert score_ns["value_template"] == "{{ value_json.score.NS }}"
+    assert score_ns["availability_topic"] == f"cardtable/{TABLE}/status"
+    assert all(retained[name][1] for name in expected)
+    state, was_retained = retained[f"cardtable/{TABLE}/state"]
+    assert was_retained and json.loads(state)["seq"] == game.seq
+    assert retained[f"cardtable/{TABLE}/status"] == ("offline", True)
+    assert json.loads(retained[f"cardtable/{TABLE}/games/1"][0])["id"] == 1

@@ -1,0 +1,135 @@
+"""The page in a real browser: headless Chromium renders the live table and a game's history."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from app.config import AppConfig
+from app.controller import TableController
+from app.journal import Journal
+from app.run import TableApp
+from app.script import parse_script_line, script_from_events
+from app.web.server import WebServer
+from app.web.sources import TableFeed
+from table import GameStarted, Team, replay
+from table.simulate import simulate_game
+from tests.app.webrig import web_server
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium)")
+DEMO_LOG = Path(__file__).parents[2] / "app" / "data" / "demo_game.jsonl"
+# Short streams: the browser's virtual clock stands still while a request is open, so each
+# stream ends soon and the page reconnects, as it does after any drop.
+SHORT_STREAMS = {"stream_s": 0.3, "retry_ms": 500}
+
+
+def rendered(server: WebServer, page: str, profile: Path, size: str = "390,844") -> str:
+    """The page's DOM once its script has run, as headless Chromium dumps it."""
+    assert CHROMIUM is not None
+    done = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+         f"--window-size={size}", "--virtual-time-budget=3000", "--dump-dom", server.url + page],
+        capture_output=True, text=True, timeout=120, check=True)
+    return done.stdout
+
+
+def text_of(dom: str, element: str) -> str:
+    """The text inside the element with this id, tags removed."""
+    match = re.search(rf'id="{element}"[^>]*>(.*?)</div>', dom, re.S)
+    assert match, f"no #{element} in the page"
+    return re.sub(r"<[^>]+>", "", match.group(1)).strip()
+
+
+def test_the_live_page_follows_a_game_played_through_the_referee(tmp_path: Path) -> None:
+    game = simulate_game(seed=41)
+    start = game.events[0]
+    assert isinstance(start, GameStarted)
+    lines = script_from_events(game.events)
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        controller = TableController(journal, start.rules, start.dealer)
+        app = TableApp(AppConfig(state_dir=tmp_path, seat_names={"S": "Sue"}), controller)
+        with web_server(journal.path, **SHORT_STREAMS) as server:
+            app.listeners.append(TableFeed(app, server.context.hub))
+            for number, line in enumerate(lines[:20], start=1):
+                app.handle(parse_script_line(number, json.dumps(line)))
+
+            dom: list[str] = []
+            browser = threading.Thread(
+                target=lambda: dom.append(rendered(server, "", tmp_path / "profile")))
+            browser.start()
+            assert server.context.hub.wait_listeners(1, 60)  # the page is live: play on
+            for number, line in enumerate(lines[20:40], start=21):
+                app.handle(parse_script_line(number, json.dumps(line)))
+            browser.join()
+    state = controller.state
+    (page,) = dom
+    assert f'data-seq="{len(state.log)}"' in page
+    assert text_of(page, "score-NS") == str(state.scores[Team.NS])
+    contract = state.hand.contract or state.completed[-1].contract
+    assert contract is not None and f"{contract.seat} bid" in text_of(page, "contract")
+    trick = (state.hand.tricks or state.completed[-1].tricks)[-1]
+    for seat, card in trick.cards:
+        assert f'data-card="{card.code}"' in page.split(f'id="seat-{seat.value}"')[1][:400]
+    assert "Sue" in page
+    assert ">connecting<" not in page  # the stream opened (and, between streams, reconnects)
+
+
+def test_a_game_s_history_shows_its_hands_and_chart(tmp_path: Path) -> None:
+    assert main(["import", str(DEMO_LOG), "--state-dir", str(tmp_path / "s")]) == 0
+    state = replay(Journal(tmp_path / "s" / "journal.sqlite").events(1))
+    with web_server(tmp_path / "s" / "journal.sqlite", **SHORT_STREAMS) as server:
+        dom = rendered(server, "#/games/1", tmp_path / "profile")
+        listed = rendered(server, "#/games", tmp_path / "profile")
+    assert dom.count('class="box hand"') == len(state.hands)
+    assert dom.count("<polyline") == 2 and 'id="download"' in dom
+    assert f"EW {state.scores[Team.EW]}" in dom
+    assert 'href="#/games/1"' in listed and "EW won" in listed
+
+
+def test_screenshots_of_a_page_at_phone_and_desktop_sizes(tmp_path: Path) -> None:
+    from app.web.screenshots import SIZES, screenshots
+
+    assert main(["import", str(DEMO_LOG), "--state-dir", str(tmp_path / "s")]) == 0
+    with web_server(tmp_path / "s" / "journal.sqlite", **SHORT_STREAMS) as server:
+        written = screenshots(server.url, {"game": "#/games/1"}, tmp_path / "shots")
+    assert [path.name for path in written] == ["game_phone.png", "game_desktop.png"]
+    for path, (width, height) in zip(written, SIZES.values(), strict=True):
+        header = path.read_bytes()[:24]
+        assert header[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (int.from_bytes(header[16:20]), int.from_bytes(header[20:24])) == (width, height)
+
+
+def test_the_club_page_renders_every_table_and_the_standings(tmp_path: Path) -> None:
+    from app.web.club import Club, ClubHandler
+    from app.web.live import live_snapshot
+    from app.web.server import WebContext
+
+    club = Club()
+    game = simulate_game(seed=43)
+    state = replay(game.events)
+    assert state.winner is not None
+    club.take("cardtable/t1/status", b"online")
+    club.take("cardtable/t1/state", json.dumps(live_snapshot(state, 1)).encode())
+    club.take("cardtable/t1/games/1", json.dumps({
+        "id": 1, "winner": state.winner.value, "hands": len(state.hands),
+        "score": {t.value: v for t, v in state.scores.items()},
+        "players": {"N": "Ann", "E": "Bob", "S": "Cy", "W": "Di"}}).encode())
+    club.take("cardtable/t2/status", b"offline")
+    context = WebContext(None, stream_s=0.3, retry_ms=500)
+    context.hub.publish(club.snapshot())
+    with WebServer(context, "127.0.0.1", 0, ClubHandler) as server:
+        dom = rendered(server, "", tmp_path / "profile")
+    assert 'id="table-t1"' in dom and 'id="table-t2"' in dom and "offline" in dom
+    assert f"{state.winner.value} won" in dom
+    assert "Ann &amp; Cy" in dom and "Bob &amp; Di" in dom
+    assert dom.index("Ann &amp; Cy" if state.winner is Team.NS else "Bob &amp; Di") < dom.index(
+        "Bob &amp; Di" if state.winner is Team.NS else "Ann &amp; Cy")
