@@ -85,6 +85,10 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-seconds", type=float, help="stop after this long")
     parser.add_argument("--verbose", action="store_true", help="print every notice on stderr")
     parser.add_argument(
+        "--no-web", action="store_true",
+        help="serve neither the web page nor MQTT from the table: `cardtable web` does it beside "
+             "(the cardtable-web service)")
+    parser.add_argument(
         "--stuck-after", type=float, metavar="SECONDS",
         help="a camera or panel thread silent this long is restarted (default 10)")
 

@@ -82,9 +82,10 @@ def run_table(args: argparse.Namespace) -> int:
             return 1
         app = TableApp(config, controller, watch_clock=time.monotonic,
                        stuck_after_s=stuck_after_s(args))
-        from app.web.service import table_services  # the web page and MQTT, as configured
+        if not getattr(args, "no_web", False):  # else `cardtable web` serves them beside
+            from app.web.service import table_services  # the web page and MQTT, as configured
 
-        stack.enter_context(table_services(app))
+            stack.enter_context(table_services(app))
         if args.verbose:
             app.listeners.append(print_notices)
         polls = stack.enter_context(open_devices(app))

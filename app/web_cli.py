@@ -15,7 +15,8 @@ def register(subparsers: Any) -> None:
     _journal_options(imported)
     imported.set_defaults(handler=run_import)
 
-    web = subparsers.add_parser("web", help="serve the phone page: the live table and the history")
+    web = subparsers.add_parser(
+        "web", help="serve the phone page (the live table, the history) and publish to [mqtt]")
     _journal_options(web)
     web.add_argument("--host", help="address to listen on (default: [web] host, 0.0.0.0)")
     web.add_argument("--port", type=int, help="port to listen on (default: [web] port, 8080)")
@@ -167,6 +168,11 @@ def run_web(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     watcher = JournalWatcher(journal_path, context.hub, config.seat_names).start()
+    publisher = None
+    if config.mqtt is not None and not args.screenshots:  # the table's events to the broker
+        from app.mqtt import MqttPublisher
+
+        publisher = MqttPublisher(config.mqtt, journal_path, seat_names=config.seat_names).start()
     with server:
         if args.screenshots:
             pages = {"live": "", "games": "#/games", "stats": "#/stats"}
@@ -179,6 +185,8 @@ def run_web(args: argparse.Namespace) -> int:
             _serve_until_stopped(args.max_seconds)
             status = 0
     watcher.stop()
+    if publisher is not None:
+        publisher.close()
     return status
 
 

@@ -79,17 +79,20 @@ run ln -sf "$prefix/.venv/bin/cardtable" /usr/local/bin/cardtable
 
 say "config and service"
 [ -e /etc/cardtable/table.toml ] || run cp "$here/hardware/table.example.toml" /etc/cardtable/table.toml
-run install -m 0644 "$here/systemd/cardtable.service" /etc/systemd/system/cardtable.service
+# The table (devices, no network) and its web page and MQTT (network, no devices), apart.
+for unit in cardtable.service cardtable-web.service; do
+    run install -m 0644 "$here/systemd/$unit" "/etc/systemd/system/$unit"
+done
 run systemctl daemon-reload
 if [ "$START" = 1 ]; then
-    run systemctl enable --now cardtable.service
+    run systemctl enable --now cardtable.service cardtable-web.service
 else
-    run systemctl enable cardtable.service
+    run systemctl enable cardtable.service cardtable-web.service
 fi
 
 cat <<'NEXT'
 == next steps
   cardtable check-hardware --config /etc/cardtable/table.toml   # buttons, lights, buzzer, camera
   cardtable calibrate --config /etc/cardtable/table.toml        # the play area and the seat zones
-  sudo systemctl start cardtable                                # then the table runs at every boot
+  sudo systemctl start cardtable cardtable-web                  # then the table runs at every boot
 NEXT

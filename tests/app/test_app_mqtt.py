@@ -186,3 +186,35 @@ def test_home_assistant_finds_the_scores_and_the_state_is_retained(
     assert was_retained and json.loads(state)["seq"] == game.seq
     assert retained[f"cardtable/{TABLE}/status"] == ("offline", True)
     assert json.loads(retained[f"cardtable/{TABLE}/games/1"][0])["id"] == 1
+
+
+def test_cardtable_web_publishes_the_journal_of_a_table_beside_it(
+    tmp_path: Path, broker: Broker
+) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    from tests.app.mqttrig import free_port
+
+    game = Game(tmp_path, seed=54)
+    game.play(15)
+    config = tmp_path / "table.toml"
+    config.write_text(f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\n'
+                      f'table = "{TABLE}"\n')
+    subscriber = Subscriber(broker.port)
+    command = [sys.executable, "-m", "app", "web", "--config", str(config), "--state-dir",
+               str(tmp_path), "--host", "127.0.0.1", "--port", str(free_port())]
+    web = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           cwd=Path(__file__).parents[2])
+    try:
+        seen = messages_until_state(subscriber, game.seq)
+        game.play(25)  # the table goes on in its own process; the web process follows it
+        seen += messages_until_state(subscriber, game.seq)
+    finally:
+        web.send_signal(signal.SIGTERM)
+        assert web.wait(30) == 0
+        subscriber.close()
+    events = event_messages(seen)
+    assert [e["seq"] for e in events] == list(range(1, game.seq + 1))
+    assert [e["event"] for e in events] == journal_events(game)

@@ -106,3 +106,20 @@ def test_journal_commands_report_problems(
     bad.write_text("[nope]\n")
     assert main(["games", "--config", str(bad)]) == 2
     assert "unknown section [nope]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("no_web", [False, True])
+def test_no_web_leaves_the_page_and_mqtt_to_cardtable_web(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_web: bool
+) -> None:
+    import socket
+
+    script = write_script(tmp_path / "hand.jsonl", script_from_events(events(*HAND_E3)))
+    with socket.create_server(("127.0.0.1", 0)) as taken:  # the port the page would listen on
+        config = tmp_path / "table.toml"
+        config.write_text(f'[web]\nhost = "127.0.0.1"\nport = {taken.getsockname()[1]}\n')
+        extra = ["--no-web"] if no_web else []
+        assert main(["run", "--config", str(config), "--script", str(script), "--state-dir",
+                     str(tmp_path / "state"), "--no-display", *extra]) == 0
+    tried = "the web page is off: cannot listen" in capsys.readouterr().err
+    assert tried is not no_web

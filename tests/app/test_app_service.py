@@ -13,16 +13,22 @@ from app.sdnotify import Notifier
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "cardtable.service"
+WEB_UNIT = ROOT / "systemd" / "cardtable-web.service"
 EXEC = "/opt/cardtable/.venv/bin/cardtable"
 
 
+def _settings(unit: Path) -> list[str]:
+    return [line.strip() for line in unit.read_text().splitlines()]
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze absent")
-def test_unit_verifies_clean(tmp_path: Path) -> None:
+@pytest.mark.parametrize("shipped", [UNIT, WEB_UNIT], ids=lambda unit: unit.name)
+def test_unit_verifies_clean(tmp_path: Path, shipped: Path) -> None:
     fake = tmp_path / "cardtable"
     fake.write_text("#!/bin/sh\n")
     fake.chmod(0o755)
-    unit = tmp_path / "cardtable.service"
-    unit.write_text(UNIT.read_text().replace(EXEC, str(fake)))
+    unit = tmp_path / shipped.name
+    unit.write_text(shipped.read_text().replace(EXEC, str(fake)))
     result = subprocess.run(
         ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, check=False
     )
@@ -67,7 +73,10 @@ def test_installer_dry_run_lists_its_steps_in_order() -> None:
     pip = next(n for n, step in enumerate(steps) if "/pip install" in step)
     assert "--constraint" in steps[pip] and steps[pip].endswith("/opt/cardtable/src[pi]")
     assert "ln -sf /opt/cardtable/.venv/bin/cardtable /usr/local/bin/cardtable" in steps
-    assert steps[-1] == "systemctl enable cardtable.service"
+    assert steps[-1] == "systemctl enable cardtable.service cardtable-web.service"
+    installed = [step.split()[-1] for step in steps if step.startswith("install -m 0644")]
+    assert installed == ["/etc/systemd/system/cardtable.service",
+                         "/etc/systemd/system/cardtable-web.service"]
 
 
 def test_installer_leaves_the_clones_venv_behind() -> None:
@@ -77,7 +86,8 @@ def test_installer_leaves_the_clones_venv_behind() -> None:
 
 
 def test_installer_starts_the_service_only_when_asked() -> None:
-    assert "+ systemctl enable --now cardtable.service" in _dry_run("--start")
+    started = "+ systemctl enable --now cardtable.service cardtable-web.service"
+    assert started in _dry_run("--start")
     assert "--now" not in _dry_run()
 
 
@@ -96,10 +106,22 @@ def test_unit_lets_gpiozero_read_the_board_and_lgpio_make_its_pipe() -> None:
     assert "Environment=LG_WD=/run/cardtable" in settings
 
 
+def test_the_table_stays_off_the_network_and_the_web_unit_holds_no_devices() -> None:
+    table, web = _settings(UNIT), _settings(WEB_UNIT)
+    assert "PrivateNetwork=yes" in table and "IPAddressDeny=any" in table
+    assert next(line for line in table if line.startswith("ExecStart=")).endswith(" --no-web")
+    assert "PrivateDevices=yes" in web and "DevicePolicy=closed" in web
+    assert not [line for line in web if line.startswith(("DeviceAllow=", "SupplementaryGroups="))]
+    allowed = next(line for line in web if line.startswith("IPAddressAllow=")).split("=")[1]
+    assert "any" not in allowed.split() and "localhost" in allowed.split()
+    assert f"ExecStart={EXEC} web --config /etc/cardtable/table.toml" in web
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze absent")
-def test_unit_exposure_stays_at_or_below_one() -> None:
+@pytest.mark.parametrize("shipped", [UNIT, WEB_UNIT], ids=lambda unit: unit.name)
+def test_unit_exposure_stays_at_or_below_one(shipped: Path) -> None:
     result = subprocess.run(
-        ["systemd-analyze", "security", "--offline=true", str(UNIT)],
+        ["systemd-analyze", "security", "--offline=true", str(shipped)],
         capture_output=True, text=True, check=False,
     )
     overall = [line for line in result.stdout.splitlines() if "Overall exposure level" in line]
