@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
+from vision.finder_felt import card_regions, light_share, object_mask
 from vision.finder_lines import line_quads, line_segments
 from vision.finder_parts import parted_pieces
 from vision.outline_boxes import Bounds, bounds, bounds_iou
@@ -246,6 +247,8 @@ class MaskSet:
     """Masks whose quads only count where no other mask found a card."""
     gray: Image | None = None
     """The shrunk, padded frame in grey, where card sides hidden in a region are checked."""
+    colour: Image | None = None
+    """The shrunk, padded frame in colour, for finders that judge colours."""
     opened_in: frozenset[int] = frozenset()
     """Masks that follow edges (cut along them, or their rings), whose regions not card-shaped
     are opened: there a card and a light thing touching it are joined by thin bridges, where
@@ -273,7 +276,7 @@ def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     opened = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in masks]
     indices = frozenset(range(len(opened), len(opened) + len(fallback)))
     return MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray,
-                   opened_in=indices | {edge_cut})
+                   opened_in=indices | {edge_cut}, colour=small)
 
 
 def _side_candidates(
@@ -353,6 +356,49 @@ def _parted_candidates(
             if gray is None or not crossed(gray, quad, config):
                 parted.append((PARTED_RANK + round(support, 1) + area / frame_area, quad))
     return parted
+
+
+def _repeats(quad: Quad, others: list[Quad]) -> bool:
+    """True when every corner of the quad lies within 3 % of its long side of another quad's."""
+    if not others:
+        return False
+    _, (side_a, side_b), _ = cv2.minAreaRect(quad)
+    nearest = float(np.abs(np.asarray(others) - quad).max(axis=(1, 2)).min())
+    return nearest < 0.03 * max(side_a, side_b)
+
+
+def cloth_candidates(masks: MaskSet, candidates: list[tuple[float, Quad]],
+                     config: VisionConfig) -> list[tuple[float, Quad]]:
+    """Cards on a plain cloth (`finder_felt.py`), in mask pixels, ranked at that finder's
+    priority; a region that is not card-shaped is parted by opening, and a piece crossed by a
+    straight edge (two cards) is dropped. None repeats one of `candidates`."""
+    frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
+    felt = config.felt_finder
+    if felt is None or masks.colour is None:
+        return []
+    pad = masks.pad
+    found = object_mask(masks.colour[pad:-pad, pad:-pad], felt)
+    if found is None:
+        return []
+    differs, lighter = found
+    low, high = config.min_card_area * frame_area, config.max_card_area * frame_area
+    offset = np.array([pad, pad], np.int32)
+    out: list[tuple[float, Quad]] = []
+    for region in card_regions(differs, lighter, low, high, felt):
+        whole = _quad_of(region + offset, config, [])
+        shapes = [whole] if whole is not None else [
+            shaped for _, piece in parted_pieces(region, felt.part_kernels)
+            if low < cv2.contourArea(piece) < high
+            and light_share(lighter, piece) >= felt.min_light_share
+            and (shaped := _quad_of(piece + offset, config, [])) is not None]
+        for quad, support in shapes:
+            if _repeats(quad, [c for _, c in candidates + out]):
+                continue
+            if masks.gray is not None and crossed(masks.gray, quad, config):
+                continue
+            area = cv2.contourArea(quad)
+            out.append((felt.priority + round(support, 1) + area / frame_area, quad))
+    return out
 
 
 LINES_RANK = -30.0
@@ -550,6 +596,7 @@ def find_cards(
     candidates += [(score, quad) for score, quad in parted
                    if not _touches_border(cv2.boundingRect(quad), masks)]
     candidates += _line_candidates(masks, candidates, frame_area, config)
+    candidates += cloth_candidates(masks, candidates, config)
     kept: list[tuple[Quad, Bounds]] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         extent = bounds(quad)
