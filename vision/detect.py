@@ -384,7 +384,12 @@ def cloth_candidates(masks: MaskSet, candidates: list[tuple[float, Quad]],
     low, high = config.min_card_area * frame_area, config.max_card_area * frame_area
     offset = np.array([pad, pad], np.int32)
     out: list[tuple[float, Quad]] = []
+    taken = [bounds(quad) for _, quad in candidates]
     for region in card_regions(differs, lighter, low, high, felt):
+        x, y, w, h = cv2.boundingRect(region + offset)
+        # Ranked below every other outline, it would be suppressed by one it overlaps.
+        if any(bounds_iou((x, y, x + w, y + h), other) > config.nms_iou for other in taken):
+            continue
         whole = _quad_of(region + offset, config, [])
         shapes = [whole] if whole is not None else [
             shaped for _, piece in parted_pieces(region, felt.part_kernels)

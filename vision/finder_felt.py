@@ -21,18 +21,25 @@ from vision.config import FeltFinderConfig
 Floats = npt.NDArray[np.float32]
 
 
+def _channel_distance(lab: Image, colour: Image) -> Image:
+    """The largest per-channel difference (uint8) of a Lab image from a colour image."""
+    difference = cv2.absdiff(lab, colour)
+    channels = cv2.split(difference)
+    distance: Image = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    return distance
+
+
 def cloth_colour(lab: Image, config: FeltFinderConfig) -> Floats | None:
     """The Lab colour of the most common colour bin of the frame, or None when that bin holds
     too little of the frame or looks like card paper (light and grey)."""
     step = 256 // config.bins
-    quantised = (lab // step).astype(np.int32).reshape(-1, 3)
+    sample = lab[::4, ::4].reshape(-1, 3)
+    quantised = (sample // step).astype(np.int32)
     index = (quantised[:, 0] * config.bins + quantised[:, 1]) * config.bins + quantised[:, 2]
     counts = np.bincount(index, minlength=config.bins**3)
-    best = int(counts.argmax())
-    members = index == best
-    pixels = lab.reshape(-1, 3)[members].astype(np.float32)
+    pixels = sample[index == int(counts.argmax())]
     colour: Floats = np.median(pixels, axis=0).astype(np.float32)
-    near = np.linalg.norm(lab.reshape(-1, 3).astype(np.float32) - colour, axis=1)
+    near = np.abs(sample.astype(np.int16) - colour.astype(np.int16)).max(axis=1)
     if float(np.mean(near < config.seed_radius)) < config.min_cloth_share:
         return None
     chroma = float(np.hypot(colour[1] - 128.0, colour[2] - 128.0))
@@ -41,19 +48,34 @@ def cloth_colour(lab: Image, config: FeltFinderConfig) -> Floats | None:
     return colour
 
 
-def local_cloth(lab: Image, colour: Floats, config: FeltFinderConfig) -> tuple[Floats, Image]:
-    """The cloth's local colour at every pixel (float Lab) and the mask of cloth seeds used."""
-    values = lab.astype(np.float32)
-    near = np.linalg.norm(values - colour, axis=2)
-    seeds = (near < config.seed_radius).astype(np.float32)
-    size = max(3, int(config.shade_share * max(lab.shape[:2])) | 1)
-    weight = cv2.GaussianBlur(seeds, (size, size), 0)
-    local = np.empty_like(values)
-    for channel in range(3):
-        blurred = cv2.GaussianBlur(values[:, :, channel] * seeds, (size, size), 0)
-        local[:, :, channel] = np.where(weight > 1e-3, blurred / np.maximum(weight, 1e-3),
-                                        colour[channel])
-    return local, (seeds > 0).astype(np.uint8) * 255
+SHADE_STEP = 8
+"""The cloth's local colour is estimated at this fraction of the frame's resolution: it changes
+slowly across the frame, and blurring at full size would cost many times more."""
+
+
+def _shaded(lab: Image, seeds: Image, colour: Floats, config: FeltFinderConfig) -> Image:
+    """The seeds' colour blurred across the frame at a coarse scale (the cloth's colour where
+    too few seeds are near), back at the frame's size."""
+    height, width = lab.shape[:2]
+    coarse = (max(1, width // SHADE_STEP), max(1, height // SHADE_STEP))
+    small_seeds = cv2.resize(seeds, coarse, interpolation=cv2.INTER_AREA).astype(np.float32)
+    masked = cv2.bitwise_and(lab, lab, mask=seeds)
+    small_values = cv2.resize(masked, coarse, interpolation=cv2.INTER_AREA).astype(np.float32)
+    size = max(3, int(config.shade_share * max(coarse)) | 1)
+    weight = cv2.GaussianBlur(small_seeds, (size, size), 0)[:, :, None]
+    blurred = cv2.GaussianBlur(small_values, (size, size), 0) * 255.0
+    shaded = np.where(weight > 0.25, blurred / np.maximum(weight, 0.25), colour[None, None, :])
+    coarse_local = np.clip(np.rint(shaded), 0, 255).astype(np.uint8)
+    local: Image = cv2.resize(coarse_local, (width, height), interpolation=cv2.INTER_LINEAR)
+    return local
+
+
+def local_cloth(lab: Image, colour: Floats, config: FeltFinderConfig) -> tuple[Image, Image]:
+    """The cloth's local colour at every pixel (a uint8 Lab image) and the cloth seeds (pixels
+    within `seed_radius` of the cloth's colour in every channel)."""
+    flat = np.full_like(lab, np.rint(colour).astype(np.uint8))
+    seeds = (_channel_distance(lab, flat) < config.seed_radius).astype(np.uint8) * 255
+    return _shaded(lab, seeds, colour, config), seeds
 
 
 def object_mask(small: Image, config: FeltFinderConfig) -> tuple[Image, Image] | None:
@@ -64,12 +86,13 @@ def object_mask(small: Image, config: FeltFinderConfig) -> tuple[Image, Image] |
     if colour is None:
         return None
     local, seeds = local_cloth(lab, colour, config)
-    values = lab.astype(np.float32)
-    distance = np.linalg.norm(values - local, axis=2)
-    spread = float(np.median(distance[seeds > 0])) * 1.4826 + 1.0
+    distance = _channel_distance(lab, local)
+    on_cloth = distance[::2, ::2][seeds[::2, ::2] > 0]
+    spread = float(np.median(on_cloth)) * 1.4826 + 1.0 if on_cloth.size else 1.0
     level = max(config.min_distance, config.spread_factor * spread)
-    differs = (distance > level).astype(np.uint8) * 255
-    lighter = ((values[:, :, 0] - local[:, :, 0]) > config.light_step).astype(np.uint8) * 255
+    differs = cv2.threshold(distance, level, 255, cv2.THRESH_BINARY)[1]
+    lighter = cv2.threshold(cv2.subtract(lab[:, :, 0], local[:, :, 0]), config.light_step, 255,
+                            cv2.THRESH_BINARY)[1]
     closing = np.ones((3, 3), np.uint8)
     differs = cv2.morphologyEx(differs, cv2.MORPH_CLOSE, closing)
     return differs, lighter
