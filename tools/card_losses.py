@@ -12,6 +12,7 @@ four times its area, as score.py matches):
 
     python -m tools.card_losses [--shared ../shared/vision] [--scale 140] [--half measured]
                                 [--without FIELD] [--work DIR] [--reuse]
+                                [--predictions FILE.jsonl]
 """
 
 from __future__ import annotations
@@ -176,6 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, metavar="DIR", help="keep the predictions here")
     parser.add_argument("--reuse", action="store_true",
                         help="with --work: use predictions already there")
+    parser.add_argument("--predictions", type=Path, metavar="FILE.jsonl",
+                        help="classify the cards of this prediction file instead of reading")
     args = parser.parse_args(argv)
     if not (args.shared / "labels.json").is_file():
         print(f"error: {str(args.shared)!r} has no labels.json", file=sys.stderr)
@@ -200,10 +203,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             off = "".join(f"-no_{name}" for name in sorted(args.without))
             chosen = "_".join(sorted(wanted)) or "all"
             out = work / f"predictions-{tag}-{args.half}-{chosen}{off}.jsonl"
-            if not (args.reuse and out.exists()):
+            if args.predictions is not None:
+                out = args.predictions
+            elif not (args.reuse and out.exists()):
                 write_predictions(folder, GlyphModel.load(), config, out, keys)
             lines = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
-    except VisionError as error:
+    except (VisionError, OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print("\n".join(table(set_losses(document, lines, keys))))

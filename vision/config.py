@@ -41,6 +41,9 @@ class VisionConfig:
     """Every tunable of detection and reading; the defaults are the shipped settings."""
 
     detect_long_side: int = 640
+    detect_min_long_side: int = 0
+    """Frames whose long side is shorter are enlarged to it before outlines are sought (0: never
+    enlarged)."""
     """The frame is shrunk so its long side is at most this many pixels before finding cards."""
     pad_fraction: float = 0.04
     """A dark border of this share of the long side lets a card that fills the frame be found."""

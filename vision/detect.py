@@ -41,10 +41,13 @@ def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
     """Return the frame shrunk and padded for detection, its scale and the padding in pixels."""
     height, width = frame.shape[:2]
     scale = min(1.0, config.detect_long_side / max(height, width))
+    if max(height, width) < config.detect_min_long_side:
+        scale = config.detect_min_long_side / max(height, width)
     small = frame
-    if scale < 1.0:
+    if scale != 1.0:
         size = (round(width * scale), round(height * scale))
-        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA if scale < 1.0
+                           else cv2.INTER_LINEAR)
     pad = max(2, round(config.pad_fraction * max(small.shape[:2])))
     padded = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(40, 40, 40))
     return padded, scale, pad
