@@ -44,6 +44,11 @@ class VisionConfig:
     detect_min_long_side: int = 0
     """Frames whose long side is shorter are enlarged to it before outlines are sought (0: never
     enlarged)."""
+    enlarged_look: int = 0
+    """A frame whose long side is shorter is also looked at enlarged to this long side, and the
+    outlines found there fill gaps, ranked below every other finder (0: off)."""
+    enlarged_priority: float = -50.0
+    """Rank offset of the outlines of the enlarged look (the cloth finder's is -40)."""
     """The frame is shrunk so its long side is at most this many pixels before finding cards."""
     pad_fraction: float = 0.04
     """A dark border of this share of the long side lets a card that fills the frame be found."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -540,6 +540,18 @@ def _within(inner: Bounds, outer: Bounds, share: float = 0.8) -> bool:
     return across * down >= share * (inner[2] - inner[0]) * (inner[3] - inner[1])
 
 
+def _enlarged_candidates(frame: Image, masks: MaskSet,
+                         config: VisionConfig) -> list[tuple[float, Quad]]:
+    """Outlines found in the frame enlarged to `enlarged_look` (a small frame, where the masks'
+    morphology is coarse against a card), in mask pixels, ranked at `enlarged_priority`."""
+    if not config.enlarged_look or max(frame.shape[:2]) >= config.enlarged_look:
+        return []
+    larger = replace(config, detect_min_long_side=config.enlarged_look, enlarged_look=0)
+    quads = find_cards(frame, larger)
+    return [(config.enlarged_priority + cv2.contourArea(quad) * masks.scale**2 / 1e6,
+             (quad * masks.scale + masks.pad).astype(np.float32)) for quad in quads]
+
+
 def find_cards(
     frame: Image, config: VisionConfig | None = None, masks: MaskSet | None = None
 ) -> list[Quad]:
@@ -605,6 +617,7 @@ def find_cards(
                    if not _touches_border(cv2.boundingRect(quad), masks)]
     candidates += _line_candidates(masks, candidates, frame_area, config)
     candidates += cloth_candidates(masks, candidates, config)
+    candidates += _enlarged_candidates(frame, masks, config)
     kept: list[tuple[Quad, Bounds]] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         extent = bounds(quad)
