@@ -1,4 +1,5 @@
-"""Small frames enlarged before outlines are sought (`detect_min_long_side`, shipped off)."""
+"""Small frames enlarged: before outlines are sought (`detect_min_long_side`, shipped off) and
+as a second look whose outlines fill gaps (`enlarged_look`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from vision.config import VisionConfig
 from vision.detect import card_masks, find_cards
 from vision.outline_boxes import box_iou
 
-ENLARGED = dataclasses.replace(VisionConfig(), detect_min_long_side=480)
+ENLARGED = dataclasses.replace(VisionConfig(), detect_min_long_side=480, enlarged_look=0)
 
 
 @pytest.mark.parametrize("size", [(200, 150), (260, 190), (320, 240)])
@@ -38,6 +39,7 @@ def test_frames_at_least_that_long_are_not_enlarged() -> None:
 
 
 LOOK = dataclasses.replace(VisionConfig(), enlarged_look=480)
+PLAIN = dataclasses.replace(VisionConfig(), enlarged_look=0)
 
 
 def _small_scene(size: tuple[int, int], seed: int) -> np.ndarray:
@@ -54,7 +56,7 @@ def _small_scene(size: tuple[int, int], seed: int) -> np.ndarray:
 def test_the_enlarged_look_only_adds_outlines_in_gaps(size: tuple[int, int]) -> None:
     for seed in range(3):
         frame = _small_scene(size, seed)
-        plain = find_cards(frame, VisionConfig())
+        plain = find_cards(frame, PLAIN)
         looked = find_cards(frame, LOOK)
         for quad in plain:
             assert any(np.array_equal(quad, other) for other in looked), (size, seed)
@@ -67,7 +69,7 @@ def test_the_enlarged_look_only_adds_outlines_in_gaps(size: tuple[int, int]) -> 
 def test_the_enlarged_look_leaves_frames_of_that_length_alone() -> None:
     for seed in range(3):
         frame = _small_scene((640, 360), seed)
-        plain = find_cards(frame, VisionConfig())
+        plain = find_cards(frame, PLAIN)
         looked = find_cards(frame, LOOK)
         assert len(plain) == len(looked)
         assert all(np.array_equal(a, b) for a, b in zip(plain, looked, strict=True))
