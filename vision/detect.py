@@ -379,6 +379,9 @@ def cloth_candidates(masks: MaskSet, candidates: list[tuple[float, Quad]],
     felt = config.felt_finder
     if felt is None or masks.colour is None:
         return []
+    # Like the line finder, it looks only where a card's area of light is left unexplained.
+    if _unexplained_light(masks, candidates, frame_area, config) is None:
+        return []
     pad = masks.pad
     found = object_mask(masks.colour[pad:-pad, pad:-pad], felt)
     if found is None:
