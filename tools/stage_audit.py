@@ -54,6 +54,8 @@ STAGES = (
     Stage("edge rings at the border parted", "part_rings", False),
     Stage("weak outlines narrowed to a side", "weak_support", 0.0),
     Stage("line finder", "lines", False),
+    Stage("cloth finder", "felt_finder", None),
+    Stage("enlarged look of small frames", "enlarged_look", 0),
     Stage("fan steps", "fan_steps", False),
     Stage("fan stubs", "fan_stubs", False),
     Stage("unread outlines searched at corners", "search_unread", False),

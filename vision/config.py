@@ -1,4 +1,4 @@
-"""Tunables of the recognition pipeline, in one frozen dataclass."""
+"""Tunables of the recognition pipeline, in frozen dataclasses."""
 
 from __future__ import annotations
 
@@ -6,10 +6,51 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
+class FeltFinderConfig:
+    """The cloth finder's tunables (`vision/finder_felt.py`): cards judged against the colour
+    of the plain cloth they lie on."""
+
+    bins: int = 16
+    """Lab levels per channel of the histogram whose fullest bin is the cloth's colour."""
+    seed_radius: float = 18.0
+    """Pixels within this Lab distance of the cloth's colour are cloth seeds."""
+    min_cloth_share: float = 0.2
+    """The seeds must cover this share of the frame, else there is no plain cloth."""
+    max_cloth_lightness: float = 170.0
+    paper_chroma: float = 20.0
+    """A cloth colour lighter (Lab L) and greyer than these is paper or a white table: skipped."""
+    shade_share: float = 0.25
+    """The cloth's local colour is blurred over this share of the frame's long side."""
+    min_distance: float = 20.0
+    spread_factor: float = 4.0
+    """An object differs from the local cloth by at least the larger of these: a Lab distance,
+    and this many robust spreads of the cloth seeds' own distances."""
+    light_step: float = 30.0
+    min_light_share: float = 0.5
+    """A card's region is lighter (Lab L) than the local cloth by this step over this share."""
+    part_kernels: tuple[int, ...] = (5, 9, 13)
+    """Discs (mask pixels) that part cards touching each other or a light object."""
+    priority: float = -40.0
+    """Rank offset of its outlines: below every other finder's (the whiteness masks 0 to 2,
+    the line finder -30), so it only fills gaps and replaces no outline found otherwise (at
+    -5, above the fallbacks, it replaced outlines that read and gave a wrong name at 140 px)."""
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     """Every tunable of detection and reading; the defaults are the shipped settings."""
 
     detect_long_side: int = 640
+    detect_min_long_side: int = 0
+    """Frames whose long side is shorter are enlarged to it before outlines are sought (0: never
+    enlarged)."""
+    enlarged_look: int = 480
+    """A frame whose long side is shorter is also looked at enlarged to this long side, and the
+    outlines found there fill gaps, ranked below every other finder (0: off). No table camera's
+    frame is this small; dev photos shrunk to the camera's card length are (at 140 px, found
+    856 -> 863, identified 761 -> 762; at 95 px 824 -> 847 and 666 -> 673; no wrong name)."""
+    enlarged_priority: float = -50.0
+    """Rank offset of the outlines of the enlarged look (the cloth finder's is -40)."""
     """The frame is shrunk so its long side is at most this many pixels before finding cards."""
     pad_fraction: float = 0.04
     """A dark border of this share of the long side lets a card that fills the frame be found."""
@@ -402,6 +443,9 @@ class VisionConfig:
     wide too) and of a suit glyph: on the cards read whole in edje, ranks are about 0.45-0.7
     as wide as tall (10th-90th percentile). Letters of text read sideways fail this, which
     halves the finder's time on cluttered photos (same cards read on dev)."""
+
+    felt_finder: FeltFinderConfig | None = FeltFinderConfig()
+    """Cards on a plain cloth, judged against its local colour (`finder_felt.py`); None: off."""
 
     # The learned reader (vision/learned.py, vision/data/reader.onnx)
     learned_reader: bool = True

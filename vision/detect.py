@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
+from vision.finder_felt import card_regions, light_share, object_mask
 from vision.finder_lines import line_quads, line_segments
 from vision.finder_parts import parted_pieces
 from vision.outline_boxes import Bounds, bounds, bounds_iou
@@ -40,10 +41,13 @@ def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
     """Return the frame shrunk and padded for detection, its scale and the padding in pixels."""
     height, width = frame.shape[:2]
     scale = min(1.0, config.detect_long_side / max(height, width))
+    if max(height, width) < config.detect_min_long_side:
+        scale = config.detect_min_long_side / max(height, width)
     small = frame
-    if scale < 1.0:
+    if scale != 1.0:
         size = (round(width * scale), round(height * scale))
-        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA if scale < 1.0
+                           else cv2.INTER_LINEAR)
     pad = max(2, round(config.pad_fraction * max(small.shape[:2])))
     padded = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(40, 40, 40))
     return padded, scale, pad
@@ -246,6 +250,8 @@ class MaskSet:
     """Masks whose quads only count where no other mask found a card."""
     gray: Image | None = None
     """The shrunk, padded frame in grey, where card sides hidden in a region are checked."""
+    colour: Image | None = None
+    """The shrunk, padded frame in colour, for finders that judge colours."""
     opened_in: frozenset[int] = frozenset()
     """Masks that follow edges (cut along them, or their rings), whose regions not card-shaped
     are opened: there a card and a light thing touching it are joined by thin bridges, where
@@ -273,7 +279,7 @@ def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     opened = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in masks]
     indices = frozenset(range(len(opened), len(opened) + len(fallback)))
     return MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray,
-                   opened_in=indices | {edge_cut})
+                   opened_in=indices | {edge_cut}, colour=small)
 
 
 def _side_candidates(
@@ -353,6 +359,57 @@ def _parted_candidates(
             if gray is None or not crossed(gray, quad, config):
                 parted.append((PARTED_RANK + round(support, 1) + area / frame_area, quad))
     return parted
+
+
+def _repeats(quad: Quad, others: list[Quad]) -> bool:
+    """True when every corner of the quad lies within 3 % of its long side of another quad's."""
+    if not others:
+        return False
+    _, (side_a, side_b), _ = cv2.minAreaRect(quad)
+    nearest = float(np.abs(np.asarray(others) - quad).max(axis=(1, 2)).min())
+    return nearest < 0.03 * max(side_a, side_b)
+
+
+def cloth_candidates(masks: MaskSet, candidates: list[tuple[float, Quad]],
+                     config: VisionConfig) -> list[tuple[float, Quad]]:
+    """Cards on a plain cloth (`finder_felt.py`), in mask pixels, ranked at that finder's
+    priority; a region that is not card-shaped is parted by opening, and a piece crossed by a
+    straight edge (two cards) is dropped. None repeats one of `candidates`."""
+    frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
+    felt = config.felt_finder
+    if felt is None or masks.colour is None:
+        return []
+    # Like the line finder, it looks only where a card's area of light is left unexplained.
+    if _unexplained_light(masks, candidates, frame_area, config) is None:
+        return []
+    pad = masks.pad
+    found = object_mask(masks.colour[pad:-pad, pad:-pad], felt)
+    if found is None:
+        return []
+    differs, lighter = found
+    low, high = config.min_card_area * frame_area, config.max_card_area * frame_area
+    offset = np.array([pad, pad], np.int32)
+    out: list[tuple[float, Quad]] = []
+    taken = [bounds(quad) for _, quad in candidates]
+    for region in card_regions(differs, lighter, low, high, felt):
+        x, y, w, h = cv2.boundingRect(region + offset)
+        # Ranked below every other outline, it would be suppressed by one it overlaps.
+        if any(bounds_iou((x, y, x + w, y + h), other) > config.nms_iou for other in taken):
+            continue
+        whole = _quad_of(region + offset, config, [])
+        shapes = [whole] if whole is not None else [
+            shaped for _, piece in parted_pieces(region, felt.part_kernels)
+            if low < cv2.contourArea(piece) < high
+            and light_share(lighter, piece) >= felt.min_light_share
+            and (shaped := _quad_of(piece + offset, config, [])) is not None]
+        for quad, support in shapes:
+            if _repeats(quad, [c for _, c in candidates + out]):
+                continue
+            if masks.gray is not None and crossed(masks.gray, quad, config):
+                continue
+            area = cv2.contourArea(quad)
+            out.append((felt.priority + round(support, 1) + area / frame_area, quad))
+    return out
 
 
 LINES_RANK = -30.0
@@ -486,6 +543,18 @@ def _within(inner: Bounds, outer: Bounds, share: float = 0.8) -> bool:
     return across * down >= share * (inner[2] - inner[0]) * (inner[3] - inner[1])
 
 
+def _enlarged_candidates(frame: Image, masks: MaskSet,
+                         config: VisionConfig) -> list[tuple[float, Quad]]:
+    """Outlines found in the frame enlarged to `enlarged_look` (a small frame, where the masks'
+    morphology is coarse against a card), in mask pixels, ranked at `enlarged_priority`."""
+    if not config.enlarged_look or max(frame.shape[:2]) >= config.enlarged_look:
+        return []
+    larger = replace(config, detect_min_long_side=config.enlarged_look, enlarged_look=0)
+    quads = find_cards(frame, larger)
+    return [(config.enlarged_priority + cv2.contourArea(quad) * masks.scale**2 / 1e6,
+             (quad * masks.scale + masks.pad).astype(np.float32)) for quad in quads]
+
+
 def find_cards(
     frame: Image, config: VisionConfig | None = None, masks: MaskSet | None = None
 ) -> list[Quad]:
@@ -550,6 +619,8 @@ def find_cards(
     candidates += [(score, quad) for score, quad in parted
                    if not _touches_border(cv2.boundingRect(quad), masks)]
     candidates += _line_candidates(masks, candidates, frame_area, config)
+    candidates += cloth_candidates(masks, candidates, config)
+    candidates += _enlarged_candidates(frame, masks, config)
     kept: list[tuple[Quad, Bounds]] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         extent = bounds(quad)
