@@ -40,10 +40,18 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-display", action="store_true", help="run without any screen")
     parser.add_argument("--max-seconds", type=float, help="stop after this long")
     parser.add_argument("--verbose", action="store_true", help="print every notice on stderr")
+    parser.add_argument("--demo", action="store_true",
+                        help="play the demo's recorded table (camera frames and buttons) instead "
+                             "of this table's devices; the journal goes to demo-out/table")
+    parser.add_argument("--tricks", type=int, help="with --demo: stop after this many tricks")
 
 
 def run_table(args: argparse.Namespace) -> int:
     """Run the table; exit 2 on a config, journal or script problem."""
+    if getattr(args, "demo", False) or getattr(args, "tricks", None) is not None:
+        from app.demo_table import run_demo_table
+
+        return run_demo_table(args)
     try:
         config = load_config(args.config)
         if args.state_dir is not None:
