@@ -18,12 +18,12 @@ from app.camera_feed import sighting_of
 from app.config import AppConfig, DisplayConfig
 from app.controller import NoticeKind, TableController
 from app.journal import Journal
-from app.prompts import Answer, MisreadPrompt, PromptAnswered
+from app.prompts import Answer, CardNamed, MisreadPrompt, PickPrompt, PickReason, PromptAnswered
 from app.run import TableApp, current_view
 from app.runner import PngScreen, WindowScreen
 from app.script import ScriptItem, parse_script_line, script_from_events
 from drivers.clock import ManualClock
-from table import GameStarted, Phase, Team
+from table import Card, GameStarted, Phase, Seat, Team, replay
 from table.log import parse_lines
 
 DATA = Path(__file__).with_name("data")
@@ -45,6 +45,8 @@ class DemoResult:
     latency_s: list[float] = field(default_factory=list)
     cards_read: int = 0
     cards_unreadable: int = 0
+    cards_named: int = 0
+    """Cards the camera could not read, named by the players when the table asked."""
     reneges: int = 0
     shown_scores: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
@@ -66,7 +68,8 @@ class DemoResult:
                 f"({self.hand_cpu[hand]:.0f} s of CPU)"
                 for hand, seconds in sorted(self.hand_seconds.items())
             ),
-            f"cards read by the camera: {self.cards_read}, unreadable: {self.cards_unreadable}",
+            f"cards read by the camera: {self.cards_read}, unreadable: {self.cards_unreadable}, "
+            f"named by the players: {self.cards_named}",
             f"reneges proven: {self.reneges}",
             f"per-frame time (vision, referee, screen): median "
             f"{statistics.median(self.frame_ms):.1f} ms, worst {max(self.frame_ms):.1f} ms",
@@ -162,22 +165,40 @@ class ScriptedButtons:
 
     A hand's presses wait until the table has finished the hand before (the camera sees the
     cards, the buttons never play them); a renege alarm is answered OK, as players who saw
-    the renege would.
+    the renege would; a card the camera cannot read is named with a tap when the table asks
+    for it, as the player who laid it would.
     """
 
     def __init__(self, controller: TableController, log: Path = DEMO_GAME) -> None:
         self.controller = controller
         self.presses = presses_by_hand(log)
+        with log.open(encoding="utf-8") as handle:
+            played = replay(event for _, event in parse_lines(handle))
+        self.hands = {hand.number: hand for hand in played.completed}
 
-    def due(self) -> list[ScriptItem | PromptAnswered]:
+    def due(self) -> list[ScriptItem | PromptAnswered | CardNamed]:
         """The next press, if the table is waiting for one; at most one a turn."""
-        if isinstance(self.controller.prompt, MisreadPrompt):
+        prompt = self.controller.prompt
+        if isinstance(prompt, MisreadPrompt):
             return [PromptAnswered(Answer.OK)]
+        if isinstance(prompt, PickPrompt) and prompt.reason is PickReason.UNREADABLE:
+            card = self.lying(prompt.seat)
+            return [CardNamed(card.code, prompt.seat)] if card is not None else []
         state = self.controller.state
         waiting = self.presses.get(state.hand.number)
         if waiting and state.winner is None and state.phase is not Phase.PLAY:
             return [waiting.pop(0)]
         return []
+
+    def lying(self, seat: Seat) -> Card | None:
+        """The card `seat` has laid in this hand and the table has not yet played."""
+        state = self.controller.state
+        hand = self.hands.get(state.hand.number)
+        if hand is None:
+            return None
+        theirs = [card for trick in hand.tricks for who, card in trick.cards if who is seat]
+        played = sum(who is seat for trick in state.hand.tricks for who, _ in trick.cards)
+        return theirs[played] if played < len(theirs) else None
 
 
 def presses_by_hand(log: Path) -> dict[int, list[ScriptItem]]:
@@ -227,8 +248,11 @@ def run_demo(
             hand = app.controller.state.hand.number
             clock.now = t
             notices = app.tick()
+            pressed = []
             for press in buttons.due():
-                notices += app.handle(press)
+                pressed += app.handle(press)
+                result.cards_named += isinstance(press, CardNamed)
+            notices += pressed
             for event in watcher.process(t, frame):
                 got = app.handle(sighting_of(event))
                 notices += got
@@ -238,7 +262,8 @@ def run_demo(
                     result.cards_unreadable += 1
             for notice in notices:
                 say(f"{t:6.1f}s  {notice.kind}: {notice.message}")
-                if notice.kind is NoticeKind.ACCEPTED and notice.card is not None:
+                seen = all(notice is not p for p in pressed)  # the camera's, not a player's
+                if seen and notice.kind is NoticeKind.ACCEPTED and notice.card is not None:
                     previous = [x for x in landed if x <= t]
                     if previous:
                         result.latency_s.append(t - previous[-1])

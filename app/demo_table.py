@@ -41,6 +41,7 @@ class RenderedCamera:
     def __init__(self, scene: Any) -> None:
         self.frames = scene.frames()
         self.fps = float(scene.config.fps)
+        self.count = int(scene.frame_count)
         self.index = 0
         self.t = 0.0
 
@@ -132,6 +133,8 @@ def run_demo_table(args: argparse.Namespace) -> int:
         if controller.state.winner is not None:
             hold_window(screen)
         app.notifier.stopping()
+        if camera.index < camera.count:
+            print(f"stopped at frame {camera.index} of {camera.count}", flush=True)
         print(summary(controller, config.state_dir))
     return 0
 

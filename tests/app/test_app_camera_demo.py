@@ -20,6 +20,7 @@ from app.cli import main
 from app.config import AppConfig
 from app.controller import NoticeKind, TableController
 from app.journal import Journal
+from app.prompts import CardNamed
 from app.run import TableApp
 from app.script import parse_script_line, script_from_events
 from drivers.clock import ManualClock
@@ -61,26 +62,46 @@ def test_presses_are_grouped_by_hand_and_a_moon_needs_no_passes_after_it() -> No
     assert moons == 1
 
 
-def test_the_scripted_buttons_and_the_cards_play_the_whole_game(tmp_path: Path) -> None:
-    """Every hand's presses come when the table asks for them, the renege alarm is answered."""
+@pytest.mark.parametrize("unreadable_every", [0, 5, 7])
+def test_the_scripted_players_play_the_whole_game(tmp_path: Path, unreadable_every: int) -> None:
+    """Each hand's presses come when the table asks, the renege alarm is answered, and a card
+    the camera cannot read is named when the table asks for it."""
     start, events = demo_start(), demo_events()
+    clock = ManualClock()
     with Journal(tmp_path / "journal.sqlite") as journal:
-        controller = TableController(journal, start.rules, start.dealer, clock=ManualClock())
+        controller = TableController(journal, start.rules, start.dealer, clock=clock)
         app = TableApp(AppConfig(rules=start.rules, dealer=start.dealer), controller)
         buttons = ScriptedButtons(controller)
-        kinds = []
-        cards = [line for line in script_from_events(events) if "card" in line]
-        for number, line in enumerate(cards, start=1):
+        kinds: list[NoticeKind] = []
+        named = 0
+
+        def press_what_is_due() -> None:
+            nonlocal named
             while due := buttons.due():
-                kinds += [notice.kind for item in due for notice in app.handle(item)]
+                named += sum(isinstance(item, CardNamed) for item in due)
+                kinds.extend(notice.kind for item in due for notice in app.handle(item))
+
+        cards = [line for line in script_from_events(events) if "card" in line]
+        unread = set()  # the camera never reads these: it sees them come and go unreadable
+        for number, line in enumerate(cards, start=1):
+            press_what_is_due()
+            laid = not line.get("removed")
+            if laid and unreadable_every and number % unreadable_every == 0:
+                unread.add(line["card"])
+            if line["card"] in unread:
+                line = {"unreadable": True, "seat": line["seat"], "removed": not laid}
             kinds += [n.kind for n in app.handle(parse_script_line(number, json.dumps(line)))]
-        while due := buttons.due():
-            kinds += [notice.kind for item in due for notice in app.handle(item)]
+            if line.get("unreadable") and laid:
+                clock.advance(3.5)
+                kinds += [notice.kind for notice in app.tick()]
+        press_what_is_due()
         exported = list(parse_lines(journal.export(controller.game_id).splitlines()))
     assert [event for _, event in exported] == events
     assert controller.state.winner is not None and controller.prompt is None
     assert kinds.count(NoticeKind.RENEGE) == 1
     assert kinds.count(NoticeKind.REFUSED) == 0
+    assert named == kinds.count(NoticeKind.UNREADABLE_CARD)
+    assert bool(named) == bool(unreadable_every)
 
 
 def test_the_shipped_game_is_short_and_replays_to_a_declared_winner(
