@@ -132,14 +132,15 @@ def test_two_tricks_of_the_demo_reach_the_journal_and_the_screen(
     with result.log.open() as handle:
         journaled = [e for _, e in parse_lines(handle) if isinstance(e, CardPlayed)]
     assert journaled == played
-    assert result.cards_read == 8 and result.screens >= 13
+    assert result.cards_read + result.cards_named >= 8  # the players name what it cannot read
+    assert result.cards_named <= result.cards_unreadable and result.screens >= 13
     assert len(list((tmp_path / "screens").glob("*.png"))) == result.screens
     capsys.readouterr()
     assert main(["replay", str(result.log), "--json"]) == 0
     replayed = json.loads(capsys.readouterr().out)
     assert replayed["score"] == result.shown_scores
     assert replayed.get("winner") is None and result.winner is None
-    assert len(result.latency_s) == 8 and max(result.latency_s) < 1.5
+    assert 0 < len(result.latency_s) <= 8 and max(result.latency_s) < 1.5
     figures = result.figures()
     assert "hand 1: " in figures and "hand 2: " not in figures
     assert f"no winner yet: NS {replayed['score']['NS']}" in figures
