@@ -245,7 +245,8 @@ def run_demo(
         last, cpu_last = time.perf_counter(), time.process_time()
         for t, frame in scene.frames():
             began, cpu_began = time.perf_counter(), time.process_time()
-            hand = app.controller.state.hand.number
+            game = app.controller.state
+            hand = game.completed[-1].number if game.winner and game.completed else game.hand.number
             clock.now = t
             notices = app.tick()
             pressed = []
