@@ -1,4 +1,4 @@
-"""The `cardtable` command: one entry point whose subcommands come from each package."""
+"""The `cardtable` command: one entry point; app/commands.py says where subcommands come from."""
 
 from __future__ import annotations
 
@@ -6,23 +6,15 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from importlib import metadata
+from typing import Any
 
-# Each module here defines `register(subparsers)`; it must import nothing heavy at module level.
-COMMAND_MODULES = (
-    "table.cli",
-    "app.vision_cli",
-    "app.deck_cli",
-    "app.vision_live_cli",
-    "drivers.cli",
-    "display.cli",
-    "app.commands",
-    "app.journal_cli",
-)
+from app.commands import COMMAND_MODULES
 
 
 def version() -> str:
     """The installed version of cardtable (the source tree's when it is not installed)."""
+    from importlib import metadata  # slow to import: only `--version` pays for it
+
     try:
         return metadata.version("cardtable")
     except metadata.PackageNotFoundError:
@@ -30,9 +22,9 @@ def version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the parser with every package's subcommands."""
+    """Build the parser with the subcommands of every module in COMMAND_MODULES."""
     parser = argparse.ArgumentParser(prog="cardtable", description="Bid Euchre table controller")
-    parser.add_argument("--version", action="version", version=f"cardtable {version()}")
+    parser.add_argument("--version", action=VersionAction, help="show the version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:
@@ -44,6 +36,18 @@ def build_parser() -> argparse.ArgumentParser:
         module.register(subparsers)
     describe_subcommands(subparsers)
     return parser
+
+
+class VersionAction(argparse.Action):
+    """`--version`: print the version and exit, looking it up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        print(f"cardtable {version()}")
+        parser.exit()
 
 
 def describe_subcommands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,4 +1,15 @@
-"""Application subcommands: `demo`."""
+"""The `cardtable` subcommands: where each is registered, and the app's own commands.
+
+How a command is added (tests/app/test_app_command_imports.py holds every command to it):
+
+- Its arguments are registered at start-up for every command, so registering imports only the
+  standard library: either add it to `register` below, or give a module of its own a
+  `register(subparsers)` and list that module in COMMAND_MODULES.
+- Its handler, `handler(args) -> exit status` set with `set_defaults(handler=...)`, imports
+  the module that does the work inside its body. `cardtable replay` so never loads the
+  runner, the drivers, pygame, OpenCV or numpy. A handler may raise an `OSError` or a
+  package's base error: app/cli.py prints it as one line and exits 2.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +22,21 @@ from typing import Any
 
 DEMO_LOG = Path(__file__).with_name("data") / "demo_game.jsonl"
 
+# The modules whose `register(subparsers)` adds subcommands, in the order of `cardtable --help`.
+COMMAND_MODULES = (
+    "app.replay_cli",
+    "app.vision_cli",
+    "app.deck_cli",
+    "app.vision_live_cli",
+    "app.hardware_cli",
+    "app.display_cli",
+    "app.commands",
+    "app.journal_cli",
+)
+
 
 def register(subparsers: Any) -> None:
     """Add `demo`, `run`, `games`, `export` and `new-game` to the `cardtable` command."""
-    from app.runner import add_run_arguments, run_table
-
     demo = subparsers.add_parser(
         "demo", help="a recorded table through camera recognition, referee and screen"
     )
@@ -47,6 +68,32 @@ def register(subparsers: Any) -> None:
     new_game = subparsers.add_parser("new-game", help="start a new game now")
     _journal_options(new_game)
     new_game.set_defaults(handler=run_new_game)
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `cardtable run`."""
+    parser.add_argument("--config", type=Path, help="the table's TOML config (default: none)")
+    parser.add_argument(
+        "--state-dir", type=Path,
+        help="where the journal lives (default: $CARDTABLE_STATE_DIR, else [state] dir of "
+             "the config, else ~/.local/state/cardtable)")
+    parser.add_argument("--script", type=Path, help="scripted presses and sightings (JSON Lines)")
+    parser.add_argument("--script-from", type=int, default=1, help="first script line to play")
+    parser.add_argument("--headless", type=Path, metavar="OUTDIR", help="write a PNG per step")
+    parser.add_argument("--no-display", action="store_true", help="run without any screen")
+    parser.add_argument("--max-seconds", type=float, help="stop after this long")
+    parser.add_argument("--verbose", action="store_true", help="print every notice on stderr")
+    parser.add_argument("--demo", action="store_true",
+                        help="play the demo's recorded table (camera frames and buttons) instead "
+                             "of this table's devices; the journal goes to demo-out/table")
+    parser.add_argument("--tricks", type=int, help="with --demo: stop after this many tricks")
+
+
+def run_table(args: argparse.Namespace) -> int:
+    """Run the table (app/runner.py)."""
+    from app.runner import run_table as run
+
+    return run(args)
 
 
 def _journal_options(parser: argparse.ArgumentParser) -> None:

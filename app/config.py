@@ -23,9 +23,7 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
     "seats": frozenset({"N", "E", "S", "W"}),
     "state": frozenset({"dir"}),
     "display": frozenset({"width", "height", "fullscreen", "four_colour", "fps"}),
-    "vision": frozenset(
-        {"calibration", "deck", "stable_s", "min_confidence", "unreadable_prompt_s"}
-    ),
+    "vision": frozenset({"calibration", "deck", "stable_s", "unreadable_prompt_s"}),
     "gpio": frozenset({"pin_factory", "layout", "pin_map"}),
     "panel": frozenset({"port"}),
     "camera": frozenset(
@@ -47,6 +45,14 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
     "calibration": frozenset(),  # seat zones written by `cardtable calibrate`, checked there
 }
 FREE_SECTIONS = frozenset({"buttons", "outputs", "calibration"})
+
+# Keys a table once could set that nothing reads any more, and why.
+RETIRED_KEYS: dict[tuple[str, str], str] = {
+    ("vision", "min_confidence"): (
+        "no longer a setting: the card reader's thresholds are chosen from the shipped model's "
+        "measured calibration (vision/data/reader.json), not per table; delete the line"
+    ),
+}
 
 
 class ConfigError(ValueError):
@@ -75,7 +81,6 @@ class VisionSettings:
     calibration: Path | None = None
     deck: Path | None = None
     stable_s: float = 0.3
-    min_confidence: float | None = None
     unreadable_prompt_s: float = 3.0  # an unreadable card is asked for by name after this
 
 
@@ -186,7 +191,9 @@ def _check_keys(data: Mapping[str, Any], where: str) -> None:
         if section in FREE_SECTIONS:
             continue
         for key in values:
-            if key not in KNOWN_KEYS[section]:
+            if (section, key) in RETIRED_KEYS:
+                problems.append(f"[{section}] {key}: {RETIRED_KEYS[section, key]}")
+            elif key not in KNOWN_KEYS[section]:
                 known = ", ".join(sorted(KNOWN_KEYS[section]))
                 problems.append(f"[{section}] unknown key {key!r} (known: {known})")
     if problems:
@@ -233,16 +240,9 @@ def _vision(where: str, base: Path, values: Mapping[str, Any]) -> VisionSettings
     stable = values.get("stable_s", 0.3)
     if not isinstance(stable, int | float) or isinstance(stable, bool) or stable <= 0:
         raise ConfigError(f"{where}: [vision] stable_s = {stable!r}: expected seconds above 0")
-    confidence = values.get("min_confidence")
-    if confidence is not None and not (isinstance(confidence, float) and 0 < confidence < 1):
-        raise ConfigError(
-            f"{where}: [vision] min_confidence = {confidence!r}: expected a number between 0 and 1"
-        )
     prompt = values.get("unreadable_prompt_s", 3.0)
     if not isinstance(prompt, int | float) or isinstance(prompt, bool) or prompt < 0:
         raise ConfigError(
             f"{where}: [vision] unreadable_prompt_s = {prompt!r}: expected seconds, 0 or more"
         )
-    return VisionSettings(
-        path("calibration"), path("deck"), float(stable), confidence, float(prompt)
-    )
+    return VisionSettings(path("calibration"), path("deck"), float(stable), float(prompt))

@@ -12,11 +12,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.journal import Journal
 from app.script import script_from_events
-from table import Seat
 from table.log import replay_lines
-from table.simulate import simulate_game
 from table.summary import summary
 
 
@@ -37,10 +34,30 @@ class CrashReport:
         return not self.acked_events_missing and not self.mismatches
 
 
-def write_script(path: Path, seed: int) -> Path:
-    """A scripted whole game (with one renege) for the check."""
-    game = simulate_game(seed=seed, renege_rate=0.2, renege_limit=1, dealer=Seat.N)
-    path.write_text("".join(json.dumps(line) + "\n" for line in script_from_events(game.events)))
+CONFIG = """[game]
+dealer = "N"
+rules = { ace_no_face = true }
+"""
+
+
+def write_script(path: Path, seed: int, undos: int = 4) -> Path:
+    """A scripted whole game: a moon, an ask with its exchange OK'd, Ace No Face claims, one
+    renege, and UNDOs each followed by the press they took back, again."""
+    from app.faultcheck import simulate_with_moon
+
+    game = simulate_with_moon(seed)
+    lines = script_from_events(game.events)
+    rng = random.Random(seed)
+    presses = [i for i, line in enumerate(lines) if line.get("press") in ("pass", "bid")
+               and line.get("bid") != "moon"]
+    chosen = set(rng.sample(presses, min(undos, len(presses))))
+    script: list[dict[str, object]] = []
+    for index, line in enumerate(lines):
+        script.append(line)
+        if index in chosen:
+            script += [{"press": "undo"}, line]
+    path.write_text("".join(json.dumps(line) + "\n" for line in script))
+    path.with_suffix(".toml").write_text(CONFIG)
     return path
 
 
@@ -53,6 +70,8 @@ def run_app(script: Path, state_dir: Path, start_line: int) -> subprocess.Popen[
             "app",
             "run",
             "--no-display",
+            "--config",
+            str(script.with_suffix(".toml")),
             "--script",
             str(script),
             "--script-from",
@@ -68,18 +87,20 @@ def run_app(script: Path, state_dir: Path, start_line: int) -> subprocess.Popen[
 
 
 def journal_summary(state_dir: Path) -> tuple[dict[str, object], int]:
-    """The game in the journal, as the replay summary, and its number of events."""
-    with Journal(state_dir / "journal.sqlite") as journal:
-        games = journal.games()
-        text = journal.export(games[-1].id) if games else ""
-    lines = text.splitlines()
+    """The game in the journal, as the replay summary, and its number of events (the state's
+    log, as `ack` lines count it), read from a copy so that the WAL stays for the restart."""
+    from app.faultcheck import journal_events
+
+    lines = journal_events(state_dir / "journal.sqlite")
     if not lines:
         return {}, 0
-    return summary(replay_lines(lines)), len(lines)
+    state = replay_lines(lines)
+    return summary(state), len(state.log)
 
 
 def crash_check(kills: int = 20, seed: int = 1) -> CrashReport:
-    """Play the script once cleanly, then again killing the app `kills` times."""
+    """Play the script once cleanly, then again killing the app at `kills` moments spread
+    over the whole script (and sometimes again while it starts)."""
     rng = random.Random(seed)
     report = CrashReport()
     with tempfile.TemporaryDirectory() as folder:
@@ -89,27 +110,29 @@ def crash_check(kills: int = 20, seed: int = 1) -> CrashReport:
         run_app(script, clean, 1).communicate(timeout=300)
         expected, _ = journal_summary(clean)
         crashed = root / "crashed"
-        next_line, acked_events = 1, 0
         total_lines = sum(1 for _ in script.open())
+        moments = sorted(rng.sample(range(1, total_lines + 1), min(kills, total_lines)))
+        next_line, acked_events, at_start = 1, 0, False
         while True:
             start = next_line
             process = run_app(script, crashed, next_line)
             assert process.stdout is not None
-            remaining = total_lines - next_line
-            may_kill = report.kills < kills and remaining > 0
-            spacing = max(1, total_lines // (kills + 5))
-            kill_at = rng.randint(0, min(remaining, spacing)) if may_kill else -1
-            killed = kill_at == 0
-            if killed:
+            killed = False
+            if at_start:  # during the start-up replay, before any line is played
+                at_start = False
+                time.sleep(rng.uniform(0, 0.5))
                 process.send_signal(signal.SIGKILL)
+                killed = True
+            target = moments.pop(0) if moments and not killed else None
             acks: list[str] = []
-            for line in process.stdout:
-                acks.append(line)
-                if len(acks) == kill_at:
-                    time.sleep(rng.uniform(0, 0.005))
-                    process.send_signal(signal.SIGKILL)
-                    killed = True
-                    break
+            if not killed:
+                for line in process.stdout:
+                    acks.append(line)
+                    if target is not None and int(line.split()[1]) >= target:
+                        time.sleep(rng.uniform(0, 0.005))
+                        process.send_signal(signal.SIGKILL)
+                        killed = True
+                        break
             rest, errors = process.communicate(timeout=300)
             report.transcript.append(f"-- run from line {start}:\n{errors}")
             for line in [*acks, *rest.splitlines()]:
@@ -117,7 +140,8 @@ def crash_check(kills: int = 20, seed: int = 1) -> CrashReport:
                 next_line, acked_events = int(number) + 1, int(events)
             if killed:
                 report.kills += 1
-                report.kill_after_acks.append(kill_at)
+                report.kill_after_acks.append(next_line - 1)
+                at_start = rng.random() < 0.2
             _, journaled = journal_summary(crashed)
             report.acked_events_missing += max(0, acked_events - journaled)
             if not killed and process.returncode == 0:
@@ -140,7 +164,7 @@ def main() -> None:
         f"final game differs in: {report.mismatches or 'nothing'}"
     )
     print(
-        "killed after this many acknowledged inputs of each run: "
+        "killed after script line: "
         + ", ".join(map(str, report.kill_after_acks))
     )
     sys.exit(0 if report.ok else 1)

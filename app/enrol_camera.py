@@ -7,7 +7,7 @@ from enum import Enum
 
 import numpy as np
 
-from vision.cards import Image, Quad, parse_card
+from vision.cards import Image, Quad, Rank, Suit, parse_card
 from vision.config import VisionConfig
 from vision.deck_config import DeckMatchConfig
 from vision.deck_faces import FaceViews, face_views
@@ -22,7 +22,7 @@ from vision.read import read_views
 DECK_ORDER = (*(rank + suit for suit in "CDHS" for rank in "9TJQKA"), JOKER)
 """The order cards are asked for: clubs, diamonds, hearts, spades, 9 up to ace, then the joker."""
 
-SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
 
 
 def card_label(name: str) -> str:
@@ -30,7 +30,7 @@ def card_label(name: str) -> str:
     if name == JOKER:
         return "joker"
     rank, suit = parse_card(name)
-    return ("10" if rank.value == "T" else rank.value) + SYMBOLS[suit.value]
+    return ("10" if rank is Rank.TEN else rank.value) + SYMBOLS[suit]
 
 
 def enrolment_cards(text: str | None) -> list[str]:

@@ -33,7 +33,7 @@ from pathlib import Path
 from app.config import AppConfig
 from app.controller import TableController
 from app.journal import Journal
-from app.notices import Notice
+from app.notices import Notice, NoticeKind
 from app.prompts import (
     Answer,
     CardNamed,
@@ -146,7 +146,7 @@ class Players:
         """Name `card` on the open correction and confirm; a refusal is cancelled."""
         self.touch(CardNamed(card.code))
         notices = self.touch(PromptAnswered(Answer.CONFIRM))
-        if notices and notices[0].kind.value == "refused":
+        if notices and notices[0].kind is NoticeKind.REFUSED:
             self.touch(PromptAnswered(Answer.CANCEL))
             return False
         return True

@@ -43,12 +43,19 @@ class TableApp:
         self.stop = threading.Event()
         self.feeds: list[threading.Thread] = []
         self._last_watchdog = -1e9
+        self._held_acks: list[Callable[[], None]] = []  # keys of a card still being keyed in
 
     # ---- one item ----------------------------------------------------------------------
 
     def handle(self, item: Item) -> list[Notice]:
         """Route one item to the referee or the device status; report what it caused."""
-        return self._report(self._route(item))
+        notices = self._report(self._route(item))
+        if (acknowledge := getattr(item, "acknowledge", None)) is not None:
+            self._held_acks.append(acknowledge)
+        if not self.controller.entry.partial:  # a half-keyed card is not in the journal yet
+            while self._held_acks:
+                self._held_acks.pop(0)()  # the panel hears ACK only for what the journal holds
+        return notices
 
     def tick(self) -> list[Notice]:
         """Let time pass on the referee (a card unreadable too long is asked for)."""

@@ -27,25 +27,6 @@ TICK_S = 0.01
 PANEL_POLL_S = 0.02
 
 
-def add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of `cardtable run`."""
-    parser.add_argument("--config", type=Path, help="the table's TOML config (default: none)")
-    parser.add_argument(
-        "--state-dir", type=Path,
-        help="where the journal lives (default: $CARDTABLE_STATE_DIR, else [state] dir of "
-             "the config, else ~/.local/state/cardtable)")
-    parser.add_argument("--script", type=Path, help="scripted presses and sightings (JSON Lines)")
-    parser.add_argument("--script-from", type=int, default=1, help="first script line to play")
-    parser.add_argument("--headless", type=Path, metavar="OUTDIR", help="write a PNG per step")
-    parser.add_argument("--no-display", action="store_true", help="run without any screen")
-    parser.add_argument("--max-seconds", type=float, help="stop after this long")
-    parser.add_argument("--verbose", action="store_true", help="print every notice on stderr")
-    parser.add_argument("--demo", action="store_true",
-                        help="play the demo's recorded table (camera frames and buttons) instead "
-                             "of this table's devices; the journal goes to demo-out/table")
-    parser.add_argument("--tricks", type=int, help="with --demo: stop after this many tricks")
-
-
 def run_table(args: argparse.Namespace) -> int:
     """Run the table; exit 2 on a config, journal or script problem."""
     if getattr(args, "demo", False) or getattr(args, "tricks", None) is not None:

@@ -21,6 +21,7 @@ from drivers import inputs
 from drivers.keys import JOKER_KEY, RANK_KEYS, SUIT_KEYS, is_key_name, press_event
 from table import (
     AceNoFaceClaimed,
+    BidKind,
     BidMade,
     Card,
     CardParseError,
@@ -180,7 +181,7 @@ def script_from_events(events: Iterable[Event], by_keys: bool = False) -> list[d
             case BidMade(seat, bid):
                 if bid.is_pass and moon_bid:
                     continue
-                moon_bid = moon_bid or bid.kind.value == "moon"
+                moon_bid = moon_bid or bid.kind is BidKind.MOON
                 if bid.is_pass:
                     lines.append({"press": "pass", "seat": seat.value})
                 else:

@@ -10,13 +10,14 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from drivers.camera import RecordedSource
 from drivers.debounce import KeyId, KeyReader
 from drivers.fake_panel import LoopPanel, PtyPanel
 from drivers.inputs import PanelConnected
 from drivers.panel_link import PanelLink
-from drivers.panel_protocol import PanelSession
+from drivers.panel_protocol import PanelSession, frame
 from drivers.recording import write_images, write_video
 
 
@@ -36,13 +37,21 @@ def bench_key_reader(presses: int = 50_000) -> None:
     print(f"key reader: {2 * presses / elapsed:,.0f} edges/s ({events} events)")
 
 
+def acknowledge(events: list[Any]) -> None:
+    """What the table does once each input is committed."""
+    for event in events:
+        done = getattr(event, "acknowledge", None)
+        if done is not None:
+            done()
+
+
 def bench_session(lines: int = 50_000) -> None:
-    session = PanelSession("bench")
-    session.line_received("HELLO cardtable-panel 1 1.0.0 - b")
+    session = PanelSession("bench", ack_on_receipt=True)
+    session.line_received(frame("HELLO cardtable-panel 2 2.0.0 - b 1"))
     text = []
     for seq in range(1, lines + 1):
         verb = "DOWN" if seq % 2 else "UP"
-        text.append(f"{verb} {seq} {seq * 200} OK")
+        text.append(frame(f"{verb} {seq} {seq * 200} OK"))
     start = time.perf_counter()
     for line in text:
         session.line_received(line)
@@ -59,7 +68,9 @@ def bench_loop_link(presses: int = 2_000) -> None:
     got = 0
     for _ in range(presses):
         fake.press("OK")
-        got += len(link.poll())
+        events = link.poll()
+        acknowledge(events)
+        got += len(events)
     elapsed = time.perf_counter() - start
     print(f"panel over loop://: {presses / elapsed:,.0f} presses/s end to end ({got} events)")
 
@@ -79,8 +90,9 @@ def bench_pty_latency(presses: int = 200) -> None:
         for _ in range(presses):
             sent = time.perf_counter()
             panel.press("PASS", hold_ms=100)
-            while not link.poll():
+            while not (events := link.poll()):
                 pass
+            acknowledge(events)
             latencies.append((time.perf_counter() - sent) * 1000)
             panel.service()  # read the ACKs
         panel.close()

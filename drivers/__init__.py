@@ -7,5 +7,6 @@ buttons     gpiozero inputs read into events;  outputs  buzzer and lights (GPIO 
 panel_*     serial panel: protocol and session (no I/O), link (port, reconnect, backoff)
 camera      frame sources (OpenCV, picamera2, recordings) and the reopening wrapper
 config      the hardware TOML;  hardware  everything opened from one config
-check, cli  `cardtable check-hardware`;  fake_panel, recording, clock  fakes for tests and --mock
+check       the walk of `cardtable check-hardware` (its command line is in app/)
+fake_panel, recording, clock  fakes for tests and --mock
 """

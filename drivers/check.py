@@ -147,7 +147,7 @@ def mock_panel(say: Say, report: CheckReport) -> None:
     say("Serial panel (fake panel on loop://):")
     fake = LoopPanel()
     clock = ManualClock()
-    link = PanelLink("loop://", open_port=fake.open, clock=clock)
+    link = PanelLink("loop://", open_port=fake.open, clock=clock, ack_on_receipt=True)
 
     def pump(rounds: int = 4) -> list[DriverEvent]:
         events: list[DriverEvent] = []
@@ -320,7 +320,7 @@ def run_live_check(
     port = config.panel_port
     if port is not None:
         say(f"Serial panel on {port}:")
-        link = PanelLink(port, clock=clock)
+        link = PanelLink(port, clock=clock, ack_on_receipt=True)  # nothing to commit here
         events = _wait_for_input(link.poll, 5.0, clock, sleep)
         hello = [e for e in events if isinstance(e, PanelConnected)]
         report.add("panel handshake", bool(hello), describe(events))

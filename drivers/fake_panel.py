@@ -10,9 +10,13 @@ import contextlib
 import importlib.util
 import os
 import sys
+import tty
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+Tamper = Callable[[bytes], bytes]
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[1] / "hardware" / "panel"
 
@@ -30,6 +34,12 @@ def load_panel_core(firmware_dir: Path = FIRMWARE_DIR) -> ModuleType:
     return module
 
 
+def wire_line(core_module: ModuleType, line: str, tampers: list[Tamper]) -> bytes:
+    """A panel line as the firmware puts it on the wire, through the next tamper if any."""
+    data = (core_module.frame(line) + "\n").encode("ascii")
+    return tampers.pop(0)(data) if tampers else data
+
+
 class PtyPanel:
     """The panel end of a pty pair; `path` is what the Pi opens (via a stable symlink).
 
@@ -42,12 +52,23 @@ class PtyPanel:
         self.link_path = link_path
         self.lights: dict[str, bool] = {}
         self.buzzes: list[list[int]] = []
+        self.seat = seat
+        self._module = core_module
         self.core: Any = core_module.PanelCore(
             self._write, seat=seat, boot=boot, on_led=self._led, on_buzz=self.buzzes.append
         )
         self.ms = 0
+        self.tampers: list[Tamper] = []  # applied to the next lines the panel sends, one each
         self._master: int | None = None
         self.plug()
+
+    def reboot(self, boot: str) -> None:
+        """Power-cycle the board without the cable moving: its queue is gone, numbers restart."""
+        self.core = self._module.PanelCore(
+            self._write, seat=self.seat, boot=boot, on_led=self._led, on_buzz=self.buzzes.append
+        )
+        self.ms = 0
+        self.core.start()
 
     @property
     def plugged(self) -> bool:
@@ -60,6 +81,7 @@ class PtyPanel:
             raise RuntimeError("panel already plugged in")
         master, slave = os.openpty()
         name = os.ttyname(slave)
+        tty.setraw(slave)  # no echo, no line editing, like USB CDC, even before the Pi opens it
         os.close(slave)  # the Pi side opens it by name
         os.set_blocking(master, False)
         self._master = master
@@ -115,8 +137,9 @@ class PtyPanel:
     def _write(self, line: str) -> None:
         if self._master is None:
             return  # like USB CDC with no host: the line is lost, the key stays unacknowledged
+        data = wire_line(self._module, line, self.tampers)
         with contextlib.suppress(OSError):
-            os.write(self._master, (line + "\n").encode("ascii"))
+            os.write(self._master, data)
 
     def _led(self, name: str, on: bool) -> None:
         self.lights[name] = on
@@ -134,11 +157,33 @@ class LoopPanel:
         self.port = serial.serial_for_url("loop://", timeout=0)
         self.lights: dict[str, bool] = {}
         self.buzzes: list[list[int]] = []
-        self.core: Any = load_panel_core().PanelCore(
+        self.seat = seat
+        self._module = load_panel_core()
+        self.core: Any = self._module.PanelCore(
             self._panel_write, seat=seat, boot=boot, on_led=self._led, on_buzz=self.buzzes.append
         )
         self.ms = 0
         self.unplugged = False
+        self.tampers: list[Tamper] = []  # applied to the next lines the panel sends, one each
+
+    def reboot(self, boot: str) -> None:
+        """Power-cycle the board without the cable moving: its queue is gone, numbers restart."""
+        self.core = self._module.PanelCore(
+            self._panel_write, seat=self.seat, boot=boot, on_led=self._led,
+            on_buzz=self.buzzes.append,
+        )
+        self.ms = 0
+        self.core.start()
+
+    def advance(self, ms: int) -> None:
+        """Let panel time pass (sends a heartbeat when due)."""
+        self.ms += ms
+        self.core.tick(self.ms)
+
+    def send_raw(self, data: bytes) -> None:
+        """Put bytes on the line as they are (garbage on purpose)."""
+        if not self.unplugged:
+            self.port.write(data)
 
     def open(self, url: str) -> LoopPanel:
         """The `open_port` callable for PanelLink: fails while unplugged."""
@@ -188,7 +233,7 @@ class LoopPanel:
 
     def _panel_write(self, line: str) -> None:
         if not self.unplugged:
-            self.port.write((line + "\n").encode("ascii"))
+            self.port.write(wire_line(self._module, line, self.tampers))
 
     def _led(self, name: str, on: bool) -> None:
         self.lights[name] = on

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 Seat: TypeAlias = Literal["N", "E", "S", "W"]
@@ -22,7 +23,20 @@ def check_seat(seat: str | None) -> None:
 
 
 @dataclass(frozen=True)
-class BidPressed:
+class Acknowledgeable:
+    """A player input that may carry `acknowledge`: call it once the table has committed it.
+
+    The serial panel sets it, so that the panel hears ACK only for a press the journal holds;
+    it takes no part in equality or repr.
+    """
+
+    acknowledge: Callable[[], None] | None = field(
+        default=None, compare=False, repr=False, kw_only=True
+    )
+
+
+@dataclass(frozen=True)
+class BidPressed(Acknowledgeable):
     """A player bids a number of tricks, `ask` or `moon`."""
 
     seat: Seat | None
@@ -38,7 +52,7 @@ class BidPressed:
 
 
 @dataclass(frozen=True)
-class PassPressed:
+class PassPressed(Acknowledgeable):
     """A player passes."""
 
     seat: Seat | None
@@ -48,7 +62,7 @@ class PassPressed:
 
 
 @dataclass(frozen=True)
-class TrumpPressed:
+class TrumpPressed(Acknowledgeable):
     """The bidder names trump."""
 
     seat: Seat | None
@@ -61,7 +75,7 @@ class TrumpPressed:
 
 
 @dataclass(frozen=True)
-class ConfirmPressed:
+class ConfirmPressed(Acknowledgeable):
     """OK: confirms what the screen proposes."""
 
     seat: Seat | None
@@ -71,7 +85,7 @@ class ConfirmPressed:
 
 
 @dataclass(frozen=True)
-class UndoPressed:
+class UndoPressed(Acknowledgeable):
     """A short press of UNDO: take back the last event."""
 
     seat: Seat | None
@@ -99,7 +113,7 @@ class NewGameCancelled:
 
 
 @dataclass(frozen=True)
-class NewGameConfirmed:
+class NewGameConfirmed(Acknowledgeable):
     """A new game: UNDO held long, then OK."""
 
     seat: Seat | None
@@ -109,7 +123,7 @@ class NewGameConfirmed:
 
 
 @dataclass(frozen=True)
-class AceNoFaceClaimed:
+class AceNoFaceClaimed(Acknowledgeable):
     """A player claims Ace No Face."""
 
     seat: Seat | None
@@ -119,7 +133,7 @@ class AceNoFaceClaimed:
 
 
 @dataclass(frozen=True)
-class CardKeyPressed:
+class CardKeyPressed(Acknowledgeable):
     """CARD: the next rank and suit keys name a card by hand (the camera cannot read it)."""
 
     seat: Seat | None
@@ -129,7 +143,7 @@ class CardKeyPressed:
 
 
 @dataclass(frozen=True)
-class CorrectKeyPressed:
+class CorrectKeyPressed(Acknowledgeable):
     """CORRECT: the next keys name a played card (seat, trick) and what it really was."""
 
     seat: Seat | None
@@ -153,6 +167,15 @@ class PanelDisconnected:
     """The serial panel went away (unplugged, silent, or the port failed)."""
 
     port: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PanelKeysLost:
+    """The panel's queue of unacknowledged keys overflowed: `count` key edges never arrived."""
+
+    port: str
+    count: int
     reason: str
 
 
@@ -187,6 +210,7 @@ StatusEvent: TypeAlias = (
     | NewGameCancelled
     | PanelConnected
     | PanelDisconnected
+    | PanelKeysLost
     | CameraFailed
     | CameraReopened
 )

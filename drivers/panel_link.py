@@ -1,4 +1,10 @@
-"""The serial panel over USB: opens the port, keeps the session, reconnects with backoff."""
+"""The serial panel over USB: opens the port, keeps the session, reconnects with backoff.
+
+The backoff is capped at RECONNECT_MAX_S, so a panel plugged back in is read within two
+seconds. An acknowledgement the table gives (an input's `acknowledge`, from any thread) goes
+on the wire at once under the link's lock, or at the end of the poll running in that thread,
+so the moment between a commit and its ACK stays as short as a write.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +31,8 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 BY_ID_DIR = Path("/dev/serial/by-id")
+RECONNECT_FIRST_S = 0.5
+RECONNECT_MAX_S = 2.0
 
 
 class SerialPort(Protocol):
@@ -73,15 +81,16 @@ class PanelLink:
         hello_every_s: float = 1.0,
         timing: KeyTiming | None = None,
         by_id_dir: Path = BY_ID_DIR,
+        ack_on_receipt: bool = False,
     ) -> None:
         self.url = url  # a port, a pyserial URL, or "auto": the only MicroPython board plugged in
         self.by_id_dir = by_id_dir
         self.open_port = open_port
         self.clock = clock
-        self.backoff = backoff or Backoff()
+        self.backoff = backoff or Backoff(RECONNECT_FIRST_S, 2.0, RECONNECT_MAX_S)
         self.silence_s = silence_s
         self.hello_every_s = hello_every_s
-        self.session = PanelSession(url, timing)
+        self.session = PanelSession(url, timing, ack_on_receipt=ack_on_receipt)
         self.framer = LineFramer()
         self.open_attempts = 0
         self._port: SerialPort | None = None
@@ -91,6 +100,9 @@ class PanelLink:
         self._last_hello = 0.0
         self._down_reported = False
         self._leds: dict[str, bool] = {}
+        self._poller: int | None = None  # the thread inside poll(), which sends ACKs itself
+        self._later: list[DriverEvent] = []  # what an ACK written between polls caused
+        self.session.on_acknowledge = self._send_acks
 
     @property
     def connected(self) -> bool:
@@ -99,6 +111,28 @@ class PanelLink:
 
     def poll(self) -> list[DriverEvent]:
         """Read whatever arrived and keep the link up; returns the events it produced."""
+        with self._lock:
+            self._poller = threading.get_ident()
+            try:
+                events, self._later = self._later + self._poll(), []
+            finally:
+                self._poller = None
+            return events
+
+    def _send_acks(self) -> None:
+        """Write the acknowledgements the table just gave (from whichever thread gave them)."""
+        if self._poller == threading.get_ident():
+            return  # inside poll(): it sends them before it returns
+        with self._lock:
+            if self._port is None:
+                return  # kept; sent after the reconnect
+            for reply in self.session.take_replies():
+                failed = self._write(reply, self.clock())
+                if failed:
+                    self._later += failed
+                    return
+
+    def _poll(self) -> list[DriverEvent]:
         with self._lock:
             now = self.clock()
             if self._port is None:
@@ -118,6 +152,8 @@ class PanelLink:
                             self._port.write(reply)
                         if any(isinstance(event, PanelConnected) for event in found):
                             self._on_connected()
+                for reply in self.session.take_replies():  # acknowledgements from the table
+                    self._port.write(reply)
             except (OSError, ValueError) as error:  # SerialException is an OSError
                 return events + self._drop(now, f"port failed: {error}")
             if self.session.connected:

@@ -5,8 +5,8 @@ cd "$(dirname "$0")/.."
 scripts/venv.sh
 echo "== ruff"
 .venv/bin/ruff check .
-echo "== mypy --strict table vision tools"
-.venv/bin/mypy --strict table vision tools
+echo "== mypy --strict table vision tools app drivers display"
+.venv/bin/mypy --strict table vision tools app drivers display
 echo "== pytest (about 5 minutes; tests that need ../shared say so when it is absent)"
 set +e
 .venv/bin/python -m pytest "$@"

@@ -9,7 +9,7 @@ import time
 
 import machine
 import micropython
-from panel_core import PanelCore
+from panel_core import PanelCore, frame
 
 SEAT = None  # None for a shared panel; "N", "E", "S" or "W" for one seat's own pad
 DEBOUNCE_MS = 15
@@ -75,7 +75,7 @@ class Key:
 
 
 def write_line(line):
-    sys.stdout.write(line + "\n")
+    sys.stdout.write(frame(line) + "\n")
 
 
 def main():
@@ -93,6 +93,7 @@ def main():
         on_led=lambda name, on: leds[name].value(1 if on else 0),
         on_buzz=buzzer.play,
     )
+    core.start()
     keys = [Key(label, pin) for label, pin in BUTTONS.items()]
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)

@@ -64,6 +64,9 @@ layout = "shared"
         ("[game]\ndealer = 'X'\n", "[game] dealer: 'X' is not a seat"),
         ("[display]\nwidth = '800'\n", "[display] width = '800': expected int"),
         ("[vision]\nstable_s = -1\n", "[vision] stable_s = -1"),
+        ("[vision]\nmin_confidence = 0.7\n",
+         "[vision] min_confidence: no longer a setting: the card reader's thresholds are chosen "
+         "from the shipped model's measured calibration"),
         ("[gpio]\npin_factory = 'wires'\n", "gpio.pin_factory = 'wires'"),
         ("[seats]\nN = 3\n", "[seats] N = 3: expected text"),
         ("game = 3\n", "[game] must be a table"),

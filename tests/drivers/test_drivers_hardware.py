@@ -51,7 +51,7 @@ def test_open_hardware_polls_buttons_panel_and_camera(
         events += hw.inputs()
         assert events == [
             PassPressed(None),
-            PanelConnected("loop://", "1.0.0", 1, None),
+            PanelConnected("loop://", "2.0.0", 2, None),
             ConfirmPressed("E"),
             BidPressed(None, 4),
         ]

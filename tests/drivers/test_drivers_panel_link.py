@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import select
@@ -23,6 +24,7 @@ from drivers.inputs import (
     TrumpPressed,
 )
 from drivers.panel_link import PanelLink, SerialPort, find_panel_port
+from drivers.panel_protocol import frame
 
 from .conftest import FakeClock
 
@@ -33,17 +35,38 @@ def open_with_short_wait(url: str) -> SerialPort:
     return port
 
 
-class Pump:
-    """Runs the link and the fake panel in turn until a condition holds."""
+def tried_again(link: PanelLink, attempts: int, events: list[DriverEvent]) -> bool:
+    """Whether the link has tried to open the port since `attempts`."""
+    return link.open_attempts > attempts
 
-    def __init__(self, link: PanelLink, panel: PtyPanel | None = None) -> None:
+
+def acknowledge(events: list[DriverEvent]) -> None:
+    """What the table does once it has committed each input."""
+    for event in events:
+        done = getattr(event, "acknowledge", None)
+        if done is not None:
+            done()
+
+
+class Pump:
+    """Runs the link and the fake panel in turn until a condition holds.
+
+    With `commit` every input is acknowledged as soon as it is read, as a table that commits
+    at once would.
+    """
+
+    def __init__(self, link: PanelLink, panel: PtyPanel | None = None, commit: bool = True) -> None:
         self.link = link
         self.panel = panel
+        self.commit = commit
         self.events: list[DriverEvent] = []
 
     def until(self, done: Callable[[list[DriverEvent]], bool], limit: int = 100) -> None:
         for _ in range(limit):
-            self.events += self.link.poll()
+            found = self.link.poll()
+            if self.commit:
+                acknowledge(found)
+            self.events += found
             if self.panel is not None and self.panel.plugged:
                 fd = self.panel._master
                 assert fd is not None
@@ -56,6 +79,11 @@ class Pump:
     def saw(self, event: DriverEvent) -> Callable[[list[DriverEvent]], bool]:
         start = len(self.events)
         return lambda events: event in events[start:]
+
+
+def wire(*bodies: str) -> bytes:
+    """Panel lines as the firmware puts them on the wire."""
+    return "".join(frame(body) + "\n" for body in bodies).encode()
 
 
 # --- loop:// ---------------------------------------------------------------------------------
@@ -73,13 +101,15 @@ def test_loop_transport_reads_panel_lines_and_ignores_own_echo(
 ) -> None:
     link = PanelLink("loop://", open_port=lambda url: loop_port, clock=clock)
     assert link.poll() == []  # opened; our HELLO loops back and is ignored as an echo
-    loop_port.write(b"HELLO cardtable-panel 1 1.0.0 - b1\nDOWN 1 10 HEARTS\nUP 2 90 HEARTS\n")
-    assert link.poll() == [PanelConnected("loop://", "1.0.0", 1, None), TrumpPressed(None, "H")]
+    loop_port.write(
+        wire("HELLO cardtable-panel 2 2.0.0 - b1 1", "DOWN 1 10 HEARTS", "UP 2 90 HEARTS")
+    )
+    assert link.poll() == [PanelConnected("loop://", "2.0.0", 2, None), TrumpPressed(None, "H")]
     assert link.connected
     assert link.session.garbage_lines == 0
     assert link.set_led("E", True)
     assert link.buzz([40])
-    loop_port.write(b"HB 100\n")
+    loop_port.write(wire("HB 100 2 b1"))
     assert link.poll() == []
     assert link.session.garbage_lines == 0  # ACK, LED and BUZZ echoes were not garbage
 
@@ -108,10 +138,10 @@ def test_loop_transport_without_panel_gives_up_and_backs_off(clock: FakeClock) -
 def test_loop_transport_drops_silent_panel(loop_port: serial.Serial, clock: FakeClock) -> None:
     link = PanelLink("loop://", open_port=lambda url: loop_port, clock=clock, silence_s=3)
     link.poll()
-    loop_port.write(b"HELLO cardtable-panel 1 1.0.0 - b1\n")
-    assert link.poll() == [PanelConnected("loop://", "1.0.0", 1, None)]
+    loop_port.write(wire("HELLO cardtable-panel 2 2.0.0 - b1 1"))
+    assert link.poll() == [PanelConnected("loop://", "2.0.0", 2, None)]
     clock.advance(2.0)
-    loop_port.write(b"HB 2000\n")
+    loop_port.write(wire("HB 2000 0 b1"))
     assert link.poll() == []
     clock.advance(2.9)
     assert link.poll() == []
@@ -157,7 +187,7 @@ def test_reconnects_three_times_without_losing_a_press(panel: PtyPanel, clock: F
         backoff=Backoff(0.5, 2.0, 4.0),
     )
     pump = Pump(link, panel)
-    pump.until(pump.saw(PanelConnected(str(panel.link_path), "1.0.0", 1, None)))
+    pump.until(pump.saw(PanelConnected(str(panel.link_path), "2.0.0", 2, None)))
     panel.press("4")
     pump.until(pump.saw(BidPressed(None, 4)))
     for _ in range(3):
@@ -167,7 +197,7 @@ def test_reconnects_three_times_without_losing_a_press(panel: PtyPanel, clock: F
         panel.press("CLUBS")
         attempts = link.open_attempts
         clock.advance(0.6)
-        pump.until(lambda events, before=attempts: link.open_attempts > before, limit=5)
+        pump.until(functools.partial(tried_again, link, attempts), limit=5)
         assert not link.connected  # the old device is gone: opening fails, backoff grows
         panel.plug()
         clock.advance(5.0)
@@ -188,7 +218,7 @@ def test_reconnects_three_times_without_losing_a_press(panel: PtyPanel, clock: F
     status = (PanelConnected, PanelDisconnected)
     kinds = [type(e).__name__ for e in pump.events if isinstance(e, status)]
     assert kinds == ["PanelConnected"] + ["PanelDisconnected", "PanelConnected"] * 3
-    assert panel.core.unacked == []
+    pump.until(lambda events: panel.core.unacked == [], limit=5)  # every key acknowledged
 
 
 def test_garbage_from_panel_is_logged_and_skipped(
@@ -201,8 +231,8 @@ def test_garbage_from_panel_is_logged_and_skipped(
         panel.send_raw(b"\x00\xff\xfe garbage\nDOWN one two\n#\n")
         panel.press("HEARTS")
         pump.until(pump.saw(TrumpPressed(None, "H")))
-    assert link.session.garbage_lines == 2
-    assert "not a panel message" in caplog.text
+    assert link.session.garbage_lines == 3
+    assert "no checksum in line 'DOWN one two'" in caplog.text
 
 
 def test_lights_are_sent_again_after_reconnect(panel: PtyPanel, clock: FakeClock) -> None:
@@ -286,7 +316,7 @@ def test_run_loop_delivers_events_until_stopped(clock: FakeClock) -> None:
             stop.set()
 
     link.run(stop, delivered.append, interval_s=0.02, sleep=wait)
-    assert delivered == [PanelConnected("loop://", "1.0.0", 1, None), TrumpPressed(None, "S")]
+    assert delivered == [PanelConnected("loop://", "2.0.0", 2, None), TrumpPressed(None, "S")]
     assert waits == [0.02] * 6
     assert not link.connected  # closed on the way out
 
@@ -296,8 +326,8 @@ def test_old_firmware_is_named_in_the_disconnect_reason(
 ) -> None:
     link = PanelLink("loop://", open_port=lambda url: loop_port, clock=clock, silence_s=3)
     link.poll()
-    loop_port.write(b"HELLO cardtable-panel 0 0.9.0 - b1\n")
+    loop_port.write(b"HELLO cardtable-panel 1 1.0.0 - b1\n")  # the first firmware: no checksum
     assert link.poll() == []
     clock.advance(3.5)
-    reason = "panel firmware 0.9.0 speaks protocol 0, expected 1: flash hardware/panel/ again"
+    reason = "panel firmware 1.0.0 speaks protocol 1, expected 2: flash hardware/panel/ again"
     assert link.poll() == [PanelDisconnected("loop://", reason)]

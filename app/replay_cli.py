@@ -1,4 +1,4 @@
-"""The engine's subcommands: `replay` and `simulate`."""
+"""`cardtable replay` and `cardtable simulate`: the engine on table logs."""
 
 from __future__ import annotations
 

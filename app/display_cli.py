@@ -1,4 +1,4 @@
-"""The display's subcommands: `cardtable screenshots OUTDIR`."""
+"""`cardtable screenshots` and `cardtable display-demo`: every display state, headless or shown."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`cardtable screenshots OUTDIR`."""
+"""`cardtable screenshots OUTDIR` and `cardtable display-demo`."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pygame
@@ -49,13 +47,6 @@ def test_an_unwritable_outdir_is_a_clear_error(tmp_path: Path,
     assert "cannot write screenshots" in capsys.readouterr().err
 
 
-def test_the_cli_module_imports_nothing_heavy() -> None:
-    code = ("import sys, display.cli; "
-            "print(sorted(m for m in ('pygame', 'cv2', 'serial', 'gpiozero') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
-
-
 def test_display_demo_shows_every_state_then_stops(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["display-demo", "--size", "800x480", "--seconds", "0.01"]) == 0
     assert capsys.readouterr().out.strip() == "0 button presses"
@@ -64,18 +55,6 @@ def test_display_demo_shows_every_state_then_stops(capsys: pytest.CaptureFixture
 def test_display_demo_refuses_a_bad_interval(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["display-demo", "--seconds", "0"]) == 2
     assert "--seconds must be above 0" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize(
-    ("label", "name"),
-    [("W plays J♥", "W_plays_JH"), ("W plays J♦", "W_plays_JD"), ("N plays 10♣", "N_plays_10C"),
-     ("E names trump ♠", "E_names_trump_S"), ("0012.3_S plays Joker", "0012_3_S_plays_Joker"),
-     ("start", "start")],
-)
-def test_screen_file_names_keep_the_suit(label: str, name: str) -> None:
-    from display.screens import file_label
-
-    assert file_label(label) == name
 
 
 def test_screenshots_include_every_prompt_at_both_sizes(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The proof: on short synthetic hands (two tricks, 960x540, every effect on), each card is
+"""The table watcher on short synthetic hands (two tricks, 960x540, every effect on): each card is
 reported once, in its zone, as itself or as unreadable, never as another card, and nothing is
 invented."""
 
@@ -31,7 +31,7 @@ def track_scene(seed: int, tmp_path: Path) -> Comparison:
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Comparison]:
-    folder = tmp_path_factory.mktemp("proof")
+    folder = tmp_path_factory.mktemp("hands")
     return {seed: track_scene(seed, folder) for seed in SEEDS}
 
 

@@ -1,0 +1,729 @@
+"""Faults against a real `cardtable run`: a game played on a pty panel, the table killed,
+restarted, fed garbage, doubled and given a damaged journal; what it acknowledged is checked.
+
+The whole game is played on the panel's keys (bids, passes, trump, OK, UNDO, moon, Ace No Face
+on the claimant's pad, each card by its rank and suit key), so every input travels the real
+serial protocol, and the panel itself knows which keys the table acknowledged. A step is the
+keys of one table event; its expected journal length comes from playing the same keys on an
+in-process referee. The journal is read from a copy of its files, so that a restart always
+starts on the WAL the killed table left.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import select
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import cast
+from unittest import mock
+
+from app.controller import TableController
+from app.journal import Journal
+from app.script import script_from_events
+from drivers.clock import ManualClock
+from drivers.fake_panel import PtyPanel
+from drivers.inputs import Seat as SeatName
+from drivers.keys import BID_KEYS, JOKER_KEY, SUIT_KEYS, press_event
+from table import Bid, Card, Rules, Seat
+from table import simulate as simulator
+from table.bids import ASK, MOON
+from table.simulate import SimulatedGame, simulate_game
+
+RULES = Rules(ace_no_face=True)
+CONFIG = """[game]
+dealer = "N"
+rules = {{ ace_no_face = true }}
+
+[panel]
+port = "{port}"
+"""
+ACK_TIMEOUT_S = 10.0
+HEARTBEAT_S = 0.5
+STOPPED = "the table stopped acknowledging keys"
+SETTLE_S = 0.3  # quiet time after the panel's queue empties before the journal is read
+
+
+@dataclass(frozen=True)
+class Step:
+    """The panel keys (labels, `E.ACE_NO_FACE` for a seat's own key) of one table event."""
+
+    keys: tuple[str, ...]
+    what: str
+
+
+@dataclass
+class Game:
+    """The steps of a game and the journal each step leaves (from an in-process referee)."""
+
+    steps: list[Step]
+    counts: list[int]  # events in the journal after each step
+    events: list[str]  # the journal's events at the end, as stored
+
+    def resume_at(self, journaled: int) -> tuple[int, bool]:
+        """The first step not yet in a journal of `journaled` events; True if one was cut."""
+        for index, count in enumerate(self.counts):
+            if count > journaled:
+                before = self.counts[index - 1] if index else 1
+                return (index + 1, True) if before < journaled else (index, False)
+        return len(self.steps), False
+
+
+def keys_of(line: dict[str, object]) -> tuple[str, ...]:
+    """The panel keys of one script line made with `script_from_events(by_keys=True)`."""
+    press = line.get("press")
+    if press == "bid":
+        bid = line["bid"]
+        return (next(name for name, value in BID_KEYS.items() if value == bid),)
+    if press == "pass":
+        return ("PASS",)
+    if press == "trump":
+        return (next(name for name, value in SUIT_KEYS.items() if value == line["suit"]),)
+    if press == "ok":
+        return ("OK",)
+    if press == "undo":
+        return ("UNDO",)
+    if press == "ace_no_face":
+        return (f"{line['seat']}.ACE_NO_FACE",)
+    return (str(line["key"]),)
+
+
+def steps_from_lines(lines: list[dict[str, object]]) -> list[Step]:
+    """Group key lines into steps: a card is its rank key and its suit key (or the joker)."""
+    steps: list[Step] = []
+    pending: list[str] = []
+    for line in lines:
+        keys = keys_of(line)
+        if "key" not in line:
+            steps.append(Step(keys, str(line.get("press"))))
+            continue
+        pending += keys
+        if keys[0] in SUIT_KEYS or keys[0] == JOKER_KEY:
+            steps.append(Step(("CARD", *pending), "card"))
+            pending = []
+    return steps
+
+
+def play_in_process(steps: list[Step], journal_path: Path) -> tuple[list[int], list[str]]:
+    """Play the keys on the referee in-process: journal length after each step, final events."""
+    counts: list[int] = []
+    with Journal(journal_path) as journal, contextlib.closing(sqlite3.connect(journal_path)) as db:
+        table = TableController(journal, RULES, Seat.N, clock=ManualClock(0.0))
+        for step in steps:
+            for label in step.keys:
+                seat, _, name = label.rpartition(".")
+                table.on_input(press_event(name, cast(SeatName, seat) if seat else None))
+            counts.append(int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0]))
+    return counts, journal_events(journal_path, copy=False)
+
+
+def with_undos(steps: list[Step], rng: random.Random, count: int) -> list[Step]:
+    """Insert `count` UNDO presses, each followed by the step it took back, again."""
+    candidates = [i for i, step in enumerate(steps) if step.what in ("pass", "card", "bid")]
+    chosen = set(rng.sample(candidates, min(count, len(candidates))))
+    out: list[Step] = []
+    for index, step in enumerate(steps):
+        out.append(step)
+        if index in chosen:
+            out += [Step(("UNDO",), "undo"), step]
+    return out
+
+
+def simulate_with_moon(seed: int) -> SimulatedGame:
+    """A simulated game whose first bidder shoots the moon and a later one asks for help (with
+    the exchange OK'd), which the simulator seldom dares."""
+    choose = simulator._choose_bid
+    daring = [MOON, ASK]
+
+    def bold(hand: list[Card], legal: tuple[Bid, ...], rules: Rules, rng: random.Random) -> Bid:
+        if daring and daring[0] in legal and rng.random() < 0.5:
+            return daring.pop(0)
+        return choose(hand, legal, rules, rng)
+
+    with mock.patch.object(simulator, "_choose_bid", bold):
+        return simulate_game(
+            seed=seed, rules=RULES, dealer=Seat.N, renege_rate=0.1, renege_limit=1
+        )
+
+
+def build_game(seed: int, limit: int | None = None, undos: int = 4) -> Game:
+    """A simulated game as panel steps, with UNDOs; kept only if its end matches the game's."""
+    simulated = simulate_with_moon(seed)
+    lines = script_from_events(simulated.events, by_keys=True)
+    plain = steps_from_lines(lines)[:limit]
+    with tempfile.TemporaryDirectory() as folder:
+        counts, events = play_in_process(plain, Path(folder) / "plain.sqlite")
+        steps = with_undos(plain, random.Random(seed), undos)
+        undone_counts, undone_events = play_in_process(steps, Path(folder) / "undo.sqlite")
+    plain_game = [e for e in events if '"undo"' not in e]
+    kept = [e for e in undone_events if '"undo"' not in e]
+    if limit is None and len(plain_game) != len(simulated.events):
+        raise RuntimeError(f"seed {seed}: the panel keys do not replay the simulated game")
+    if _without_undone(undone_events) == plain_game and kept:
+        return Game(steps, undone_counts, undone_events)
+    return Game(plain, counts, events)
+
+
+def _without_undone(events: list[str]) -> list[str]:
+    out: list[str] = []
+    for event in events:
+        if json.loads(event).get("type") == "undo":
+            out.pop()
+        else:
+            out.append(event)
+    return out
+
+
+def journal_events(path: Path, copy: bool = True) -> list[str]:
+    """The latest game's events, read from a copy of the journal's files (the WAL kept)."""
+    if not path.exists():
+        return []
+    with tempfile.TemporaryDirectory() as folder:
+        source = path
+        if copy:
+            source = Path(folder) / path.name
+            for suffix in ("", "-wal", "-shm"):
+                original = Path(f"{path}{suffix}")
+                if original.exists():
+                    shutil.copyfile(original, f"{source}{suffix}")
+        db = sqlite3.connect(source)
+        try:
+            row = db.execute("SELECT MAX(id) FROM games").fetchone()
+            if row is None or row[0] is None:
+                return []
+            return [
+                text
+                for (text,) in db.execute(
+                    "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (row[0],)
+                )
+            ]
+        except sqlite3.DatabaseError:
+            return []
+        finally:
+            db.close()
+
+
+class Panel:
+    """The fake panel on a pty, serviced in real time (heartbeats, answers to the table)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.fake = PtyPanel(folder / "usb-MicroPython_Board_in_FS_mode_fault-if00")
+        self.started = time.monotonic()
+        self.beat = 0.0
+        self.hellos = 0
+        self.trace = (folder / "panel.trace").open("a")  # every line each way, for a post-mortem
+        self._watch()
+
+    def reboot(self, boot: str) -> None:
+        """The board restarts with the cable in; its power-up HELLO counts as an answer."""
+        self.fake.reboot(boot)
+        self._watch()
+        self.hellos += 1
+
+    def _watch(self) -> None:
+        answer = self.fake.core.hello
+
+        def hello() -> None:
+            self.hellos += 1
+            answer()
+
+        self.fake.core.hello = hello
+        receive, write = self.fake.core.receive, self.fake.core.write
+
+        def traced_receive(line: str) -> None:
+            self.trace.write(f"{self.fake.ms} <- {line}\n")
+            receive(line)
+
+        def traced_write(line: str) -> None:
+            self.trace.write(f"{self.fake.ms} -> {line}\n")
+            write(line)
+
+        self.fake.core.receive = traced_receive
+        self.fake.core.write = traced_write
+
+    @property
+    def path(self) -> Path:
+        return self.fake.link_path
+
+    def pump(self, seconds: float) -> None:
+        """Answer the table and send heartbeats for `seconds` of real time."""
+        end = time.monotonic() + seconds
+        while True:
+            self._clock()
+            if time.monotonic() - self.beat >= HEARTBEAT_S:  # on real time: the panel's own
+                self.beat = time.monotonic()  # clock runs ahead with every press
+                self.fake.core.last_heartbeat = None
+                self.fake.advance(0)
+            master = self.fake._master
+            left = end - time.monotonic()
+            if master is not None:
+                select.select([master], [], [], max(0.0, min(left, 0.05)))
+                self.fake.service()
+            if left <= 0:
+                return
+
+    def press(self, label: str) -> list[int]:
+        """Press and release a key; the numbers of its two lines."""
+        self._clock()
+        self.fake.press(label)
+        return [self.fake.core.seq - 1, self.fake.core.seq]
+
+    def unacked(self) -> set[int]:
+        return {seq for seq, _ in self.fake.core.unacked}
+
+    def _clock(self) -> None:
+        self.fake.ms = max(self.fake.ms, int((time.monotonic() - self.started) * 1000))
+
+    def close(self) -> None:
+        self.trace.close()
+        self.fake.close()
+
+
+class Table:
+    """One `cardtable run` process on the panel and a state directory."""
+
+    def __init__(
+        self, config: Path, state_dir: Path, log: Path, env: dict[str, str] | None = None
+    ) -> None:
+        self.log = log
+        self.handle = log.open("a")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "app", "run", "--config", str(config), "--no-display",
+             "--state-dir", str(state_dir), "--verbose"],
+            stdout=self.handle, stderr=self.handle, text=True,
+            env=None if env is None else {**os.environ, **env},
+        )  # fmt: skip
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self) -> None:
+        if self.alive:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+        self.handle.close()
+
+    def stop(self) -> int:
+        if self.alive:
+            self.process.send_signal(signal.SIGTERM)
+        code = self.process.wait(timeout=60)
+        self.handle.close()
+        return code
+
+
+class Stuck(Exception):
+    """The table stopped acknowledging keys; the scenario ends there."""
+
+
+@dataclass
+class Row:
+    """One line of the fault table."""
+
+    fault: str
+    did: str
+    acknowledged: int
+    lost: int
+    ok: bool
+
+
+@dataclass
+class Rig:
+    """A state directory, a panel and the game, for one fault."""
+
+    folder: Path
+    game: Game
+    panel: Panel
+    state_dir: Path
+    config: Path
+    acknowledged: int = 0  # journal events behind the keys the panel heard ACK for
+    lost: int = 0
+    cut_steps: int = 0
+    runs: int = 0
+    notes: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+
+    @property
+    def journal(self) -> Path:
+        return self.state_dir / "journal.sqlite"
+
+    @property
+    def log(self) -> Path:
+        return self.folder / "table.log"
+
+    def start(self, env: dict[str, str] | None = None) -> Table:
+        self.runs += 1
+        with self.log.open("a") as log:
+            log.write(f"--- run {self.runs}\n")
+        table = Table(self.config, self.state_dir, self.log, env)
+        self.tables.append(table)
+        return table
+
+    def settle(self, table: Table, hellos: int | None = None, timeout: float = 30.0) -> bool:
+        """Wait for the table's handshake and for every held key to be taken; False if it died."""
+        hellos = self.panel.hellos if hellos is None else hellos
+        end = time.monotonic() + timeout
+        quiet_since: float | None = None
+        while time.monotonic() < end:
+            self.panel.pump(0.05)
+            if not table.alive:
+                return False
+            if self.panel.hellos > hellos and not self.panel.unacked():
+                quiet_since = quiet_since or time.monotonic()
+                if time.monotonic() - quiet_since >= SETTLE_S:
+                    return True
+            else:
+                quiet_since = None
+        raise RuntimeError("the table did not take the panel's keys in time")
+
+    def check_journal(self) -> int:
+        """Compare the journal with the expected game; count what acknowledged is missing."""
+        events = journal_events(self.journal)
+        if events != self.game.events[: len(events)]:
+            self.notes.append(f"journal differs from the game after {len(events)} events")
+        self.lost += max(0, self.acknowledged - len(events))
+        return len(events)
+
+    def play(self, table: Table, start: int, stop: int) -> int:
+        """Press steps `start`..`stop-1`, each once the last was acknowledged; the next step."""
+        for index in range(start, stop):
+            if not self.press_step(table, index):
+                return index
+        return stop
+
+    def press_step(self, table: Table, index: int, *, wait: bool = True) -> bool:
+        """One step's keys; True once all are acknowledged (False: the table died first)."""
+        seqs: list[int] = []
+        for label in self.game.steps[index].keys:
+            seqs += self.press_key(label)
+        if not wait:
+            return True
+        end = time.monotonic() + ACK_TIMEOUT_S
+        while time.monotonic() < end:
+            if not set(seqs) & self.panel.unacked():
+                self.acknowledged = max(self.acknowledged, self.game.counts[index])
+                return True
+            if not table.alive:
+                return False
+            self.panel.pump(0.01)
+        self.notes.append(f"step {index} {self.game.steps[index].keys} never acknowledged")
+        self.check_journal()
+        raise Stuck(index)
+
+    def press_key(self, label: str) -> list[int]:
+        return self.panel.press(label)
+
+    def finish(self, table: Table) -> tuple[int, bool]:
+        """Stop the table cleanly; (exit code, whether the journal holds exactly the game)."""
+        code = table.stop()
+        events = journal_events(self.journal)
+        self.lost += max(0, self.acknowledged - len(events))
+        return code, events == self.game.events
+
+
+@contextmanager
+def rig_for(game: Game, name: str, root: Path) -> Iterator[Rig]:
+    folder = root / name
+    folder.mkdir()
+    panel = Panel(folder)
+    config = folder / "table.toml"
+    config.write_text(CONFIG.format(port=panel.path))
+    rig = Rig(folder, game, panel, folder / "state", config)
+    try:
+        yield rig
+    except Stuck:
+        pass  # noted in the rig; the caller makes its row after the block
+    finally:
+        for table in rig.tables:  # none is left running, whatever happened
+            if table.alive:
+                table.kill()
+        panel.close()
+
+
+def tracebacks(log: Path) -> int:
+    """Tracebacks the table printed."""
+    return log.read_text(errors="replace").count("Traceback") if log.exists() else 0
+
+
+def fault_kills(game: Game, root: Path, kills: int, rng: random.Random) -> Row:
+    """SIGKILL at random moments across the whole game, some during start-up replay."""
+    with rig_for(game, "kills", root) as rig:
+        moments = sorted(rng.sample(range(len(game.steps)), min(kills, len(game.steps))))
+        step, killed, in_replay, replay_next, same = 0, 0, 0, False, False
+        while True:
+            table = rig.start()
+            if replay_next:  # killed again while it replays the journal and greets the panel
+                replay_next = False
+                rig.panel.pump(rng.uniform(0.0, 1.0))
+                table.kill()
+                in_replay += 1
+                rig.check_journal()
+                continue
+            if not rig.settle(table):
+                rig.notes.append("the table died on its own at start")
+                break
+            step, cut = game.resume_at(rig.check_journal())
+            rig.cut_steps += cut
+            target = moments.pop(0) if moments else len(game.steps)
+            target = max(target, step)
+            step = rig.play(table, step, target)
+            if step >= len(game.steps):
+                code, same = rig.finish(table)
+                if code != 0 or not same:
+                    rig.notes.append(f"exit {code}")
+                break
+            rig.press_step(table, step, wait=False)
+            rig.panel.pump(rng.uniform(0.0, 0.04))
+            table.kill()
+            killed += 1
+            replay_next = rng.random() < 0.3
+            rig.check_journal()
+        did = (f"{killed} kills in play and {in_replay} during start-up, {rig.runs - 1} "
+               f"restarts on the leftover WAL, final game {'the same' if same else 'DIFFERS'}")
+        if rig.cut_steps:
+            did += f"; {rig.cut_steps} kills fell inside a step's events"
+        return _row(rig, f"SIGKILL at random moments ({kills})", did)
+
+    return _row(rig, f"SIGKILL at random moments ({kills})", STOPPED)
+
+
+def fault_garbage(game: Game, root: Path, rng: random.Random, count: int = 12) -> Row:
+    """Junk lines, junk glued to key lines, half frames and bad checksums on the serial line."""
+    with rig_for(game, "garbage", root) as rig:
+        harms: list[Callable[[bytes], bytes]] = [
+            lambda data: b"\x00\xff\xfe" + bytes(rng.randrange(256) for _ in range(300)) + data,
+            lambda data: data[: len(data) // 2],  # half a frame, its LF lost too
+            lambda data: data.replace(b"*", b"*0", 1)[:-1] + b"\n",  # a wrong checksum
+            lambda data: b"",  # the line lost altogether
+        ]
+        at = set(rng.sample(range(len(game.steps)), min(count, len(game.steps))))
+        original = rig.press_key
+
+        def harmed(label: str) -> list[int]:
+            rig.panel.fake.send_raw(b"REPL junk >>> \x03\x04 garbage\r\n")
+            rig.panel.fake.tampers.append(rng.choice(harms))
+            return original(label)
+
+        table = rig.start()
+        rig.settle(table)
+        for index in range(len(game.steps)):
+            rig.press_key = harmed if index in at else original  # type: ignore[method-assign]
+            if not rig.press_step(table, index):
+                rig.notes.append("the table died")
+                break
+        code, same = rig.finish(table)
+        asked = rig.log.read_text(errors="replace").count("asking again")
+        did = (f"read every key once, asked {asked} times for a missing line, "
+               f"final game {'the same' if same else 'DIFFERS'}")
+        if code != 0 or not same:
+            rig.notes.append(f"exit {code}")
+        return _row(rig, f"garbage on the serial line ({len(at)} times)", did)
+
+    return _row(rig, "garbage on the serial line", STOPPED)
+
+
+def fault_unplug_and_reboot(game: Game, root: Path, rng: random.Random) -> Row:
+    """The cable pulled (keys pressed meanwhile) and the panel restarted with the cable in."""
+    with rig_for(game, "panel", root) as rig:
+        table = rig.start()
+        rig.settle(table)
+        third = len(game.steps) // 3
+        step = rig.play(table, 0, third)
+        rig.panel.fake.unplug()
+        rig.panel.pump(0.5)
+        held = [rig.press_step(table, i, wait=False) for i in range(step, step + 3)]
+        rig.panel.pump(rng.uniform(0.2, 1.0))
+        rig.panel.fake.plug()
+        step = rig.play(table, step + len(held), 2 * third) if rig.settle(table) else step
+        rig.acknowledged = max(rig.acknowledged, game.counts[step - 1])
+        hellos = rig.panel.hellos
+        rig.panel.reboot("feedbeef")
+        rig.settle(table, hellos)
+        step = rig.play(table, step, len(game.steps))
+        code, same = rig.finish(table)
+        if code != 0 or not same:
+            rig.notes.append(f"exit {code}, final game {'same' if same else 'differs'}")
+        did = (f"3 presses made while unplugged read after the replug; the reboot's keys read "
+               f"from 1; final game {'the same' if same else 'DIFFERS'}")
+        return _row(rig, "panel unplugged, then rebooted without a USB drop", did)
+
+    return _row(rig, "panel unplugged, then rebooted without a USB drop", STOPPED)
+
+
+def fault_second_instance(game: Game, root: Path) -> Row:
+    """A second table and `new-game` on the same state directory while the table runs."""
+    with rig_for(game, "second", root) as rig:
+        table = rig.start()
+        rig.settle(table)
+        half = len(game.steps) // 2
+        step = rig.play(table, 0, half)
+        second = subprocess.run(
+            [sys.executable, "-m", "app", "run", "--config", str(rig.config), "--no-display",
+             "--state-dir", str(rig.state_dir)],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        new_game = subprocess.run(
+            [sys.executable, "-m", "app", "new-game", "--state-dir", str(rig.state_dir)],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        for result in (second, new_game):
+            with rig.log.open("a") as log:
+                log.write(result.stdout + result.stderr)
+        refused = [r.returncode == 2 and "already running" in r.stderr for r in (second, new_game)]
+        step = rig.play(table, step, len(game.steps))
+        code, same = rig.finish(table)
+        if not all(refused):
+            rig.notes.append(f"second table exit {second.returncode}, new-game exit "
+                             f"{new_game.returncode}")
+        if code != 0 or not same:
+            rig.notes.append(f"exit {code}, final game {'same' if same else 'differs'}")
+        did = ("second table and new-game refused (exit 2, 'already running'), game went on"
+               if all(refused) else "a second writer was let in")
+        return _row(rig, "a second instance and new-game meanwhile", did)
+
+    return _row(rig, "a second instance and new-game meanwhile", STOPPED)
+
+
+def fault_damaged_journal(game: Game, root: Path, rng: random.Random) -> list[Row]:
+    """A journal with changed bytes, emptied, or deleted: the table must refuse and keep it."""
+    rows: list[Row] = []
+    with rig_for(game, "damaged", root) as rig:
+        table = rig.start()
+        rig.settle(table)
+        rig.play(table, 0, len(game.steps) // 2)
+        rig.finish(table)
+        good = rig.journal.read_bytes()
+        acknowledged = rig.acknowledged
+
+        def damage_bytes(path: Path) -> None:
+            """Change a few bytes inside stored events (random bytes could miss the data)."""
+            data = bytearray(good)
+            texts = [text.encode() for text in journal_events(rig.journal)]
+            for text in rng.sample(texts, min(3, len(texts))):
+                at = data.find(text)
+                if at >= 0:
+                    spot = at + rng.randrange(len(text))
+                    data[spot] = ord("#") if data[spot] != ord("#") else ord("!")
+            path.write_bytes(bytes(data))
+
+        damages: list[tuple[str, Callable[[Path], None]]] = [
+            ("journal with changed bytes", damage_bytes),
+            ("journal truncated to 0 bytes", lambda path: path.open("w").close()),
+            ("journal deleted", lambda path: path.unlink()),
+        ]
+        for name, damage in damages:
+            for suffix in ("-wal", "-shm"):
+                Path(f"{rig.journal}{suffix}").unlink(missing_ok=True)
+            rig.journal.write_bytes(good)
+            damage(rig.journal)
+            before = rig.journal.read_bytes() if rig.journal.exists() else None
+            result = subprocess.run(
+                [sys.executable, "-m", "app", "run", "--config", str(rig.config), "--no-display",
+                 "--state-dir", str(rig.state_dir), "--max-seconds", "3"],
+                capture_output=True, text=True, timeout=60, check=False,
+            )  # fmt: skip
+            with rig.log.open("a") as log:
+                log.write(result.stdout + result.stderr)
+            after = rig.journal.read_bytes() if rig.journal.exists() else None
+            kept = before == after
+            named = str(rig.journal) in result.stderr
+            refused = result.returncode == 2 and named and kept
+            events = journal_events(rig.journal)
+            if refused:
+                did = "refused to start (exit 2), named the file, kept it as it was"
+                lost = 0
+            else:
+                did = f"exit {result.returncode}, file {'kept' if kept else 'CHANGED'}"
+                lost = max(0, acknowledged - len(events))
+            trace = "Traceback" in result.stderr
+            if trace:
+                did += ", TRACEBACK"
+            rows.append(Row(name, did, acknowledged, lost, refused and not trace))
+        rig.journal.write_bytes(good)
+    return rows
+
+
+def _row(rig: Rig, fault: str, did: str) -> Row:
+    traces = tracebacks(rig.log)
+    if traces:
+        did += f"; {traces} TRACEBACKS"
+    if rig.notes:
+        did += "; " + "; ".join(rig.notes)
+    ok = not traces and not rig.notes and not rig.lost
+    return Row(fault, did, rig.acknowledged, rig.lost, ok)
+
+
+def fault_check(
+    seed: int = 3,
+    kills: int = 20,
+    limit: int | None = None,
+    faults: tuple[str, ...] = ("kills", "garbage", "panel", "second", "damaged"),
+    keep: Path | None = None,
+) -> list[Row]:
+    """Run the chosen faults on one game; one row each (three for a damaged journal)."""
+    rng = random.Random(seed)
+    game = build_game(seed, limit)
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as folder:
+        root = keep or Path(folder)
+        root.mkdir(parents=True, exist_ok=True)
+        if "kills" in faults:
+            rows.append(fault_kills(game, root, kills, rng))
+        if "garbage" in faults:
+            rows.append(fault_garbage(game, root, rng))
+        if "panel" in faults:
+            rows.append(fault_unplug_and_reboot(game, root, rng))
+        if "second" in faults:
+            rows.append(fault_second_instance(game, root))
+        if "damaged" in faults:
+            rows.extend(fault_damaged_journal(game, root, rng))
+    return rows
+
+
+def format_rows(rows: list[Row]) -> str:
+    """The fault table as Markdown."""
+    lines = ["| fault | what the table did | events acknowledged | events lost |",
+             "|---|---|---|---|"]
+    lines += [f"| {r.fault} | {r.did} | {r.acknowledged} | {r.lost} |" for r in rows]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python benchmarks/fault_test.py [--seed S] [--kills N] [--steps N] [--only F,...]`."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="fault_test.py", description=__doc__)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--steps", type=int, help="play only the first N steps of the game")
+    parser.add_argument("--only", help="comma-separated: kills, garbage, panel, second, damaged")
+    parser.add_argument("--keep", type=Path, help="keep the state directories and logs here")
+    args = parser.parse_args(argv)
+    faults = ("kills", "garbage", "panel", "second", "damaged")
+    chosen = tuple(args.only.split(",")) if args.only else faults
+    unknown = sorted(set(chosen) - set(faults))
+    if unknown or args.kills < 0 or (args.steps is not None and args.steps < 4):
+        what = f"unknown fault {unknown[0]!r}" if unknown else "--kills >= 0, --steps >= 4"
+        print(f"fault_test.py: {what}", file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    rows = fault_check(args.seed, args.kills, args.steps, chosen, args.keep)
+    print(format_rows(rows))
+    steps = len(build_game(args.seed, args.steps).steps)
+    print(f"seed {args.seed}, {steps} steps, {time.monotonic() - started:.0f} s; "
+          f"events lost: {sum(r.lost for r in rows)}, faults failed: "
+          f"{sum(not r.ok for r in rows)}")
+    return 0 if all(r.ok for r in rows) else 1
+

@@ -1,0 +1,57 @@
+"""The fault harness in short: a real table on a pty panel, killed, fed junk, doubled, damaged."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from app.faultcheck import Game, Step, build_game, fault_check, format_rows
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "fault_test.py"
+
+
+def test_a_few_faults_on_one_seed_lose_nothing_acknowledged(tmp_path: Path) -> None:
+    rows = fault_check(seed=3, kills=3, limit=30, keep=tmp_path)
+    table = format_rows(rows)
+    assert [row.fault for row in rows] == [
+        "SIGKILL at random moments (3)",
+        "garbage on the serial line (12 times)",
+        "panel unplugged, then rebooted without a USB drop",
+        "a second instance and new-game meanwhile",
+        "journal with changed bytes",
+        "journal truncated to 0 bytes",
+        "journal deleted",
+    ], table
+    assert all(row.ok for row in rows), table
+    assert all(row.lost == 0 for row in rows), table
+    assert all(row.acknowledged > 0 for row in rows), table
+    assert "restarts on the leftover WAL, final game the same" in rows[0].did, table
+    logs = "".join(path.read_text() for path in tmp_path.glob("*/table.log"))
+    assert "Traceback" not in logs
+
+
+def test_the_game_has_undo_ok_moon_and_every_step_is_one_event_or_more() -> None:
+    game = build_game(3)
+    whats = [step.what for step in game.steps]
+    assert {"undo", "ok", "ace_no_face", "card", "bid", "pass", "trump"} <= set(whats)
+    assert any('"moon"' in event for event in game.events)
+    assert all(b > a for a, b in zip([1, *game.counts], game.counts, strict=False))
+    assert game.counts[-1] == len(game.events)
+
+
+def test_resume_point_after_a_cut_inside_a_step() -> None:
+    game = Game([Step(("MOON",), "bid"), Step(("SPADES",), "trump")], [5, 6], ["e"] * 6)
+    assert game.resume_at(1) == (0, False)
+    assert game.resume_at(3) == (1, True)  # the moon was journaled, its forced passes not all
+    assert game.resume_at(5) == (1, False)
+    assert game.resume_at(6) == (2, False)
+
+
+def test_bad_arguments_exit_2_naming_them() -> None:
+    result = subprocess.run(
+        [sys.executable, str(BENCH), "--only", "flood"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 2
+    assert "unknown fault 'flood'" in result.stderr
