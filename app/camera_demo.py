@@ -18,12 +18,12 @@ from app.camera_feed import sighting_of
 from app.config import AppConfig, DisplayConfig
 from app.controller import NoticeKind, TableController
 from app.journal import Journal
-from app.prompts import Answer, MisreadPrompt, PromptAnswered
+from app.prompts import Answer, CardNamed, MisreadPrompt, PickPrompt, PickReason, PromptAnswered
 from app.run import Item, TableApp, current_view
 from app.runner import PngScreen, WindowScreen
 from app.script import Wait, parse_script_line, script_from_events
 from drivers.clock import ManualClock
-from table import GameStarted, Team
+from table import Card, GameStarted, Phase, Seat, Team, replay
 from table.log import parse_lines
 
 DATA = Path(__file__).with_name("data")
@@ -45,15 +45,31 @@ class DemoResult:
     latency_s: list[float] = field(default_factory=list)
     cards_read: int = 0
     cards_unreadable: int = 0
+    cards_named: int = 0
+    """Cards the camera could not read, named by the players when the table asked."""
     reneges: int = 0
     shown_scores: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+    hand_frames: dict[int, int] = field(default_factory=dict)
+    hand_seconds: dict[int, float] = field(default_factory=dict)
+    """Wall time per hand: rendering the frames, vision, referee and screen."""
+    hand_cpu: dict[int, float] = field(default_factory=dict)
+    """CPU time per hand, the same work."""
 
     def figures(self) -> str:
         """The measured figures, one per line."""
         cpu = self.cpu_seconds / self.scene_seconds if self.scene_seconds else 0.0
+        wall = sum(self.hand_seconds.values())
         lines = [
-            f"frames: {self.frames} ({self.scene_seconds:.0f} s of table at 10 fps)",
-            f"cards read by the camera: {self.cards_read}, unreadable: {self.cards_unreadable}",
+            f"frames: {self.frames} ({self.scene_seconds:.0f} s of table at 10 fps), "
+            f"{wall:.0f} s to play them here",
+            *(
+                f"  hand {hand}: {self.hand_frames[hand]} frames, {seconds:.0f} s "
+                f"({self.hand_cpu[hand]:.0f} s of CPU)"
+                for hand, seconds in sorted(self.hand_seconds.items())
+            ),
+            f"cards read by the camera: {self.cards_read}, unreadable: {self.cards_unreadable}, "
+            f"named by the players: {self.cards_named}",
             f"reneges proven: {self.reneges}",
             f"per-frame time (vision, referee, screen): median "
             f"{statistics.median(self.frame_ms):.1f} ms, worst {max(self.frame_ms):.1f} ms",
@@ -66,6 +82,9 @@ class DemoResult:
                 f"{statistics.median(self.latency_s) * 1000:.0f} ms, worst "
                 f"{max(self.latency_s) * 1000:.0f} ms (0.3 s stability window included)"
             )
+        score = f"NS {self.shown_scores.get('NS', 0)}, EW {self.shown_scores.get('EW', 0)}"
+        lines.append(f"{self.winner} won the game, {score}" if self.winner
+                     else f"no winner yet: {score}")
         return "\n".join(lines)
 
 
@@ -125,6 +144,63 @@ def demo_start() -> GameStarted:
     return start
 
 
+def demo_scene(
+    faces: dict[str, Any],
+    *,
+    max_tricks: int | None = None,
+    size: tuple[int, int] = (1280, 720),
+    seed: int = 1,
+) -> Any:
+    """The demo game laid out as a camera above the table sees it (a tools TableScene)."""
+    from tools.table_synth import SynthConfig, TableScene, tricks_from_log
+
+    config = SynthConfig(
+        width=size[0], height=size[1], seed=seed, max_tricks=max_tricks, card_size=0.3, blur=0.5
+    )
+    return TableScene(tricks_from_log(DEMO_GAME), config, faces=faces)
+
+
+class ScriptedButtons:
+    """The demo's players at the buttons: each hand's bids and trump once the table asks.
+
+    A hand's presses wait until the table has finished the hand before (the camera sees the
+    cards, the buttons never play them); a renege alarm is answered OK, as players who saw
+    the renege would; a card the camera cannot read is named with a tap when the table asks
+    for it, as the player who laid it would.
+    """
+
+    def __init__(self, controller: TableController, log: Path = DEMO_GAME) -> None:
+        self.controller = controller
+        self.presses = presses_by_hand(log)
+        with log.open(encoding="utf-8") as handle:
+            played = replay(event for _, event in parse_lines(handle))
+        self.hands = {hand.number: hand for hand in played.completed}
+
+    def due(self) -> list[Item]:
+        """The next press, if the table is waiting for one; at most one a turn."""
+        prompt = self.controller.prompt
+        if isinstance(prompt, MisreadPrompt):
+            return [PromptAnswered(Answer.OK)]
+        if isinstance(prompt, PickPrompt) and prompt.reason is PickReason.UNREADABLE:
+            card = self.lying(prompt.seat)
+            return [CardNamed(card.code, prompt.seat)] if card is not None else []
+        state = self.controller.state
+        waiting = self.presses.get(state.hand.number)
+        if waiting and state.winner is None and state.phase is not Phase.PLAY:
+            return [waiting.pop(0)]
+        return []
+
+    def lying(self, seat: Seat) -> Card | None:
+        """The card `seat` has laid in this hand and the table has not yet played."""
+        state = self.controller.state
+        hand = self.hands.get(state.hand.number)
+        if hand is None:
+            return None
+        theirs = [card for trick in hand.tricks for who, card in trick.cards if who is seat]
+        played = sum(who is seat for trick in state.hand.tricks for who, _ in trick.cards)
+        return theirs[played] if played < len(theirs) else None
+
+
 def presses_by_hand(log: Path) -> dict[int, list[Item]]:
     """The button presses of each hand of a table log (its cards come from the camera)."""
     with log.open(encoding="utf-8") as handle:
@@ -148,7 +224,6 @@ def run_demo(
     say: Callable[[str], None] = print,
 ) -> DemoResult:
     """Play the demo game from rendered frames; screens and the table log go to `outdir`."""
-    from tools.table_synth import SynthConfig, TableScene, tricks_from_log
     from vision.live import TableWatcher
 
     outdir.mkdir(parents=True, exist_ok=True)
@@ -156,15 +231,8 @@ def run_demo(
     with tempfile.TemporaryDirectory() as folder:
         model = enroll_deck(faces, Path(folder))
     say(f"learnt the demo deck ({len(faces)} cards); rendering the table")
-    scene = TableScene(
-        tricks_from_log(DEMO_GAME),
-        SynthConfig(
-            width=size[0], height=size[1], seed=seed, max_tricks=max_tricks, card_size=0.3, blur=0.5
-        ),
-        faces=faces,
-    )
+    scene = demo_scene(faces, max_tricks=max_tricks, size=size, seed=seed)
     watcher = TableWatcher(model, scene.zones())
-    presses = presses_by_hand(DEMO_GAME)
     landed = sorted(e.t for e in scene.truth if e.event == "placed")
     result = DemoResult(log=outdir / "game.jsonl", scene_seconds=scene.duration)
     with tempfile.TemporaryDirectory() as state, Journal(Path(state) / "journal.sqlite") as journal:
@@ -173,14 +241,20 @@ def run_demo(
         config = AppConfig(rules=start.rules, dealer=start.dealer, display=window)
         clock = ManualClock()  # the table's time is the scene's: an unreadable wait is scene time
         app = TableApp(config, TableController(journal, start.rules, start.dealer, clock=clock))
+        buttons = ScriptedButtons(app.controller)
         screen = PngScreen(app, outdir / "screens") if headless else WindowScreen(app)
+        last, cpu_last = time.perf_counter(), time.process_time()
         for t, frame in scene.frames():
             began, cpu_began = time.perf_counter(), time.process_time()
+            game = app.controller.state
+            hand = game.completed[-1].number if game.winner and game.completed else game.hand.number
             clock.now = t
             notices = app.tick()
-            hand = app.controller.state.hand.number
-            if presses.get(hand) and app.controller.state.phase.value != "play":
-                notices += app.handle(presses[hand].pop(0))
+            pressed = []
+            for press in buttons.due():
+                pressed += app.handle(press)
+                result.cards_named += isinstance(press, CardNamed)
+            notices += pressed
             for event in watcher.process(t, frame):
                 got = app.handle(sighting_of(event))
                 notices += got
@@ -190,7 +264,8 @@ def run_demo(
                     result.cards_unreadable += 1
             for notice in notices:
                 say(f"{t:6.1f}s  {notice.kind}: {notice.message}")
-                if notice.kind is NoticeKind.ACCEPTED and notice.card is not None:
+                seen = all(notice is not p for p in pressed)  # the camera's, not a player's
+                if seen and notice.kind is NoticeKind.ACCEPTED and notice.card is not None:
                     previous = [x for x in landed if x <= t]
                     if previous:
                         result.latency_s.append(t - previous[-1])
@@ -198,18 +273,25 @@ def run_demo(
             if notices:
                 screen.show(f"{t:06.1f}_{notices[-1].message}")
                 result.screens += 1
-            if isinstance(app.controller.prompt, MisreadPrompt):  # the players saw it: it stands
-                for notice in app.handle(PromptAnswered(Answer.OK)):
-                    say(f"{t:6.1f}s  {notice.kind}: {notice.message}")
             screen.poll()
             result.frames += 1
-            result.frame_ms.append((time.perf_counter() - began) * 1000)
+            now = time.perf_counter()
+            result.frame_ms.append((now - began) * 1000)
             result.cpu_seconds += time.process_time() - cpu_began
+            result.hand_frames[hand] = result.hand_frames.get(hand, 0) + 1
+            result.hand_seconds[hand] = result.hand_seconds.get(hand, 0.0) + now - last
+            result.hand_cpu[hand] = result.hand_cpu.get(hand, 0.0) + time.process_time() - cpu_last
+            last, cpu_last = now, time.process_time()
         view = current_view(app)
         result.shown_scores = {"NS": view.scores.ns, "EW": view.scores.ew}
+        result.winner = view.winner
+        screen.show(f"the_end_{view.winner or 'no_winner'}")
+        result.screens += 1
         result.log.write_text(journal.export(app.controller.game_id), encoding="utf-8")
     scores = app.controller.state.scores
-    say(f"final score: NS {scores[Team.NS]}, EW {scores[Team.EW]}; table log: {result.log}")
+    outcome = f"{result.winner} won" if result.winner else "no winner yet"
+    say(f"final score: NS {scores[Team.NS]}, EW {scores[Team.EW]}; {outcome}; "
+        f"table log: {result.log}")
     return result
 
 
@@ -220,18 +302,12 @@ def write_recording(
 
     Returns the config file and the script of the first hand's presses.
     """
-    from tools.table_synth import SynthConfig, TableScene, tricks_from_log, write_scene
+    from tools.table_synth import write_scene
 
     outdir.mkdir(parents=True, exist_ok=True)
     faces = demo_faces()
     learn_deck(faces, outdir / "deck_photos").save(outdir / "deck.npz")
-    scene = TableScene(
-        tricks_from_log(DEMO_GAME),
-        SynthConfig(
-            width=size[0], height=size[1], seed=1, max_tricks=max_tricks, card_size=0.3, blur=0.5
-        ),
-        faces=faces,
-    )
+    scene = demo_scene(faces, max_tricks=max_tricks, size=size)
     write_scene(scene, outdir / "frames", DEMO_GAME.name)
     start = demo_start()
     config = outdir / "table.toml"

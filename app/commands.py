@@ -91,6 +91,10 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--stuck-after", type=float, metavar="SECONDS",
         help="a camera or panel thread silent this long is restarted (default 10)")
+    parser.add_argument("--demo", action="store_true",
+                        help="play the demo's recorded table (camera frames and buttons) instead "
+                             "of this table's devices; the journal goes to demo-out/table")
+    parser.add_argument("--tricks", type=int, help="with --demo: stop after this many tricks")
 
 
 def run_table(args: argparse.Namespace) -> int:

@@ -33,3 +33,9 @@ def test_demo_refuses_an_invalid_log(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     assert "replay" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("tricks", ["0", "-3"])
+def test_demo_refuses_fewer_than_one_trick(tricks: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--tricks", tricks]) == 2
+    assert capsys.readouterr().err.startswith(f"--tricks must be at least 1, not {tricks}")
