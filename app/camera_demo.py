@@ -225,6 +225,7 @@ def run_demo(
 ) -> DemoResult:
     """Play the demo game from rendered frames; screens and the table log go to `outdir`."""
     from vision.live import TableWatcher
+    from vision.tracker import EventKind
 
     outdir.mkdir(parents=True, exist_ok=True)
     faces = demo_faces()
@@ -258,9 +259,9 @@ def run_demo(
             for event in watcher.process(t, frame):
                 got = app.handle(sighting_of(event))
                 notices += got
-                if event.kind.value in ("placed", "identified") and event.card:
+                if event.kind in (EventKind.PLACED, EventKind.IDENTIFIED) and event.card:
                     result.cards_read += 1
-                if event.kind.value == "unreadable":
+                if event.kind is EventKind.UNREADABLE:
                     result.cards_unreadable += 1
             for notice in notices:
                 say(f"{t:6.1f}s  {notice.kind}: {notice.message}")

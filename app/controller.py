@@ -37,6 +37,7 @@ from drivers.keys import key_name_of
 from table import (
     AceNoFaceClaimed,
     Bid,
+    BidKind,
     BidMade,
     Card,
     CardCorrected,
@@ -669,7 +670,7 @@ class TableController:
         notices = self._apply(event, provenance)
         if notices and notices[0].kind is NoticeKind.REFUSED:
             return notices
-        if isinstance(event, BidMade) and event.bid.kind.value == "moon":
+        if isinstance(event, BidMade) and event.bid.kind is BidKind.MOON:
             notices.extend(self._forced_passes())
         notices.extend(self._play_held())
         return notices
