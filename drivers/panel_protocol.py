@@ -53,6 +53,7 @@ from drivers.inputs import (
     Acknowledgeable,
     DriverEvent,
     PanelConnected,
+    PanelKey,
     PanelKeysLost,
     Seat,
 )
@@ -482,7 +483,8 @@ class PanelSession:
         return [encode_resend(self._boot, self._expected)]
 
     def _attach(self, events: list[DriverEvent]) -> list[DriverEvent]:
-        """Give the last input the acknowledgement of every edge read since the last one."""
+        """Give the last input the acknowledgement, and the identity, of every edge read since
+    the last one."""
         inputs = [i for i, event in enumerate(events) if isinstance(event, Acknowledgeable)]
         if not inputs or not self._held:
             return events
@@ -495,7 +497,8 @@ class PanelSession:
         done = functools.partial(self._table_acknowledged, self._boot, seqs)
         event = events[last]
         assert isinstance(event, Acknowledgeable)
-        events[last] = cast(DriverEvent, replace(event, acknowledge=done))
+        key = PanelKey(self._boot, seqs)
+        events[last] = cast(DriverEvent, replace(event, acknowledge=done, key=key))
         return events
 
     def _settle_idle(self) -> None:
