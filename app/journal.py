@@ -287,11 +287,17 @@ class Journal:
         return seq
 
     def record_keys(self, keys: Iterable[PanelKey]) -> None:
-        """Remember panel keys whose answer is final; inside `atomic`, with their events."""
+        """Remember panel keys whose answer is final; inside `atomic`, with their events.
+
+        The keys of earlier boots are forgotten: a panel that restarted lost its queue, so it
+        never sends them again (and a new random boot id cannot meet an old one's numbers).
+        """
         rows = [(key.boot, seq, _now()) for key in keys for seq in key.seqs]
         if not rows:
             return
-        with self._transaction() as db:
+        boots = sorted({boot for boot, _, _ in rows})
+        with self._transaction() as db:  # two ranges of the primary key: no scan of this boot's
+            db.execute("DELETE FROM panel_keys WHERE boot < ? OR boot > ?", (boots[0], boots[-1]))
             db.executemany("INSERT OR IGNORE INTO panel_keys (boot, seq, at) VALUES (?, ?, ?)",
                            rows)
 

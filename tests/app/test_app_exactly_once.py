@@ -73,8 +73,16 @@ def test_a_key_sharing_a_line_with_a_recorded_one_is_a_resend(tmp_path: Path) ->
         assert journal.holds_key(PanelKey("b00t", (2, 3)))
         assert not journal.holds_key(PanelKey("b00t", (3, 4)))
         assert not journal.holds_key(PanelKey("other", (1, 2)))  # another boot's numbers
-        assert app.handle(inputs.PassPressed(None, key=PanelKey("other", (1, 2))))
+
+
+def test_a_restarted_panel_starts_afresh_and_earlier_boots_are_forgotten(tmp_path: Path) -> None:
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        app = table_on(journal, ManualClock(100.0))
+        app.handle(inputs.BidPressed(None, 4, key=PanelKey("b00t", (1, 2))))
+        assert app.handle(inputs.PassPressed(None, key=PanelKey("fresh", (1, 2))))
         assert len(events_in(journal.path)) == 3
+        assert journal.holds_key(PanelKey("fresh", (1,)))
+        assert not journal.holds_key(PanelKey("b00t", (1,)))  # its queue died with it
 
 
 def test_inputs_without_a_key_are_never_taken_for_a_resend(tmp_path: Path) -> None:
