@@ -32,7 +32,9 @@ the Pi asks RESEND from the first missing number (a gap shows as a jump in the n
 heartbeat naming a number not yet read), and the panel answers with the held lines, DONE and
 LOST, so nothing is skipped unseen. Each key is acknowledged by itself, only once what it
 made is committed, so a key that was read but not committed is sent again to the next table
-that says HELLO. A heartbeat naming another boot means the panel restarted without the cable
+that says HELLO; the input carries its key lines (`key`), which the table records with what the
+key made, so a key committed but not acknowledged before a restart is not applied twice. A
+heartbeat naming another boot means the panel restarted without the cable
 moving (its HELLO lost): the Pi says HELLO and reads the new boot's keys from its first.
 """
 
@@ -301,9 +303,10 @@ class PanelSession:
 
     Key edges are read in order by a KeyReader running on the panel's own clock (the ms in each
     line), so presses that waited in the panel during a disconnect keep their timing. The input
-    a key makes carries `acknowledge`; calling it (from any thread) queues that key's ACK for
-    `take_replies`. Edges that make no input are acknowledged at once unless UNDO is held or a
-    new game waits for OK. With `ack_on_receipt` every key is acknowledged as it is read.
+    a key makes carries `acknowledge` and `key` (its boot and line numbers); calling
+    `acknowledge` (from any thread) queues that key's ACK for `take_replies`. Edges that make no
+    input are acknowledged at once unless UNDO is held or a new game waits for OK. With
+    `ack_on_receipt` every key is acknowledged as it is read.
     """
 
     def __init__(
