@@ -224,6 +224,7 @@ class Panel:
         self.beat = 0.0
         self.hellos = 0
         self.trace = (folder / "panel.trace").open("a")  # every line each way, for a post-mortem
+        self.deaf = False  # ACKs do not reach the panel (the table dies before writing them)
         self._watch()
 
     def reboot(self, boot: str) -> None:
@@ -243,6 +244,9 @@ class Panel:
         receive, write = self.fake.core.receive, self.fake.core.write
 
         def traced_receive(line: str) -> None:
+            if self.deaf and line.startswith("ACK"):
+                self.trace.write(f"{self.fake.ms} <- (not heard) {line}\n")
+                return
             self.trace.write(f"{self.fake.ms} <- {line}\n")
             receive(line)
 
@@ -422,6 +426,18 @@ class Rig:
         self.check_journal()
         raise Stuck(index)
 
+    def wait_for_journal(self, table: Table, count: int) -> bool:
+        """Serve the panel until the journal holds `count` events; False (noted) if never."""
+        end = time.monotonic() + ACK_TIMEOUT_S
+        while time.monotonic() < end:
+            if len(journal_events(self.journal)) >= count:
+                return True
+            if not table.alive:
+                break
+            self.panel.pump(0.02)
+        self.notes.append(f"the journal never reached {count} events")
+        return False
+
     def press_key(self, label: str) -> list[int]:
         return self.panel.press(label)
 
@@ -497,6 +513,42 @@ def fault_kills(game: Game, root: Path, kills: int, rng: random.Random) -> Row:
         return _row(rig, f"SIGKILL at random moments ({kills})", did)
 
     return _row(rig, f"SIGKILL at random moments ({kills})", STOPPED)
+
+
+def fault_ack_lost(game: Game, root: Path, kills: int, rng: random.Random) -> Row:
+    """The table killed after it committed a step and before the panel heard the step's ACKs:
+    the panel sends those keys again to the next table, which must not apply them twice."""
+    with rig_for(game, "ack", root) as rig:
+        moments = sorted(rng.sample(range(len(game.steps)), min(kills, len(game.steps))))
+        step, killed, same = 0, 0, False
+        while True:
+            table = rig.start()
+            if not rig.settle(table):  # the resent keys answered
+                rig.notes.append("the table died on its own at start")
+                break
+            step, _ = game.resume_at(rig.check_journal())
+            target = max(moments.pop(0) if moments else len(game.steps), step)
+            step = rig.play(table, step, target)
+            if step >= len(game.steps):
+                code, same = rig.finish(table)
+                if code != 0 or not same:
+                    rig.notes.append(f"exit {code}")
+                break
+            rig.panel.deaf = True
+            rig.press_step(table, step, wait=False)
+            if not rig.wait_for_journal(table, game.counts[step]):
+                break
+            table.kill()
+            rig.panel.deaf = False
+            killed += 1
+        twice = any("journal differs" in note for note in rig.notes)
+        resent = "some resent keys APPLIED AGAIN" if twice else (
+            "the resent keys answered without a second event")
+        did = (f"{killed} kills after a step's commit, before its ACK; {resent}, final game "
+               f"{'the same' if same else 'DIFFERS'}")
+        return _row(rig, f"SIGKILL between a commit and its ACK ({kills})", did)
+
+    return _row(rig, f"SIGKILL between a commit and its ACK ({kills})", STOPPED)
 
 
 def fault_garbage(game: Game, root: Path, rng: random.Random, count: int = 12) -> Row:
@@ -669,7 +721,7 @@ def fault_check(
     seed: int = 3,
     kills: int = 20,
     limit: int | None = None,
-    faults: tuple[str, ...] = ("kills", "garbage", "panel", "second", "damaged"),
+    faults: tuple[str, ...] = ("kills", "ack", "garbage", "panel", "second", "damaged"),
     keep: Path | None = None,
 ) -> list[Row]:
     """Run the chosen faults on one game; one row each (three for a damaged journal)."""
@@ -681,6 +733,8 @@ def fault_check(
         root.mkdir(parents=True, exist_ok=True)
         if "kills" in faults:
             rows.append(fault_kills(game, root, kills, rng))
+        if "ack" in faults:
+            rows.append(fault_ack_lost(game, root, kills, rng))
         if "garbage" in faults:
             rows.append(fault_garbage(game, root, rng))
         if "panel" in faults:
@@ -708,10 +762,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--steps", type=int, help="play only the first N steps of the game")
-    parser.add_argument("--only", help="comma-separated: kills, garbage, panel, second, damaged")
+    parser.add_argument("--only",
+                        help="comma-separated: kills, ack, garbage, panel, second, damaged")
     parser.add_argument("--keep", type=Path, help="keep the state directories and logs here")
     args = parser.parse_args(argv)
-    faults = ("kills", "garbage", "panel", "second", "damaged")
+    faults = ("kills", "ack", "garbage", "panel", "second", "damaged")
     chosen = tuple(args.only.split(",")) if args.only else faults
     unknown = sorted(set(chosen) - set(faults))
     if unknown or args.kills < 0 or (args.steps is not None and args.steps < 4):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from drivers.inputs import PanelKey
 from table import Event, GameStarted, GameState, Team, Undone
 from table.events import event_from_json, event_to_json
 from table.log import dump_events
@@ -44,6 +45,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE events ADD COLUMN camera_read TEXT",
         "ALTER TABLE events ADD COLUMN hand INTEGER",
         "ALTER TABLE events ADD COLUMN trick INTEGER",
+    ),
+    # Version 2: the serial panel's key lines whose answer the journal holds (the boot id of
+    # the panel, the line's number in that boot), so a key resent after a restart is not
+    # applied twice.
+    (
+        "CREATE TABLE panel_keys (boot TEXT NOT NULL, seq INTEGER NOT NULL, at TEXT NOT NULL, "
+        "PRIMARY KEY (boot, seq)) WITHOUT ROWID",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -277,6 +285,32 @@ class Journal:
                     (json.dumps(sorted(on_table)), game_id),
                 )
         return seq
+
+    def record_keys(self, keys: Iterable[PanelKey]) -> None:
+        """Remember panel keys whose answer is final; inside `atomic`, with their events.
+
+        The keys of earlier boots are forgotten: a panel that restarted lost its queue, so it
+        never sends them again (and a new random boot id cannot meet an old one's numbers).
+        """
+        rows = [(key.boot, seq, _now()) for key in keys for seq in key.seqs]
+        if not rows:
+            return
+        boots = sorted({boot for boot, _, _ in rows})
+        with self._transaction() as db:  # two ranges of the primary key: no scan of this boot's
+            db.execute("DELETE FROM panel_keys WHERE boot < ? OR boot > ?", (boots[0], boots[-1]))
+            db.executemany("INSERT OR IGNORE INTO panel_keys (boot, seq, at) VALUES (?, ?, ?)",
+                           rows)
+
+    def holds_key(self, key: PanelKey) -> bool:
+        """Whether any line of `key` was recorded: its answer is final, it is a resend."""
+        if not key.seqs:
+            return False
+        marks = ",".join("?" * len(key.seqs))
+        row = self._db.execute(
+            f"SELECT 1 FROM panel_keys WHERE boot = ? AND seq IN ({marks}) LIMIT 1",
+            (key.boot, *key.seqs),
+        ).fetchone()
+        return row is not None
 
     def set_on_table(self, game_id: int, on_table: Iterable[tuple[str, str]]) -> None:
         """Remember which played cards still lie on the table (seat, card)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import queue
 import sys
 import threading
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from display.view import View
 
 WATCHDOG_EVERY_S = 2.0
+logger = logging.getLogger(__name__)
 Item: TypeAlias = (
     "inputs.PlayerInput | inputs.StatusEvent | Sighting | TouchInput | Touched | ButtonPressed"
 )
@@ -68,6 +70,7 @@ class TableApp:
         self.output_problem: str | None = None
         self._last_watchdog = -1e9
         self._held_acks: list[Callable[[], None]] = []  # keys of a card still being keyed in
+        self._held_keys: list[inputs.PanelKey] = []  # their identities, recorded with the card
         self._told_status = ""
 
     @property
@@ -87,21 +90,38 @@ class TableApp:
         An input is answered only once final: committed to the journal, or refused by the
         rules; then its `acknowledge` is called. One the journal could not take leaves the
         table as it was, is not acknowledged, and pauses input until the journal writes again.
+        A panel key's identity is recorded in the transaction of its events (the keys of a
+        half-keyed card with the card), so a key resent after a restart is only acknowledged.
         """
         if isinstance(item, inputs.StatusEvent):
             return self._report(self._status(item))
         if self.journal_pause.paused:
             return self._report([Notice(NoticeKind.REFUSED, self.journal_pause.message)])
+        acknowledge = getattr(item, "acknowledge", None)
+        key: inputs.PanelKey | None = getattr(item, "key", None)
+        journal = self.controller.journal
+        if key is not None and journal.holds_key(key):
+            logger.debug("panel key %s %s answered before: acknowledged again, not applied",
+                         key.boot, ",".join(map(str, key.seqs)))
+            if acknowledge is not None:
+                acknowledge()
+            return self._report([])
+        keys = [*self._held_keys, key] if key is not None else list(self._held_keys)
         try:
-            notices = self._route(item)
+            with self.controller.all_or_nothing():  # the events and the keys commit together
+                notices = self._route(item)
+                if not self.controller.entry.partial:
+                    journal.record_keys(keys)
         except JournalUnavailable as error:
             self.journal_pause.fail(error)
             log(f"{error}; input paused")
             return self._report([Notice(NoticeKind.FAULT, self.journal_pause.message)])
-        acknowledge = getattr(item, "acknowledge", None)
         if acknowledge is not None:
             self._held_acks.append(acknowledge)
-        if not self.controller.entry.partial:  # a half-keyed card is not in the journal yet
+        if self.controller.entry.partial:  # a half-keyed card is not in the journal yet
+            self._held_keys = keys
+        else:
+            self._held_keys = []
             while self._held_acks:
                 self._held_acks.pop(0)()  # the panel hears ACK only for what the journal holds
         return self._report(notices)

@@ -1,6 +1,6 @@
 """Faults against a real `cardtable run` on a pty panel; prints the fault table.
 
-    python benchmarks/fault_test.py [--seed 3] [--kills 20] [--steps N] [--only kills,garbage]
+    python benchmarks/fault_test.py [--seed 3] [--kills 20] [--steps N] [--only kills,ack,garbage]
 
 Exits 1 when anything acknowledged is lost, the game ends differently or a traceback appears.
 """

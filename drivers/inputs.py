@@ -23,13 +23,24 @@ def check_seat(seat: str | None) -> None:
 
 
 @dataclass(frozen=True)
+class PanelKey:
+    """Which key lines of the serial panel made an input: the panel's boot id (new at each
+    power-up) and the lines' numbers in that boot. A resent key has the same identity."""
+
+    boot: str
+    seqs: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Acknowledgeable:
     """A player input that may carry `acknowledge`: the table calls it once the input's
-    answer is final (committed to the journal, or refused by the rules), never before."""
+    answer is final (committed to the journal, or refused by the rules), never before.
+    `key` names the panel key lines it came from, so a resend is answered only once."""
 
     acknowledge: Callable[[], None] | None = field(
         default=None, kw_only=True, compare=False, repr=False
     )
+    key: PanelKey | None = field(default=None, kw_only=True, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

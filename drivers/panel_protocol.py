@@ -32,7 +32,9 @@ the Pi asks RESEND from the first missing number (a gap shows as a jump in the n
 heartbeat naming a number not yet read), and the panel answers with the held lines, DONE and
 LOST, so nothing is skipped unseen. Each key is acknowledged by itself, only once what it
 made is committed, so a key that was read but not committed is sent again to the next table
-that says HELLO. A heartbeat naming another boot means the panel restarted without the cable
+that says HELLO; the input carries its key lines (`key`), which the table records with what the
+key made, so a key committed but not acknowledged before a restart is not applied twice. A
+heartbeat naming another boot means the panel restarted without the cable
 moving (its HELLO lost): the Pi says HELLO and reads the new boot's keys from its first.
 """
 
@@ -53,6 +55,7 @@ from drivers.inputs import (
     Acknowledgeable,
     DriverEvent,
     PanelConnected,
+    PanelKey,
     PanelKeysLost,
     Seat,
 )
@@ -300,9 +303,10 @@ class PanelSession:
 
     Key edges are read in order by a KeyReader running on the panel's own clock (the ms in each
     line), so presses that waited in the panel during a disconnect keep their timing. The input
-    a key makes carries `acknowledge`; calling it (from any thread) queues that key's ACK for
-    `take_replies`. Edges that make no input are acknowledged at once unless UNDO is held or a
-    new game waits for OK. With `ack_on_receipt` every key is acknowledged as it is read.
+    a key makes carries `acknowledge` and `key` (its boot and line numbers); calling
+    `acknowledge` (from any thread) queues that key's ACK for `take_replies`. Edges that make no
+    input are acknowledged at once unless UNDO is held or a new game waits for OK. With
+    `ack_on_receipt` every key is acknowledged as it is read.
     """
 
     def __init__(
@@ -482,7 +486,8 @@ class PanelSession:
         return [encode_resend(self._boot, self._expected)]
 
     def _attach(self, events: list[DriverEvent]) -> list[DriverEvent]:
-        """Give the last input the acknowledgement of every edge read since the last one."""
+        """Give the last input the acknowledgement, and the identity, of every edge read since
+    the last one."""
         inputs = [i for i, event in enumerate(events) if isinstance(event, Acknowledgeable)]
         if not inputs or not self._held:
             return events
@@ -495,7 +500,8 @@ class PanelSession:
         done = functools.partial(self._table_acknowledged, self._boot, seqs)
         event = events[last]
         assert isinstance(event, Acknowledgeable)
-        events[last] = cast(DriverEvent, replace(event, acknowledge=done))
+        key = PanelKey(self._boot, seqs)
+        events[last] = cast(DriverEvent, replace(event, acknowledge=done, key=key))
         return events
 
     def _settle_idle(self) -> None:

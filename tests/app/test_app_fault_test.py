@@ -16,6 +16,7 @@ def test_a_few_faults_on_one_seed_lose_nothing_acknowledged(tmp_path: Path) -> N
     table = format_rows(rows)
     assert [row.fault for row in rows] == [
         "SIGKILL at random moments (3)",
+        "SIGKILL between a commit and its ACK (3)",
         "garbage on the serial line (12 times)",
         "panel unplugged, then rebooted without a USB drop",
         "a second instance and new-game meanwhile",

@@ -19,6 +19,7 @@ from drivers.inputs import (
     NewGameConfirmed,
     NewGameRequested,
     PanelConnected,
+    PanelKey,
     PanelKeysLost,
     PassPressed,
     TrumpPressed,
@@ -201,6 +202,26 @@ def test_acknowledge_is_left_out_of_equality_and_repr() -> None:
     assert pressed == TrumpPressed(None, "H")
     assert getattr(pressed, "acknowledge", None) is not None
     assert "acknowledge" not in repr(pressed)
+
+
+def key_of(event: DriverEvent) -> PanelKey | None:
+    """The key identity a panel input carries."""
+    return getattr(event, "key", None)
+
+
+def test_inputs_carry_their_key_lines_out_of_equality_and_repr() -> None:
+    session = PanelSession("p")
+    events, _ = feed(session, HELLO, F("DOWN 1 100 4"), F("UP 2 200 4"), F("DOWN 3 900 PASS"))
+    assert [key_of(e) for e in events] == [None, PanelKey("b00t", (1,)), PanelKey("b00t", (3,))]
+    assert events[1] == BidPressed(None, 4) and "key" not in repr(events[1])
+
+
+def test_a_fresh_session_gives_resent_lines_the_same_key() -> None:
+    lines = (F("DOWN 1 1000 UNDO"), F("HB 2000 1 b00t"), F("HB 3100 1 b00t"),
+             F("UP 2 3500 UNDO"), F("DOWN 3 4000 OK"))  # fmt: skip
+    first, _ = feed(PanelSession("p"), HELLO, *lines)
+    again, _ = feed(PanelSession("p"), HELLO, *lines)  # the next table, after a restart
+    assert key_of(first[-1]) == key_of(again[-1]) == PanelKey("b00t", (1, 2, 3))
 
 
 def test_session_ack_on_receipt() -> None:
