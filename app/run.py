@@ -70,6 +70,7 @@ class TableApp:
         self.output_problem: str | None = None
         self._last_watchdog = -1e9
         self._held_acks: list[Callable[[], None]] = []  # keys of a card still being keyed in
+        self._paused_keys: list[tuple[inputs.PanelKey, Callable[[], None] | None]] = []
         self._held_keys: list[inputs.PanelKey] = []  # their identities, recorded with the card
         self._told_status = ""
 
@@ -95,10 +96,11 @@ class TableApp:
         """
         if isinstance(item, inputs.StatusEvent):
             return self._report(self._status(item))
-        if self.journal_pause.paused:
-            return self._report([Notice(NoticeKind.REFUSED, self.journal_pause.message)])
         acknowledge = getattr(item, "acknowledge", None)
         key: inputs.PanelKey | None = getattr(item, "key", None)
+        if self.journal_pause.paused:
+            self._refused_in_pause(key, acknowledge)
+            return self._report([Notice(NoticeKind.REFUSED, self.journal_pause.message)])
         journal = self.controller.journal
         if key is not None and journal.holds_key(key):
             logger.debug("panel key %s %s answered before: acknowledged again, not applied",
@@ -115,6 +117,7 @@ class TableApp:
         except JournalUnavailable as error:
             self.journal_pause.fail(error)
             log(f"{error}; input paused")
+            self._refused_in_pause(key, acknowledge)
             return self._report([Notice(NoticeKind.FAULT, self.journal_pause.message)])
         if acknowledge is not None:
             self._held_acks.append(acknowledge)
@@ -130,12 +133,38 @@ class TableApp:
         """Let time pass on the referee (a card unreadable too long is asked for), and try
         the journal again when input is paused for it."""
         notices: list[Notice] = []
-        if self.journal_pause.retry():
+        if self.journal_pause.retry() and self._settle_paused_keys():
             log("the journal writes again; input resumed")
             notices.append(Notice(NoticeKind.RECOVERED, "journal writes again: input resumed"))
         notices.extend(self.controller.tick())
         notices.extend(self.supervise())
         return self._report(notices) if notices else []
+
+    def _refused_in_pause(
+        self, key: inputs.PanelKey | None, acknowledge: Callable[[], None] | None
+    ) -> None:
+        """A panel key refused because the journal could not write: its refusal is made final
+        (recorded, then acknowledged) once the journal writes again, so the panel never sends
+        it later into a game that has moved on."""
+        if key is not None:
+            self._paused_keys.append((key, acknowledge))
+
+    def _settle_paused_keys(self) -> bool:
+        """Record the keys refused during the pause and acknowledge them; False if the journal
+        failed again (input stays paused)."""
+        if not self._paused_keys:
+            return True
+        try:
+            with self.controller.journal.atomic():
+                self.controller.journal.record_keys(key for key, _ in self._paused_keys)
+        except JournalUnavailable as error:
+            self.journal_pause.fail(error)
+            return False
+        for _, acknowledge in self._paused_keys:
+            if acknowledge is not None:
+                acknowledge()
+        self._paused_keys = []
+        return True
 
     def supervise(self) -> list[Notice]:
         """Check the feed threads: a dead or stuck one is shown, logged and restarted."""

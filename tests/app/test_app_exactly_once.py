@@ -105,9 +105,13 @@ def test_the_key_is_recorded_in_the_transaction_of_its_events(tmp_path: Path) ->
         assert not journal.holds_key(pressed.key)  # type: ignore[arg-type]
         assert len(events_in(journal.path)) == 1  # neither the bid nor its key
         clock.advance(10.0)
-        app.tick()  # the journal writes again
-        assert [n.kind for n in app.handle(pressed)] == [NoticeKind.ACCEPTED]
+        app.tick()  # the journal writes again: the refused key is final now, recorded alone
         assert journal.holds_key(pressed.key)  # type: ignore[arg-type]
+        assert len(events_in(journal.path)) == 1
+        again = inputs.BidPressed(None, 4, key=PanelKey("b00t", (2,)))  # the player presses again
+        assert [n.kind for n in app.handle(again)] == [NoticeKind.ACCEPTED]
+        assert journal.holds_key(again.key)  # type: ignore[arg-type]
+        assert len(events_in(journal.path)) == 2
 
 
 def test_a_resend_is_logged_at_debug_level(
@@ -291,3 +295,47 @@ def test_an_older_journal_gains_the_key_table_and_resumes(tmp_path: Path, versio
         assert len(events_in(path)) == 3
     with Journal(path) as again:  # opening a migrated journal changes nothing
         assert again.holds_key(PanelKey("b00t", (2,)))
+
+
+# ---- a key refused while the journal cannot write ------------------------------------------
+
+
+def test_a_key_refused_while_the_journal_is_paused_is_settled_when_it_writes_again(
+    tmp_path: Path,
+) -> None:
+    acks: list[int] = []
+    clock = ManualClock(100.0)
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        app = table_on(journal, clock)
+        before = events_in(journal.path)
+        journal._db.execute("PRAGMA query_only = ON")  # the journal refuses every write now
+        failed = inputs.BidPressed(None, 4, key=PanelKey("b00t", (1, 2)),
+                                   acknowledge=lambda: acks.append(1))
+        assert [n.kind for n in app.handle(failed)] == [NoticeKind.FAULT]
+        paused = inputs.PassPressed(None, key=PanelKey("b00t", (3, 4)),
+                                    acknowledge=lambda: acks.append(3))
+        assert [n.kind for n in app.handle(paused)] == [NoticeKind.REFUSED]
+        assert acks == [] and app.journal_pause.paused  # not taken: no ACK
+        journal._db.execute("PRAGMA query_only = OFF")
+        clock.advance(10.0)
+        assert [n.kind for n in app.tick()] == [NoticeKind.RECOVERED]
+        assert sorted(acks) == [1, 3]  # their refusal is final now: the panel may forget them
+        assert journal.holds_key(PanelKey("b00t", (1,)))
+        assert journal.holds_key(PanelKey("b00t", (3, 4)))
+        assert app.handle(failed) == [] and app.handle(paused) == []  # a later resend: no effect
+        assert events_in(journal.path) == before
+        pressed_again = inputs.BidPressed(None, 4, key=PanelKey("b00t", (5, 6)))
+        assert [n.kind for n in app.handle(pressed_again)] == [NoticeKind.ACCEPTED]
+
+
+def test_the_refused_keys_wait_while_the_journal_still_cannot_write(tmp_path: Path) -> None:
+    acks: list[int] = []
+    clock = ManualClock(100.0)
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        app = table_on(journal, clock)
+        journal._db.execute("PRAGMA query_only = ON")
+        app.handle(inputs.BidPressed(None, 4, key=PanelKey("b00t", (1, 2)),
+                                     acknowledge=lambda: acks.append(1)))
+        clock.advance(10.0)
+        assert app.tick() == [] and app.journal_pause.paused and acks == []
+        assert not journal.holds_key(PanelKey("b00t", (1, 2)))
