@@ -57,27 +57,23 @@ def register(subparsers: Any) -> None:
     games = subparsers.add_parser("games", help="list the games in the journal")
     games.add_argument("--misreads", action="store_true",
                        help="per game, the cards the camera got wrong or could not read")
-    _journal_options(games)
+    journal_options(games)
     games.set_defaults(handler=run_games)
 
     export = subparsers.add_parser("export", help="write a game as a table log")
     export.add_argument("game", type=int, help="the game's number (see `cardtable games`)")
     export.add_argument("--out", type=Path, help="file to write (default: standard output)")
-    _journal_options(export)
+    journal_options(export)
     export.set_defaults(handler=run_export)
 
     new_game = subparsers.add_parser("new-game", help="start a new game now")
-    _journal_options(new_game)
+    journal_options(new_game)
     new_game.set_defaults(handler=run_new_game)
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `cardtable run`."""
-    parser.add_argument("--config", type=Path, help="the table's TOML config (default: none)")
-    parser.add_argument(
-        "--state-dir", type=Path,
-        help="where the journal lives (default: $CARDTABLE_STATE_DIR, else [state] dir of "
-             "the config, else ~/.local/state/cardtable)")
+    journal_options(parser, "the table's TOML config (default: none)")
     parser.add_argument("--script", type=Path, help="scripted presses and sightings (JSON Lines)")
     parser.add_argument("--script-from", type=int, default=1, help="first script line to play")
     parser.add_argument("--headless", type=Path, metavar="OUTDIR", help="write a PNG per step")
@@ -104,8 +100,11 @@ def run_table(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def _journal_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, help="the table's TOML config")
+def journal_options(
+    parser: argparse.ArgumentParser, config_help: str = "the table's TOML config"
+) -> None:
+    """`--config` and `--state-dir`, for every command that finds a table's journal."""
+    parser.add_argument("--config", type=Path, help=config_help)
     parser.add_argument(
         "--state-dir", type=Path,
         help="where the journal lives (default: $CARDTABLE_STATE_DIR, else [state] dir of "

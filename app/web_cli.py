@@ -7,17 +7,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.commands import journal_options
+
 
 def register(subparsers: Any) -> None:
     """Add `import`, `web` and `club` to the `cardtable` command."""
     imported = subparsers.add_parser("import", help="add a table log to the journal as a game")
     imported.add_argument("log", type=Path, help="the table log (JSON Lines)")
-    _journal_options(imported)
+    journal_options(imported)
     imported.set_defaults(handler=run_import)
 
     web = subparsers.add_parser(
         "web", help="serve the phone page (the live table, the history) and publish to [mqtt]")
-    _journal_options(web)
+    journal_options(web)
     web.add_argument("--host", help="address to listen on (default: [web] host, 0.0.0.0)")
     web.add_argument("--port", type=int, help="port to listen on (default: [web] port, 8080)")
     web.add_argument("--max-seconds", type=float, help="stop after this long")
@@ -37,14 +39,6 @@ def register(subparsers: Any) -> None:
     club.add_argument("--screenshots", type=Path, metavar="OUTDIR",
                       help="write PNGs of the club page at phone and desktop sizes, then stop")
     club.set_defaults(handler=run_club)
-
-
-def _journal_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, help="the table's TOML config")
-    parser.add_argument(
-        "--state-dir", type=Path,
-        help="where the journal lives (default: $CARDTABLE_STATE_DIR, else [state] dir of "
-             "the config, else ~/.local/state/cardtable)")
 
 
 def _state_dir(args: argparse.Namespace) -> Path:
