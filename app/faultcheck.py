@@ -1,5 +1,6 @@
 """Faults against a real `cardtable run`: a game played on a pty panel, the table killed,
-restarted, fed garbage, doubled and given a damaged journal; what it acknowledged is checked.
+restarted, fed garbage, doubled, given a damaged, full or locked journal; what it acknowledged
+is checked.
 
 The whole game is played on the panel's keys (bids, passes, trump, OK, UNDO, moon, Ace No Face
 on the claimant's pad, each card by its rank and suit key), so every input travels the real

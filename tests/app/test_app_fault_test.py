@@ -12,7 +12,8 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "fault_test.py"
 
 
 def test_a_few_faults_on_one_seed_lose_nothing_acknowledged(tmp_path: Path) -> None:
-    rows = fault_check(seed=3, kills=3, limit=30, keep=tmp_path)
+    faults = ("kills", "ack", "garbage", "panel", "second", "damaged", "locked")
+    rows = fault_check(seed=3, kills=3, limit=30, faults=faults, keep=tmp_path)
     table = format_rows(rows)
     assert [row.fault for row in rows] == [
         "SIGKILL at random moments (3)",
@@ -23,11 +24,13 @@ def test_a_few_faults_on_one_seed_lose_nothing_acknowledged(tmp_path: Path) -> N
         "journal with changed bytes",
         "journal truncated to 0 bytes",
         "journal deleted",
+        "journal locked by another program (4 s)",
     ], table
     assert all(row.ok for row in rows), table
     assert all(row.lost == 0 for row in rows), table
     assert all(row.acknowledged > 0 for row in rows), table
     assert "restarts on the leftover WAL, final game the same" in rows[0].did, table
+    assert "refused, not acknowledged as taken" in rows[-1].did, table
     logs = "".join(path.read_text() for path in tmp_path.glob("*/table.log"))
     assert "Traceback" not in logs
 
