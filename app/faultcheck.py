@@ -54,7 +54,7 @@ port = "{port}"
 ACK_TIMEOUT_S = 10.0
 HEARTBEAT_S = 0.5
 STOPPED = "the table stopped acknowledging keys"
-FAULTS = ("kills", "ack", "garbage", "panel", "second", "damaged", "full", "locked")
+FAULTS = ("kills", "ack", "garbage", "panel", "second", "damaged", "full", "locked", "camera")
 SETTLE_S = 0.3  # quiet time after the panel's queue empties before the journal is read
 
 
@@ -896,6 +896,67 @@ def fault_locked_journal(game: Game, root: Path) -> Row:
     return _row(rig, name, STOPPED)
 
 
+CAMERA_FRAMES = 40  # 4 s of felt at 10 fps, looped by the table
+BAD_FRAMES = {7: b"", 23: b"\x89PNG\r\n\x1a\n garbage"}
+
+
+def write_camera(folder: Path) -> Path:
+    """A recorded camera of empty felt with a zero-byte and a garbage frame; its config lines."""
+    import cv2
+    import numpy as np
+
+    from vision.zones import default_zones, save_zones
+
+    frames = folder / "frames"
+    frames.mkdir()
+    felt = np.zeros((120, 160, 3), np.uint8)
+    felt[:] = (40, 110, 30)
+    for index in range(CAMERA_FRAMES):
+        path = frames / f"frame_{index:04d}.png"
+        if index in BAD_FRAMES:
+            path.write_bytes(BAD_FRAMES[index])
+        else:
+            cv2.imwrite(str(path), felt)
+    save_zones(default_zones(160, 120), folder / "zones.json")
+    return frames
+
+
+def fault_camera(game: Game, root: Path) -> Row:
+    """A recorded camera with a zero-byte and a garbage frame while the game is played."""
+    name = "zero-byte and garbage frame from the camera"
+    with rig_for(game, "camera", root) as rig:
+        frames = write_camera(rig.folder)
+        with rig.config.open("a") as config:
+            config.write('\n[camera]\nkind = "recorded"\npath = "frames"\nwidth = 160\n'
+                         'height = 120\nfps = 10\n\n[vision]\ncalibration = "zones.json"\n\n'
+                         '[signals]\nvia = "none"\n')
+        table = rig.start()
+        rig.settle(table)
+        step = rig.play(table, 0, len(game.steps) // 3)
+        bad = [frames / f"frame_{index:04d}.png" for index in sorted(BAD_FRAMES)]
+        end = time.monotonic() + 3 * CAMERA_FRAMES / 10
+        while time.monotonic() < end and table.alive:
+            text = rig.log.read_text(errors="replace")
+            if all(f"skipped {path}" in text for path in bad):
+                break
+            rig.panel.pump(0.1)
+        text = rig.log.read_text(errors="replace")
+        named = [path.name for path in bad if f"skipped {path}" in text]
+        if len(named) < len(bad):
+            rig.notes.append(f"named only {named or 'no frame'} of the bad frames")
+        step = rig.play(table, step, len(game.steps))
+        code, same = rig.finish(table)
+        if not same:
+            rig.notes.append(f"exit {code}, final game differs")
+        back = text.count("camera delivers frames again")
+        did = (f"named {' and '.join(named)} in its log ('skipped ...: an empty file', 'not an "
+               f"image'), took the next frames ({back} times 'camera delivers frames again'), "
+               f"played on; exit {code}, final game {'the same' if same else 'DIFFERS'}")
+        return _row(rig, name, did)
+
+    return _row(rig, name, STOPPED)
+
+
 def _row(rig: Rig, fault: str, did: str) -> Row:
     traces = tracebacks(rig.log)
     if traces:
@@ -936,6 +997,8 @@ def fault_check(
             rows.append(fault_full_disk(game, root))
         if "locked" in faults:
             rows.append(fault_locked_journal(game, root))
+        if "camera" in faults:
+            rows.append(fault_camera(game, root))
     return rows
 
 
