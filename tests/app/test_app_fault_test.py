@@ -1,4 +1,5 @@
-"""The fault harness in short: a real table on a pty panel, killed, fed junk, doubled, damaged."""
+"""The fault harness in short: a real table on a pty panel, killed, fed junk, doubled, damaged,
+locked out of its journal."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from app import faultcheck
 from app.faultcheck import Game, Step, build_game, fault_check, format_rows
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "fault_test.py"
@@ -59,3 +63,12 @@ def test_bad_arguments_exit_2_naming_them() -> None:
     )
     assert result.returncode == 2
     assert "unknown fault 'flood'" in result.stderr
+
+
+def test_a_full_disk_is_skipped_not_failed_where_no_tmpfs_can_be_mounted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.faultcheck.os.geteuid", lambda: 1000)  # mounting needs root
+    row = faultcheck.fault_full_disk(build_game(3, limit=10), tmp_path)
+    assert (row.did, row.ok, row.lost) == ("skipped: cannot mount a tmpfs here", True, 0)
+    assert not (tmp_path / "full" / "table.log").exists()  # no table was started
