@@ -756,7 +756,7 @@ def single_key_step(game: Game, start: int) -> int:
 
 def press_refused(rig: Rig, table: Table, index: int) -> tuple[list[int], bool]:
     """Press a step's keys; (their line numbers, True if the table paused input on them rather
-    than acknowledging them). Its acknowledgement is not counted here."""
+    than acknowledging them); a press taken counts as acknowledged, a refused one does not."""
     paused_before = rig.log.read_text(errors="replace").count(PAUSED)
     seqs: list[int] = []
     for label in rig.game.steps[index].keys:
@@ -769,6 +769,9 @@ def press_refused(rig: Rig, table: Table, index: int) -> tuple[list[int], bool]:
             rig.acknowledged = max(rig.acknowledged, rig.game.counts[index])
             return seqs, False
         rig.panel.pump(0.02)
+    if table.alive:
+        rig.notes.append(f"step {index} neither acknowledged nor refused")
+        raise Stuck(index)
     return seqs, False
 
 
@@ -799,6 +802,9 @@ def refuse_and_resume(
         finally:
             if not refused:
                 end_fault()
+        if not table.alive:
+            rig.notes.append("the table died under the fault")
+            return index, "died"
         if refused:
             break
         start = index + 1  # the journal still had room: the press was taken, and counted
@@ -808,9 +814,6 @@ def refuse_and_resume(
     journaled = rig.check_journal()
     if journaled != (rig.game.counts[index - 1] if index else 1):
         rig.notes.append(f"the refused press left {journaled} events in the journal")
-    if not table.alive:
-        rig.notes.append("the table died under the fault")
-        return index, "died"
     end_fault()
     took = wait_acked(rig, table, seqs)
     if took is None:
