@@ -1,5 +1,6 @@
 """Faults against a real `cardtable run`: a game played on a pty panel, the table killed,
-restarted, fed garbage, doubled and given a damaged journal; what it acknowledged is checked.
+restarted, fed garbage, doubled, given a damaged, full or locked journal; what it acknowledged
+is checked.
 
 The whole game is played on the panel's keys (bids, passes, trump, OK, UNDO, moon, Ace No Face
 on the claimant's pad, each card by its rank and suit key), so every input travels the real
@@ -53,6 +54,7 @@ port = "{port}"
 ACK_TIMEOUT_S = 10.0
 HEARTBEAT_S = 0.5
 STOPPED = "the table stopped acknowledging keys"
+FAULTS = ("kills", "ack", "garbage", "panel", "second", "damaged", "full", "locked", "camera")
 SETTLE_S = 0.3  # quiet time after the panel's queue empties before the journal is read
 
 
@@ -707,6 +709,257 @@ def fault_damaged_journal(game: Game, root: Path, rng: random.Random) -> list[Ro
     return rows
 
 
+PAUSED = "input paused"
+RESUME_TIMEOUT_S = 20.0  # the journal is probed on a backoff of 0.5 s up to 5 s
+TMPFS_SIZE = "16m"  # the journal and a WAL of up to 1000 pages
+LOCK_HOLD_S = 4.0  # longer than the table's 1 s wait for a lock, so the write is refused
+
+
+@contextmanager
+def state_on_tmpfs(rig: Rig) -> Iterator[bool]:
+    """The rig's state directory on a small tmpfs; False where one cannot be mounted. Any table
+    still running is killed before the tmpfs is unmounted, whatever happened."""
+    rig.state_dir.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={TMPFS_SIZE}", "tmpfs", str(rig.state_dir)],
+        capture_output=True, check=False,
+    ) if os.geteuid() == 0 else None  # fmt: skip
+    if done is None or done.returncode != 0:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        for table in rig.tables:
+            if table.alive:
+                table.kill()
+        subprocess.run(["umount", "-l", str(rig.state_dir)], capture_output=True, check=False)
+
+
+def fill_disk(folder: Path) -> Callable[[], None]:
+    """Fill the file system of `folder` to the last byte; returns what frees the space again."""
+    filler = folder / "filler"
+    with filler.open("wb", buffering=0) as out:
+        for size in (65536, 4096, 512, 1):
+            try:
+                while out.write(b"\0" * size):
+                    pass
+            except OSError:
+                continue
+    return filler.unlink
+
+
+def single_key_step(game: Game, start: int) -> int:
+    """The first step from `start` made of one key (a bid, pass, trump, OK, UNDO...)."""
+    return next(i for i in range(start, len(game.steps)) if len(game.steps[i].keys) == 1)
+
+
+def press_refused(rig: Rig, table: Table, index: int) -> tuple[list[int], bool]:
+    """Press a step's keys; (their line numbers, True if the table paused input on them rather
+    than acknowledging them); a press taken counts as acknowledged, a refused one does not."""
+    paused_before = rig.log.read_text(errors="replace").count(PAUSED)
+    seqs: list[int] = []
+    for label in rig.game.steps[index].keys:
+        seqs += rig.press_key(label)
+    end = time.monotonic() + ACK_TIMEOUT_S
+    while time.monotonic() < end and table.alive:
+        if rig.log.read_text(errors="replace").count(PAUSED) > paused_before:
+            return seqs, True
+        if not set(seqs) & rig.panel.unacked():
+            rig.acknowledged = max(rig.acknowledged, rig.game.counts[index])
+            return seqs, False
+        rig.panel.pump(0.02)
+    if table.alive:
+        rig.notes.append(f"step {index} neither acknowledged nor refused")
+        raise Stuck(index)
+    return seqs, False
+
+
+def wait_acked(rig: Rig, table: Table, seqs: list[int]) -> float | None:
+    """Serve the panel until keys `seqs` are acknowledged; the seconds it took, None if never."""
+    started = time.monotonic()
+    while time.monotonic() - started < RESUME_TIMEOUT_S and table.alive:
+        if not set(seqs) & rig.panel.unacked():
+            return time.monotonic() - started
+        rig.panel.pump(0.02)
+    return None
+
+
+def refuse_and_resume(
+    rig: Rig, table: Table, at: int, fault: Callable[[], Callable[[], None]]
+) -> tuple[int, str]:
+    """Play up to step `at`, bring on `fault` (it returns what ends it) and press a one-key
+    step until the table refuses one; check that it was not taken, end the fault, wait for the
+    refusal's ACK, press the step again. The next step to play and what happened."""
+    start = 0
+    for _ in range(3):
+        index = single_key_step(rig.game, max(at, start))
+        start = rig.play(table, start, index)
+        end_fault = fault()
+        refused = False
+        try:
+            seqs, refused = press_refused(rig, table, index)
+        finally:
+            if not refused:
+                end_fault()
+        if not table.alive:
+            rig.notes.append("the table died under the fault")
+            return index, "died"
+        if refused:
+            break
+        start = index + 1  # the journal still had room: the press was taken, and counted
+    else:
+        rig.notes.append("3 presses taken under the fault: none refused")
+        return start, "never refused"
+    journaled = rig.check_journal()
+    if journaled != (rig.game.counts[index - 1] if index else 1):
+        rig.notes.append(f"the refused press left {journaled} events in the journal")
+    end_fault()
+    took = wait_acked(rig, table, seqs)
+    if took is None:
+        rig.notes.append("the refused press was never acknowledged after the fault ended")
+        return index, "did not resume"
+    if rig.check_journal() != journaled:
+        rig.notes.append("the refusal's acknowledgement came with events")
+    if not rig.press_step(table, index):
+        rig.notes.append("the table died")
+        return index, "died"
+    return index + 1, (f"step {index} ({rig.game.steps[index].what}) refused, not acknowledged "
+                       f"as taken, its events not journaled; the refusal acknowledged {took:.1f} s "
+                       f"after the fault ended; pressed again and taken")
+
+
+def finish_after_pause(rig: Rig, table: Table, step: int, did: str) -> str:
+    """Play the rest of the game and stop the table, which exits 1 naming its failed writes."""
+    step = rig.play(table, step, len(rig.game.steps))
+    code, same = rig.finish(table)
+    named = "the journal could not write" in rig.log.read_text(errors="replace")
+    if code != 1 or not named or not same:
+        rig.notes.append(f"exit {code}, final game {'same' if same else 'differs'}")
+    return f"{did}; final game {'the same' if same else 'DIFFERS'}, exit 1 naming the failed writes"
+
+
+def fault_full_disk(game: Game, root: Path) -> Row:
+    """The state directory on a small tmpfs, filled: a press refused, then taken once space
+    returns."""
+    name = f"disk full (a {TMPFS_SIZE[:-1]} MB tmpfs filled)"
+    with rig_for(game, "full", root) as rig, state_on_tmpfs(rig) as mounted:
+        if not mounted:
+            return Row(name, "skipped: cannot mount a tmpfs here", 0, 0, True)
+        table = rig.start()
+        rig.settle(table)
+        step, did = refuse_and_resume(
+            rig, table, len(game.steps) // 3, lambda: fill_disk(rig.state_dir)
+        )
+        return _row(rig, name, finish_after_pause(rig, table, step, did))
+
+    return _row(rig, name, STOPPED)
+
+
+def hold_journal_lock(journal: Path, seconds: float, panel: Panel) -> Callable[[], None]:
+    """Another program holds `BEGIN EXCLUSIVE` on the journal for `seconds`; returns what serves
+    the panel until it lets go."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sqlite3, sys, time\n"
+         "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+         "db.execute('BEGIN EXCLUSIVE')\n"
+         "print('locked', flush=True)\n"
+         "time.sleep(float(sys.argv[2]))\n"
+         "db.execute('ROLLBACK')\n",
+         str(journal), str(seconds)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert holder.stdout is not None
+    holder.stdout.readline()  # the lock is held from here
+
+    def let_go() -> None:
+        end = time.monotonic() + seconds + 30
+        while holder.poll() is None and time.monotonic() < end:
+            panel.pump(0.05)
+        if holder.poll() is None:
+            holder.kill()
+        holder.wait()
+
+    return let_go
+
+
+def fault_locked_journal(game: Game, root: Path) -> Row:
+    """Another program holds the journal's write lock while a step is pressed."""
+    name = f"journal locked by another program ({LOCK_HOLD_S:.0f} s)"
+    with rig_for(game, "locked", root) as rig:
+        table = rig.start()
+        rig.settle(table)
+        step, did = refuse_and_resume(
+            rig, table, len(game.steps) // 2,
+            lambda: hold_journal_lock(rig.journal, LOCK_HOLD_S, rig.panel),
+        )  # fmt: skip
+        return _row(rig, name, finish_after_pause(rig, table, step, did))
+
+    return _row(rig, name, STOPPED)
+
+
+CAMERA_FRAMES = 40  # 4 s of felt at 10 fps, looped by the table
+BAD_FRAMES = {7: b"", 23: b"\x89PNG\r\n\x1a\n garbage"}
+
+
+def write_camera(folder: Path) -> Path:
+    """A recorded camera of empty felt with a zero-byte and a garbage frame; its config lines."""
+    import cv2
+    import numpy as np
+
+    from vision.zones import default_zones, save_zones
+
+    frames = folder / "frames"
+    frames.mkdir()
+    felt = np.zeros((120, 160, 3), np.uint8)
+    felt[:] = (40, 110, 30)
+    for index in range(CAMERA_FRAMES):
+        path = frames / f"frame_{index:04d}.png"
+        if index in BAD_FRAMES:
+            path.write_bytes(BAD_FRAMES[index])
+        else:
+            cv2.imwrite(str(path), felt)
+    save_zones(default_zones(160, 120), folder / "zones.json")
+    return frames
+
+
+def fault_camera(game: Game, root: Path) -> Row:
+    """A recorded camera with a zero-byte and a garbage frame while the game is played."""
+    name = "zero-byte and garbage frame from the camera"
+    with rig_for(game, "camera", root) as rig:
+        frames = write_camera(rig.folder)
+        with rig.config.open("a") as config:
+            config.write('\n[camera]\nkind = "recorded"\npath = "frames"\nwidth = 160\n'
+                         'height = 120\nfps = 10\n\n[vision]\ncalibration = "zones.json"\n\n'
+                         '[signals]\nvia = "none"\n')
+        table = rig.start()
+        rig.settle(table)
+        step = rig.play(table, 0, len(game.steps) // 3)
+        bad = [frames / f"frame_{index:04d}.png" for index in sorted(BAD_FRAMES)]
+        end = time.monotonic() + 3 * CAMERA_FRAMES / 10
+        while time.monotonic() < end and table.alive:
+            text = rig.log.read_text(errors="replace")
+            if all(f"skipped {path}" in text for path in bad):
+                break
+            rig.panel.pump(0.1)
+        text = rig.log.read_text(errors="replace")
+        named = [path.name for path in bad if f"skipped {path}" in text]
+        if len(named) < len(bad):
+            rig.notes.append(f"named only {named or 'no frame'} of the bad frames")
+        step = rig.play(table, step, len(game.steps))
+        code, same = rig.finish(table)
+        if not same:
+            rig.notes.append(f"exit {code}, final game differs")
+        back = text.count("camera delivers frames again")
+        did = (f"named {' and '.join(named)} in its log ('skipped ...: an empty file', 'not an "
+               f"image'), took the next frames ({back} times 'camera delivers frames again'), "
+               f"played on; exit {code}, final game {'the same' if same else 'DIFFERS'}")
+        return _row(rig, name, did)
+
+    return _row(rig, name, STOPPED)
+
+
 def _row(rig: Rig, fault: str, did: str) -> Row:
     traces = tracebacks(rig.log)
     if traces:
@@ -721,7 +974,7 @@ def fault_check(
     seed: int = 3,
     kills: int = 20,
     limit: int | None = None,
-    faults: tuple[str, ...] = ("kills", "ack", "garbage", "panel", "second", "damaged"),
+    faults: tuple[str, ...] = FAULTS,
     keep: Path | None = None,
 ) -> list[Row]:
     """Run the chosen faults on one game; one row each (three for a damaged journal)."""
@@ -743,6 +996,12 @@ def fault_check(
             rows.append(fault_second_instance(game, root))
         if "damaged" in faults:
             rows.extend(fault_damaged_journal(game, root, rng))
+        if "full" in faults:
+            rows.append(fault_full_disk(game, root))
+        if "locked" in faults:
+            rows.append(fault_locked_journal(game, root))
+        if "camera" in faults:
+            rows.append(fault_camera(game, root))
     return rows
 
 
@@ -763,12 +1022,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--steps", type=int, help="play only the first N steps of the game")
     parser.add_argument("--only",
-                        help="comma-separated: kills, ack, garbage, panel, second, damaged")
+                        help=f"comma-separated: {', '.join(FAULTS)}")
     parser.add_argument("--keep", type=Path, help="keep the state directories and logs here")
     args = parser.parse_args(argv)
-    faults = ("kills", "ack", "garbage", "panel", "second", "damaged")
-    chosen = tuple(args.only.split(",")) if args.only else faults
-    unknown = sorted(set(chosen) - set(faults))
+    chosen = tuple(args.only.split(",")) if args.only else FAULTS
+    unknown = sorted(set(chosen) - set(FAULTS))
     if unknown or args.kills < 0 or (args.steps is not None and args.steps < 4):
         what = f"unknown fault {unknown[0]!r}" if unknown else "--kills >= 0, --steps >= 4"
         print(f"fault_test.py: {what}", file=sys.stderr)

@@ -1,4 +1,5 @@
-"""The fault harness in short: a real table on a pty panel, killed, fed junk, doubled, damaged."""
+"""The fault harness in short: a real table on a pty panel, killed, fed junk, doubled, damaged,
+locked out of its journal."""
 
 from __future__ import annotations
 
@@ -6,13 +7,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from app import faultcheck
 from app.faultcheck import Game, Step, build_game, fault_check, format_rows
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "fault_test.py"
 
 
 def test_a_few_faults_on_one_seed_lose_nothing_acknowledged(tmp_path: Path) -> None:
-    rows = fault_check(seed=3, kills=3, limit=30, keep=tmp_path)
+    faults = ("kills", "ack", "garbage", "panel", "second", "damaged", "locked")
+    rows = fault_check(seed=3, kills=3, limit=30, faults=faults, keep=tmp_path)
     table = format_rows(rows)
     assert [row.fault for row in rows] == [
         "SIGKILL at random moments (3)",
@@ -23,11 +28,13 @@ def test_a_few_faults_on_one_seed_lose_nothing_acknowledged(tmp_path: Path) -> N
         "journal with changed bytes",
         "journal truncated to 0 bytes",
         "journal deleted",
+        "journal locked by another program (4 s)",
     ], table
     assert all(row.ok for row in rows), table
     assert all(row.lost == 0 for row in rows), table
     assert all(row.acknowledged > 0 for row in rows), table
     assert "restarts on the leftover WAL, final game the same" in rows[0].did, table
+    assert "refused, not acknowledged as taken" in rows[-1].did, table
     logs = "".join(path.read_text() for path in tmp_path.glob("*/table.log"))
     assert "Traceback" not in logs
 
@@ -56,3 +63,12 @@ def test_bad_arguments_exit_2_naming_them() -> None:
     )
     assert result.returncode == 2
     assert "unknown fault 'flood'" in result.stderr
+
+
+def test_a_full_disk_is_skipped_not_failed_where_no_tmpfs_can_be_mounted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.faultcheck.os.geteuid", lambda: 1000)  # mounting needs root
+    row = faultcheck.fault_full_disk(build_game(3, limit=10), tmp_path)
+    assert (row.did, row.ok, row.lost) == ("skipped: cannot mount a tmpfs here", True, 0)
+    assert not (tmp_path / "full" / "table.log").exists()  # no table was started
