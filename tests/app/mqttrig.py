@@ -21,7 +21,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 MOSQUITTO = None if os.environ.get("CARDTABLE_TEST_BROKER") == "amqtt" else (
     shutil.which("mosquitto")
     or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None))
-WAIT_S = 20.0
+WAIT_S = 60.0  # generous: the machines running the tests are shared and may be loaded
 
 
 def free_port() -> int:

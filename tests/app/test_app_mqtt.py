@@ -103,7 +103,7 @@ def test_every_event_arrives_once_in_order_across_a_broker_restart(
         game.play(30)  # journaled while nothing can be sent
         missed_from = game.seq
         broker.start()
-        assert subscriber.subscribed.wait(30), "the subscriber did not come back"
+        assert subscriber.subscribed.wait(60), "the subscriber did not come back"
         gate.open()  # the network is back: the table catches up by itself
         game.play(len(game.lines))
         seen += messages_until_state(subscriber, game.seq)
