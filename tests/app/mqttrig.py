@@ -99,6 +99,10 @@ class Gate:
     def cut(self) -> None:
         """Refuse new connections and drop the open ones: the network is gone."""
         if self._server is not None:
+            # shutdown first: close alone leaves a thread blocked in accept() able to take
+            # one more connection, which would reach the broker behind the cut
+            with contextlib.suppress(OSError):
+                self._server.shutdown(socket.SHUT_RDWR)
             self._server.close()
             self._server = None
         with self._lock:
@@ -113,6 +117,9 @@ class Gate:
             try:
                 client, _ = server.accept()
             except OSError:
+                return
+            if self._server is not server:  # taken in the moment of a cut: refused
+                client.close()
                 return
             try:
                 upstream = socket.create_connection(("127.0.0.1", self.target_port))
