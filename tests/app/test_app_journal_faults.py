@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +20,7 @@ import pytest
 
 from app.config import AppConfig
 from app.controller import NoticeKind, TableController
+from app.faultcheck import fill_disk
 from app.journal import Journal, JournalUnavailable
 from app.run import TableApp, current_view
 from app.sightings import Sighting, SightingKind
@@ -283,23 +284,10 @@ def tiny_tmpfs(where: Path, size_kb: int) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(where)], check=True)
 
 
-def fill(disk: Path) -> Callable[[], None]:
-    """Fill `disk` to the last byte; returns what frees the space again."""
-    filler = disk / "filler"
-    with filler.open("wb", buffering=0) as out:
-        for size in (65536, 4096, 512, 1):
-            try:
-                while out.write(b"\0" * size):
-                    pass
-            except OSError:
-                continue
-    return filler.unlink
-
-
 def test_a_real_full_disk_pauses_input_and_resumes_when_space_returns(tmp_path: Path) -> None:
     with tiny_tmpfs(tmp_path / "disk", 512) as disk, table_on(disk / "journal.sqlite") as table:
         assert table.press(inputs.BidPressed("E", 3)) is NoticeKind.ACCEPTED
-        free = fill(disk)
+        free = fill_disk(disk)
         undo: inputs.PlayerInput = inputs.UndoPressed(None)
         bid: inputs.PlayerInput = inputs.BidPressed("E", 3)
         faulted = press_until_fault(table, iter([undo, bid] * 1000))
