@@ -49,6 +49,9 @@ def register(subparsers: Any) -> None:
                           help="also score the folder shrunk to this card length in pixels, as "
                                "the table camera sees cards (140 at 1080p, 95 at 720p); "
                                "repeatable")
+    evaluate.add_argument("--in-frame", action="store_true",
+                          help="set each shrunk photo into a whole camera frame (1920x1080 at "
+                               "140 px, in proportion otherwise), as the table sees it")
     evaluate.set_defaults(handler=run_eval)
 
     fit = vision_cmds.add_parser("fit-model", help="rebuild the shipped glyph model")
@@ -137,6 +140,7 @@ def run_eval(args: argparse.Namespace) -> int:
     """Handle `vision eval`."""
     from tools.evaluate import score_folder
     from tools.scaling import cached_scaled_folder
+    from tools.table_frame import cached_frame_folder, frame_size
     from vision.config import VisionConfig
     from vision.errors import VisionError
 
@@ -153,8 +157,12 @@ def run_eval(args: argparse.Namespace) -> int:
             work = Path(tmp)
             runs: list[tuple[str, Path, Path | None]] = [("as photographed", folder, args.out)]
             for px in args.scale:
-                runs.append((f"at {px:g} px card length", cached_scaled_folder(folder, px),
-                             _scaled_out(args.out, px)))
+                scaled = cached_scaled_folder(folder, px)
+                heading = f"at {px:g} px card length"
+                if args.in_frame:
+                    scaled = cached_frame_folder(scaled, px)
+                    heading += " in a {}x{} frame".format(*frame_size(px))
+                runs.append((heading, scaled, _scaled_out(args.out, px)))
             status = 0
             for number, (heading, source, out) in enumerate(runs):
                 if args.scale:

@@ -106,3 +106,13 @@ def test_a_scale_that_is_no_card_length_is_refused(
         main(["vision", "eval", str(folder), "--scale", value])
     assert stopped.value.code == 2
     assert f"card length {value!r}" in capsys.readouterr().err
+
+
+def test_in_frame_scores_the_shrunk_photos_set_into_camera_frames(
+        folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "eval", str(folder), "--scale", "140", "--in-frame"]) == 0
+    tables = _tables(capsys.readouterr().out)
+    assert list(tables) == ["as photographed", "at 140 px card length in a 1920x1080 frame"]
+    for name, count in SETS.items():
+        assert tables["at 140 px card length in a 1920x1080 frame"][name][:2] == [
+            str(count), str(2 * count)]

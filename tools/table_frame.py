@@ -1,0 +1,115 @@
+"""Labelled photo folders set into whole camera frames, the way the table camera sees cards.
+
+A photo shrunk to the camera's card length is much smaller than the camera's frame, and
+recognition shrinks a whole frame before it looks for outlines (`detect_long_side`), so a card
+measured in the small photo alone is seen larger than it would be at the table. Here each image
+is placed in the middle of a frame of the camera's size for that card length (1920x1080 at 140 px,
+in proportion for any other) filled with the colour of the photo's own border and a little
+noise; its boxes and quads move with it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from tools.scaling import CACHE, JPEG_QUALITY
+from vision.errors import VisionError
+
+FULL_HD = (1920, 1080)
+FULL_HD_CARD = 140.0
+"""A card about 140 px long in a 1920x1080 frame over the table."""
+
+
+def frame_size(card_length: float) -> tuple[int, int]:
+    """The camera frame (width, height) in which cards are `card_length` px long."""
+    ratio = card_length / FULL_HD_CARD
+    return (2 * round(FULL_HD[0] * ratio / 2), 2 * round(FULL_HD[1] * ratio / 2))
+
+
+def border_colour(image: np.ndarray) -> np.ndarray:
+    """The median colour of an image's outermost rows and columns."""
+    edge = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+    return np.median(edge, axis=0)
+
+
+def in_frame(image: np.ndarray, width: int, height: int,
+             seed: int) -> tuple[np.ndarray, tuple[int, int]]:
+    """The image in the middle of a frame at least `width` x `height`, and its offset."""
+    h, w = image.shape[:2]
+    out_w, out_h = max(width, w), max(height, h)
+    rng = np.random.default_rng(seed)
+    noise = rng.normal(0.0, 4.0, (out_h, out_w, 3))
+    frame = np.clip(border_colour(image)[None, None, :] + noise, 0, 255).astype(np.uint8)
+    x, y = (out_w - w) // 2, (out_h - h) // 2
+    frame[y:y + h, x:x + w] = image
+    return frame, (x, y)
+
+
+def moved_record(record: dict[str, Any], dx: int, dy: int, width: int,
+                 height: int) -> dict[str, Any]:
+    """A copy of an image's labels in the frame: its size, boxes and quads moved."""
+    moved: dict[str, Any] = json.loads(json.dumps(record))
+    moved["width"], moved["height"] = width, height
+    for card in moved["cards"]:
+        if card.get("box"):
+            x0, y0, x1, y1 = card["box"]
+            card["box"] = [x0 + dx, y0 + dy, x1 + dx, y1 + dy]
+        if card.get("quad"):
+            card["quad"] = [[x + dx, y + dy] for x, y in card["quad"]]
+    return moved
+
+
+def frame_folder(source: Path, out: Path, width: int, height: int) -> int:
+    """Write a copy of a labelled folder with every image set into a frame; the image count."""
+    try:
+        labels: dict[str, Any] = json.loads((source / "labels.json").read_text())
+    except (OSError, ValueError) as error:
+        raise VisionError(f"cannot read labels in {str(source)!r}: {error}") from error
+    root = labels.get("image_root", "")
+    images = {}
+    for number, (key, record) in enumerate(sorted(labels["images"].items())):
+        image = cv2.imread(str(source / root / key), cv2.IMREAD_COLOR)
+        if image is None:
+            raise VisionError(f"cannot read image {str(source / root / key)!r}")
+        frame, (dx, dy) = in_frame(image, width, height, seed=number)
+        destination = out / root / key
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        if not cv2.imwrite(str(destination), frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]):
+            raise VisionError(f"cannot write image {str(destination)!r}")
+        images[key] = moved_record(record, dx, dy, frame.shape[1], frame.shape[0])
+    (out / "labels.json").write_text(json.dumps(dict(labels, images=images)))
+    return len(images)
+
+
+def cached_frame_folder(source: Path, card_length: float, cache: Path | None = None) -> Path:
+    """The (already scaled) folder set into the camera's frames, made once and kept."""
+    cache = CACHE if cache is None else cache
+    width, height = frame_size(card_length)
+    if not (source / "labels.json").is_file():
+        raise VisionError(f"cannot read labels in {str(source)!r}: no labels.json")
+    stamp = (source / "labels.json").stat()
+    key = f"{source.resolve()}|{stamp.st_size}|{stamp.st_mtime_ns}|{width}x{height}"
+    done = cache / f"{hashlib.sha1(key.encode()).hexdigest()[:16]}-frame-{width}x{height}"
+    if (done / "labels.json").is_file():
+        return done
+    cache.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=done.name + ".", dir=cache))
+    try:
+        frame_folder(source, work, width, height)
+        os.replace(work, done)
+    except OSError:
+        shutil.rmtree(work, ignore_errors=True)
+        if not (done / "labels.json").is_file():
+            raise
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return done
