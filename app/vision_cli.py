@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
                                "the table camera sees cards (140 at 1080p, 95 at 720p); "
                                "repeatable")
     evaluate.add_argument("--in-frame", action="store_true",
-                          help="set each shrunk photo into a whole camera frame (1920x1080 at "
+                          help="set each shrunk photo into a whole play-area view (1080x1080 at "
                                "140 px, in proportion otherwise), as the table sees it")
     evaluate.set_defaults(handler=run_eval)
 

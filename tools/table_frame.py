@@ -1,11 +1,13 @@
 """Labelled photo folders set into whole camera frames, the way the table camera sees cards.
 
-A photo shrunk to the camera's card length is much smaller than the camera's frame, and
-recognition shrinks a whole frame before it looks for outlines (`detect_long_side`), so a card
+A photo shrunk to the camera's card length is much smaller than what the table recognises: the
+watcher crops the camera's frame to the play area (66 cm square, about the frame's height: 1080 px
+at 1920x1080, where a card is 140 px long), and recognition shrinks that view before it looks for
+outlines (`detect_long_side`) and enlarges only views smaller than `enlarged_look`. So a card
 measured in the small photo alone is seen larger than it would be at the table. Here each image
-is placed in the middle of a frame of the camera's size for that card length (1920x1080 at 140 px,
-in proportion for any other) filled with the colour of the photo's own border and a little
-noise; its boxes and quads move with it."""
+is placed in the middle of a square play-area view of that size for its card length (1080x1080
+at 140 px, in proportion for any other), filled with the colour of the photo's own border and a
+little noise; its boxes and quads move with it."""
 
 from __future__ import annotations
 
@@ -23,15 +25,15 @@ import numpy as np
 from tools.scaling import CACHE, JPEG_QUALITY
 from vision.errors import VisionError
 
-FULL_HD = (1920, 1080)
-FULL_HD_CARD = 140.0
-"""A card about 140 px long in a 1920x1080 frame over the table."""
+PLAY_AREA = 1080
+PLAY_AREA_CARD = 140.0
+"""A card is about 140 px long in a play area 1080 px square (a 1920x1080 camera)."""
 
 
 def frame_size(card_length: float) -> tuple[int, int]:
-    """The camera frame (width, height) in which cards are `card_length` px long."""
-    ratio = card_length / FULL_HD_CARD
-    return (2 * round(FULL_HD[0] * ratio / 2), 2 * round(FULL_HD[1] * ratio / 2))
+    """The play-area view (width, height) in which cards are `card_length` px long."""
+    side = 2 * round(PLAY_AREA * card_length / PLAY_AREA_CARD / 2)
+    return (side, side)
 
 
 def border_colour(image: np.ndarray) -> np.ndarray:

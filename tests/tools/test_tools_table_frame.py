@@ -15,9 +15,9 @@ from tools.table_frame import cached_frame_folder, frame_size, in_frame, moved_r
 from vision.errors import VisionError
 
 
-@pytest.mark.parametrize(("card", "size"), [(140.0, (1920, 1080)), (95.0, (1302, 732)),
-                                            (70.0, (960, 540))])
-def test_the_frame_keeps_the_cards_share_of_a_full_hd_view(card: float,
+@pytest.mark.parametrize(("card", "size"), [(140.0, (1080, 1080)), (95.0, (732, 732)),
+                                            (70.0, (540, 540))])
+def test_the_view_keeps_the_cards_share_of_the_play_area(card: float,
                                                             size: tuple[int, int]) -> None:
     assert frame_size(card) == size
 
@@ -61,7 +61,7 @@ def test_a_framed_folder_keeps_every_card_where_its_labels_say(tmp_path: Path) -
     for key, record in after.items():
         image = cv2.imread(str(framed / "dev" / key))
         small = cv2.imread(str(scaled / "dev" / key))
-        assert image.shape[:2] == (732, 1302) == (record["height"], record["width"])
+        assert image.shape[:2] == (732, 732) == (record["height"], record["width"])
         for old, new in zip(before[key]["cards"], record["cards"], strict=True):
             x0, y0, x1, y1 = (round(v) for v in new["box"])
             ox0, oy0 = round(old["box"][0]), round(old["box"][1])
