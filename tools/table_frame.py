@@ -39,7 +39,8 @@ def frame_size(card_length: float) -> tuple[int, int]:
 def border_colour(image: np.ndarray) -> np.ndarray:
     """The median colour of an image's outermost rows and columns."""
     edge = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
-    return np.median(edge, axis=0)
+    colour: np.ndarray = np.median(edge, axis=0)
+    return colour
 
 
 def in_frame(image: np.ndarray, width: int, height: int,
