@@ -86,3 +86,16 @@ class EventStream:
     def close(self) -> None:
         """Hang up."""
         self.answer.close()
+
+
+def post_json(url: str, body: object, path: str = "/api/correct"
+              ) -> tuple[int, dict[str, str], Any]:
+    """POST a JSON body to the page at `url`: the status, the headers and the JSON answer."""
+    data = json.dumps(body).encode("utf-8")
+    request = urllib.request.Request(url.rstrip("/") + path, data=data, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=WAIT_S) as answer:
+            return answer.status, dict(answer.headers), json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), json.loads(error.read())
