@@ -313,6 +313,8 @@ def _pin(where: str, value: object) -> str | None:
         problem = f"a {type(value).__name__}, not text"
     elif isinstance(value, int):
         problem = "a number, not text (a leading 0 would be lost)"
+    elif not value:
+        problem = "empty (leave the key out for a read-only page)"
     elif not (value.isascii() and value.isdigit()):
         problem = "not only the digits 0 to 9"
     elif not low <= len(value) <= high:
