@@ -41,6 +41,7 @@ class Browser:
         os.close(from_browser)
         self._buffer = b""
         self._next_id = 0
+        self.events: list[str] = []  # the names of the events seen, in order
         self.session: str | None = None
         target = self.send("Target.createTarget", url="about:blank")["targetId"]
         self.session = self.send("Target.attachToTarget", targetId=target,
@@ -55,11 +56,23 @@ class Browser:
         os.write(self._commands, json.dumps(message).encode("utf-8") + b"\0")
         while True:
             answer = self._read()
+            if "method" in answer:
+                self.events.append(answer["method"])
             if answer.get("id") == self._next_id:
                 if "error" in answer:
                     raise BrowserError(f"{method}: {answer['error']}")
                 result: dict[str, Any] = answer["result"]
                 return result
+
+    def open(self, url: str) -> None:
+        """Go to `url` and wait until the page has loaded (its scripts have run)."""
+        self.send("Page.enable")
+        self.events.clear()
+        self.send("Page.navigate", url=url)
+        while "Page.loadEventFired" not in self.events:
+            answer = self._read()
+            if "method" in answer:
+                self.events.append(answer["method"])
 
     def evaluate(self, expression: str) -> Any:
         """The value of a script on the page (a promise is waited for)."""

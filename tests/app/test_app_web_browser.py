@@ -158,7 +158,7 @@ def test_a_player_corrects_a_card_from_the_phone_with_the_pin(tmp_path: Path) ->
             def player() -> None:
                 browser = Browser(tmp_path / "profile")
                 try:
-                    browser.send("Page.navigate", url=server.url)
+                    browser.open(server.url)
                     browser.wait_for("!document.getElementById('correction').hidden"
                                      " && document.body.dataset.seq")
                     browser.choose("#c-action", "correct")
