@@ -68,7 +68,7 @@ def table_with_pin(tmp_path: Path, pin: str | None = PIN) -> Iterator[Table]:
         controller = TableController(journal, Rules(), Seat.N)
         bid_hand(controller, "E", 3, "H")
         play(controller, *TRICK_1)
-        app = TableApp(AppConfig(state_dir=tmp_path), controller)
+        app = TableApp(AppConfig(state_dir=tmp_path), controller, clock=clock)
         context: dict[str, Any] = {}
         if pin is not None:
             context = {"pins": PinGate(pin, clock), "corrections": TableLink(app.items, app.stop)}
@@ -230,3 +230,26 @@ def test_cardtable_run_hands_page_corrections_to_its_loop(tmp_path: Path) -> Non
             status, _, answer = post_json(server.url, {"action": "undo", "pin": PIN})
             assert status == 503 and "no table running" in answer["message"]
         assert controller.events == journal.events(controller.game_id)
+
+
+def test_a_correction_the_journal_cannot_take_is_not_acknowledged(tmp_path: Path) -> None:
+    with table_with_pin(tmp_path) as table:
+        controller = table.controller
+        before = list(controller.events)
+        controller.journal._db.execute("PRAGMA query_only = ON")  # the journal cannot write
+        body = {"action": "correct", "pin": PIN, "hand": 1, "trick": 1, "seat": "N", "card": "TS"}
+        status, _, answer = table.post_to_table(body)
+        assert status == 503 and answer["accepted"] is False and answer["paused"] is True
+        assert "journal cannot write" in answer["message"]
+        assert controller.events == before and controller.state.hand.tricks[0].card_of(
+            Seat.N) == Card.parse("9S")
+        status, _, answer = table.post_to_table(body)  # still paused: refused, not applied
+        assert status == 503 and answer["paused"] is True
+        controller.journal._db.execute("PRAGMA query_only = OFF")
+        table.clock.advance(10.0)
+        table.app.tick()  # the table tries the journal again and resumes
+        status, _, answer = table.post_to_table(body)
+        assert status == 200 and answer["accepted"] is True
+        with Journal(controller.journal.path) as journal:
+            assert journal.events(controller.game_id)[-1] == CardCorrected(
+                1, 1, Seat.N, Card.parse("TS"))
