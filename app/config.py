@@ -40,7 +40,7 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
         }
     ),
     "signals": frozenset({"via"}),
-    "web": frozenset({"enabled", "host", "port"}),
+    "web": frozenset({"enabled", "host", "port", "pin"}),
     "mqtt": frozenset({"enabled", "host", "port", "tls", "user", "password", "table"}),
     "buttons": frozenset(),  # inline pin map: any button names, checked by the pin-map validator
     "outputs": frozenset(),
@@ -93,6 +93,7 @@ class WebConfig:
     enabled: bool = True
     host: str = "0.0.0.0"
     port: int = 8080
+    pin: str | None = field(default=None, repr=False)  # None: read-only, no corrections
 
 
 @dataclass(frozen=True)
@@ -295,6 +296,34 @@ def _web(where: str, values: Mapping[str, Any]) -> WebConfig:
         enabled=_flag(where, "web", "enabled", values.get("enabled", True)),
         host=host,
         port=_port(where, "web", values.get("port", 8080)),
+        pin=_pin(where, values.get("pin")),
+    )
+
+
+PIN_DIGITS = (4, 12)
+
+
+def _pin(where: str, value: object) -> str | None:
+    """The PIN a phone gives to correct the game: 4 to 12 digits, in quotes; None: none."""
+    # The messages never repeat the value: it is a secret.
+    if value is None:
+        return None
+    low, high = PIN_DIGITS
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        problem = f"a {type(value).__name__}, not text"
+    elif isinstance(value, int):
+        problem = "a number, not text (a leading 0 would be lost)"
+    elif not value:
+        problem = "empty (leave the key out for a read-only page)"
+    elif not (value.isascii() and value.isdigit()):
+        problem = "not only the digits 0 to 9"
+    elif not low <= len(value) <= high:
+        problem = f"{len(value)} digits"
+    else:
+        return value
+    raise ConfigError(
+        f'{where}: [web] pin: {problem}: expected {low} to {high} digits in quotes, such as '
+        'pin = "4711"'
     )
 
 

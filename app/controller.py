@@ -14,6 +14,7 @@ from app.entry import Keyed, KeyEntry, Stage
 from app.journal import UNREADABLE, Journal, Provenance
 from app.notices import Notice, NoticeKind, Problems, describe
 from app.prompts import (
+    PAGE_INPUTS,
     TOUCH_INPUTS,
     Answer,
     CardNamed,
@@ -22,19 +23,23 @@ from app.prompts import (
     HandShown,
     MisreadPrompt,
     NamingAsked,
+    PageInput,
     Pending,
     PickPrompt,
     PickReason,
+    PlayCorrected,
     PlayedChosen,
     PlayedPrompt,
     Prompt,
     PromptAnswered,
+    SeatCardNamed,
     SuspectPrompt,
     TouchInput,
 )
 from drivers import inputs
 from drivers.keys import key_name_of
 from table import (
+    JOKER,
     AceNoFaceClaimed,
     Bid,
     BidKind,
@@ -188,10 +193,12 @@ class TableController:
     # ---- inputs ------------------------------------------------------------------------
 
     @atomic
-    def on_input(self, pressed: inputs.PlayerInput | TouchInput) -> list[Notice]:
-        """Handle one button press or a touch on the screen."""
+    def on_input(self, pressed: inputs.PlayerInput | TouchInput | PageInput) -> list[Notice]:
+        """Handle one button press, a touch on the screen, or a correction from the page."""
         if isinstance(pressed, TOUCH_INPUTS):
             return self._on_touch(pressed)
+        if isinstance(pressed, PAGE_INPUTS):
+            return self._on_page(pressed)
         keyed = self._on_key(pressed)
         if keyed is not None:
             return keyed
@@ -485,6 +492,10 @@ class TableController:
         target = seat or self._turn_to_play()
         if target is None:
             return [Notice(NoticeKind.REFUSED, f"no card to name now: {card} not recorded")]
+        return self._name_at(card, target)
+
+    def _name_at(self, card: Card, target: Seat) -> list[Notice]:
+        """A person named `card` as the card lying in `target`'s zone."""
         camera_read: str | None = None
         if target in self.problems.unreadable:
             camera_read = UNREADABLE
@@ -497,6 +508,36 @@ class TableController:
         if (target, card) in self._trick_on_table():
             return [Notice(NoticeKind.ACCEPTED, f"{target}'s {card} is recorded already", target)]
         return self._place(Pending(target, card, PERSON, camera_read))
+
+    # ---- the phone page ------------------------------------------------------------------
+
+    def _on_page(self, asked: PageInput) -> list[Notice]:
+        """What the pick or a correction at the table does, in one step; a refusal leaves the
+        screen's questions as they were (and a half-keyed entry on the panel is kept)."""
+        if asked.card == JOKER and not self.rules_in_force.joker:
+            return [Notice(NoticeKind.REFUSED, "the joker is not in this deck")]
+        if isinstance(asked, SeatCardNamed):
+            return self._name_at(asked.card, asked.seat)
+        return self._correct_from_page(asked)
+
+    def _correct_from_page(self, asked: PlayCorrected) -> list[Notice]:
+        if asked.hand not in self.correctable_hands():
+            hands = " or ".join(map(str, self.correctable_hands())) or "none yet"
+            return [Notice(NoticeKind.REFUSED,
+                           f"hand {asked.hand} cannot be corrected here (hands: {hands})")]
+        hand = self._hand(asked.hand)
+        card = None
+        if hand is not None and 1 <= asked.trick <= len(hand.tricks):
+            card = hand.tricks[asked.trick - 1].card_of(asked.seat)
+        if card is None:
+            return [Notice(NoticeKind.REFUSED,
+                           f"{asked.seat} has no card in trick {asked.trick} of hand {asked.hand}")]
+        prompt = CorrectionPrompt(Play(asked.hand, asked.trick, asked.seat, card))
+        self.prompts.insert(0, prompt)
+        notices = self._correct(prompt, asked.card)
+        if notices[0].kind is NoticeKind.REFUSED:
+            self.prompts.pop(0)  # the refused correction of the page is not left on the screen
+        return notices
 
     # ---- corrections ---------------------------------------------------------------------
 

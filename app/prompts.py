@@ -133,3 +133,25 @@ TouchInput = (
     CardNamed | PromptAnswered | PlayedChosen | CorrectionOpened | HandShown | NamingAsked
 )
 TOUCH_INPUTS = (CardNamed, PromptAnswered, PlayedChosen, CorrectionOpened, HandShown, NamingAsked)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCardNamed:
+    """From the phone page, in one step: the card lying in `seat`'s zone is `card`."""
+
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCorrected:
+    """From the phone page, in one step: `seat`'s card in `trick` of `hand` was `card`."""
+
+    hand: int
+    trick: int
+    seat: Seat
+    card: Card
+
+
+PageInput = SeatCardNamed | PlayCorrected
+PAGE_INPUTS = (SeatCardNamed, PlayCorrected)

@@ -15,7 +15,7 @@ from app.config import AppConfig
 from app.controller import Notice, NoticeKind, TableController
 from app.journal import JournalUnavailable
 from app.journal_pause import JournalPause
-from app.prompts import TouchInput
+from app.prompts import PageInput, TouchInput
 from app.sdnotify import Notifier
 from app.sightings import Sighting, SightingKind
 from app.supervisor import STUCK_AFTER_S, Feed, Supervisor
@@ -24,6 +24,7 @@ from drivers import inputs
 from drivers.outputs import NullOutputs, Outputs
 
 if TYPE_CHECKING:
+    from app.control import PageRequest
     from display.loop import ButtonPressed
     from display.view import View
 
@@ -31,9 +32,11 @@ WATCHDOG_EVERY_S = 2.0
 logger = logging.getLogger(__name__)
 Item: TypeAlias = (
     "inputs.PlayerInput | inputs.StatusEvent | Sighting | TouchInput | Touched | ButtonPressed"
+    " | PageInput | PageRequest"
 )
 """What reaches the table: a press, a device's status, a card sighting, a tap on the screen
-(as the display hands it out, or already read as the referee's touch input)."""
+(as the display hands it out, or already read as the referee's touch input), a correction
+from the phone page (waiting for its answer)."""
 Poll: TypeAlias = Callable[[], "Sequence[Item]"]
 """A source the main loop asks for what came in (buttons, the window)."""
 
@@ -96,6 +99,18 @@ class TableApp:
         """
         if isinstance(item, inputs.StatusEvent):
             return self._report(self._status(item))
+        from app.control import PageRequest, Reply
+
+        if isinstance(item, PageRequest):  # answered like a press: once committed or refused
+            try:
+                notices = self.handle(item.pressed)
+            except BaseException:
+                item.answer(Reply(False, "the table failed on this request"))
+                raise
+            paused = self.journal_pause.paused
+            item.answer(Reply.of(notices, paused=paused, game=self.controller.game_id,
+                                 seq=len(self.controller.state.log)))
+            return notices
         acknowledge = getattr(item, "acknowledge", None)
         key: inputs.PanelKey | None = getattr(item, "key", None)
         if self.journal_pause.paused:
@@ -234,10 +249,14 @@ class TableApp:
 
             touch = touch_input(item.target)
             return controller.on_input(touch) if touch is not None else []
-        if isinstance(item, inputs.PlayerInput | TouchInput):
+        if isinstance(item, inputs.PlayerInput | TouchInput | PageInput):
             return controller.on_input(item)
         if isinstance(item, inputs.StatusEvent):
             return self._status(item)
+        from app.control import PageRequest
+
+        if isinstance(item, PageRequest):
+            return controller.on_input(item.pressed)
         # an on-screen OK or UNDO
         pressed = inputs.ConfirmPressed(None) if item.action == "ok" else inputs.UndoPressed(None)
         return controller.on_input(pressed)

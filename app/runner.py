@@ -90,6 +90,10 @@ def run_table(args: argparse.Namespace) -> int:
             from app.web.service import table_services  # the web page and MQTT, as configured
 
             stack.enter_context(table_services(app))
+        if config.web.pin is not None:  # corrections from the page, here or beside
+            from app.control import control_socket
+
+            stack.enter_context(control_socket(app))
         if args.verbose:
             app.listeners.append(print_notices)
         polls = stack.enter_context(open_devices(app))

@@ -153,6 +153,12 @@ def run_web(args: argparse.Namespace) -> int:
         return 2
     journal_path = state_dir / "journal.sqlite"
     context = WebContext(journal_path, **_stream_settings(args))
+    if config.web.pin is not None and not args.screenshots:  # to the table beside, if running
+        from app.control import CONTROL_SOCKET, SocketLink
+        from app.web.pin import PinGate
+
+        context.pins = PinGate(config.web.pin)
+        context.corrections = SocketLink(state_dir / CONTROL_SOCKET)
     if args.screenshots:
         host, port = "127.0.0.1", 0
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import socket
 import sqlite3
@@ -14,9 +15,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from app.control import Link, Reply, RequestError, TableUnavailable
 from app.journal import JournalError
 from app.web.history import chart_svg, game_detail, games_list, read_only, seat_statistics
 from app.web.hub import LiveHub
+from app.web.pin import PinGate
 
 STATIC = Path(__file__).with_name("static")
 STATIC_TYPES = {
@@ -30,17 +33,27 @@ KEEPALIVE_S = 15.0
 STREAM_S = 300.0  # a stream ends after this long; the page reconnects at once and carries on
 RETRY_MS = 1000
 GAME_PATH = re.compile(r"^/api/games/(\d{1,9})(/chart\.svg|/log)?$")
+MAX_BODY = 4096
+READ_ONLY = "corrections from this page are off: the table's config sets no [web] pin"
 
 
 @dataclass
 class WebContext:
-    """What the handlers read: the journal's path and the live hub."""
+    """What the handlers read: the journal's path and the live hub; with a PIN gate and a
+    link to the table, corrections too (without both the page is read-only)."""
 
     journal_path: Path | None
     hub: LiveHub = field(default_factory=LiveHub)
     keepalive_s: float = KEEPALIVE_S
     stream_s: float = STREAM_S
     retry_ms: int = RETRY_MS
+    pins: PinGate | None = None
+    corrections: Link | None = None
+
+    @property
+    def correctable(self) -> bool:
+        """True when the page may send corrections (a PIN is set and a table is linked)."""
+        return self.pins is not None and self.corrections is not None
 
 
 class _Server(ThreadingHTTPServer):
@@ -74,6 +87,8 @@ class WebHandler(BaseHTTPRequestHandler):
             self._static("index.html")
         elif path.startswith("/static/") and path[len("/static/"):] in STATIC_TYPES:
             self._static(path[len("/static/"):])
+        elif path == "/api/corrections":
+            self._json({"enabled": context.correctable})
         elif path == "/api/live":
             self._send(HTTPStatus.OK, "application/json", context.hub.latest()[1] or "null")
         elif path == "/api/events":
@@ -88,11 +103,81 @@ class WebHandler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.NOT_FOUND, "text/plain", f"no page {path}\n")
 
     def do_POST(self) -> None:
-        """The web page is read-only: corrections are made at the table."""
+        """Corrections with the PIN at `/api/correct`; everything else is read-only."""
+        if self.path.split("?", 1)[0] == "/api/correct":
+            self._correct()
+            return
+        self._refuse_writing()
+
+    def _refuse_writing(self) -> None:
         self._send(HTTPStatus.METHOD_NOT_ALLOWED, "text/plain",
                    "read-only: corrections are made at the table\n")
 
-    do_PUT = do_DELETE = do_PATCH = do_POST
+    do_PUT = do_DELETE = do_PATCH = _refuse_writing
+
+    def _correct(self) -> None:
+        """A correction from the page: the PIN checked, then handed to the table to decide."""
+        context = self.server.context
+        pins, link = context.pins, context.corrections
+        if pins is None or link is None:
+            self._answer(HTTPStatus.FORBIDDEN, READ_ONLY)
+            return
+        client = str(self.client_address[0])
+        wait = pins.wait_s(client)
+        if wait > 0:
+            seconds = max(math.ceil(wait), 1)
+            self._answer(HTTPStatus.TOO_MANY_REQUESTS,
+                         f"too many wrong PINs from this address: try again in {seconds} s",
+                         {"Retry-After": str(seconds)})
+            return
+        data = self._body()
+        if data is None:
+            return
+        if not pins.check(client, data.pop("pin", None)):
+            left = pins.tries_left(client)
+            self._answer(HTTPStatus.UNAUTHORIZED,
+                         f"wrong PIN ({left} more tr{'y' if left == 1 else 'ies'} this minute)")
+            return
+        try:
+            reply = link.submit(data)
+        except RequestError as error:
+            self._answer(HTTPStatus.BAD_REQUEST, str(error))
+            return
+        except TableUnavailable as error:
+            self._answer(HTTPStatus.SERVICE_UNAVAILABLE, str(error))
+            return
+        status = (HTTPStatus.OK if reply.accepted
+                  else HTTPStatus.SERVICE_UNAVAILABLE if reply.paused else HTTPStatus.CONFLICT)
+        self._json(reply.to_json(), status)
+
+    def _body(self) -> dict[str, Any] | None:
+        """The request's JSON object; None once a refusal has been sent."""
+        try:
+            length = int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            self._answer(HTTPStatus.LENGTH_REQUIRED, "a JSON body with its Content-Length")
+            return None
+        if not 0 < length <= MAX_BODY:
+            self._answer(HTTPStatus.REQUEST_ENTITY_TOO_LARGE if length > MAX_BODY
+                         else HTTPStatus.BAD_REQUEST,
+                         f"a JSON body of 1 to {MAX_BODY} bytes is needed")
+            return None
+        try:
+            data = json.loads(self.rfile.read(length).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            self._answer(HTTPStatus.BAD_REQUEST, "the body is not JSON")
+            return None
+        if not isinstance(data, dict):
+            self._answer(HTTPStatus.BAD_REQUEST, 'expected a JSON object such as {"action": '
+                         '"undo", "pin": "..."}')
+            return None
+        return data
+
+    def _answer(self, status: HTTPStatus, message: str,
+                headers: dict[str, str] | None = None) -> None:
+        """A correction not taken, and why, as the page shows it."""
+        body = Reply(False, message).to_json()
+        self._send(status, "application/json", json.dumps(body), headers)
 
     def _game(self, game_id: int, part: str | None) -> None:
         def answer(journal: Any) -> None:
@@ -155,8 +240,8 @@ class WebHandler(BaseHTTPRequestHandler):
     def _static(self, name: str) -> None:
         self._send(HTTPStatus.OK, STATIC_TYPES[name], (STATIC / name).read_text("utf-8"))
 
-    def _json(self, value: object) -> None:
-        self._send(HTTPStatus.OK, "application/json", json.dumps(value))
+    def _json(self, value: object, status: HTTPStatus = HTTPStatus.OK) -> None:
+        self._send(status, "application/json", json.dumps(value))
 
     def _send(self, status: HTTPStatus, kind: str, text: str,
               headers: dict[str, str] | None = None) -> None:

@@ -13,15 +13,23 @@ from app.web.sources import TableFeed
 
 
 @contextlib.contextmanager
-def table_services(app: Any) -> Iterator[None]:
+def table_services(app: Any) -> Iterator[WebServer | None]:
     """Serve the live page and publish to MQTT while the table runs, as `[web]` and `[mqtt]`
-    ask; a busy port only warns, and an absent broker is waited for in the background."""
+    ask (yields the web server, None when off); a busy port only warns, and an absent broker
+    is waited for in the background."""
     web, broker = app.config.web, app.config.mqtt
     hub = LiveHub()
     server: WebServer | None = None
     if web.enabled:
+        context = WebContext(app.config.journal_path, hub)
+        if web.pin is not None:  # corrections go to this table's main loop, as a tap would
+            from app.control import TableLink
+            from app.web.pin import PinGate
+
+            context.pins = PinGate(web.pin)
+            context.corrections = TableLink(app.items, app.stop)
         try:
-            server = WebServer(WebContext(app.config.journal_path, hub), web.host, web.port)
+            server = WebServer(context, web.host, web.port)
         except OSError as error:
             print(f"cardtable run: the web page is off: cannot listen on {web.host}:{web.port}: "
                   f"{error.strerror or error}", file=sys.stderr)
@@ -39,7 +47,7 @@ def table_services(app: Any) -> Iterator[None]:
             server.start()
         if publisher is not None:
             publisher.start()
-        yield
+        yield server
     finally:
         if publisher is not None:
             publisher.close()

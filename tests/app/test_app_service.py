@@ -117,6 +117,19 @@ def test_the_table_stays_off_the_network_and_the_web_unit_holds_no_devices() -> 
     assert f"ExecStart={EXEC} web --config /etc/cardtable/table.toml" in web
 
 
+def test_the_web_unit_reaches_the_table_s_control_socket() -> None:
+    table, web = _settings(UNIT), _settings(WEB_UNIT)
+    for setting in ("User=cardtable", "Group=cardtable", "StateDirectory=cardtable"):
+        assert setting in table and setting in web, setting  # the socket's owner, and its folder
+    for unit in (table, web):
+        families = next(line for line in unit if line.startswith("RestrictAddressFamilies="))
+        assert "AF_UNIX" in families.split("=")[1].split()
+        hidden = [line for line in unit if line.startswith(("InaccessiblePaths=", "ReadOnlyPaths=",
+                                                            "TemporaryFileSystem="))]
+        assert not [line for line in hidden if "/var/lib" in line]
+    assert "WorkingDirectory=/var/lib/cardtable" in web
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze absent")
 @pytest.mark.parametrize("shipped", [UNIT, WEB_UNIT], ids=lambda unit: unit.name)
 def test_unit_exposure_stays_at_or_below_one(shipped: Path) -> None:

@@ -133,3 +133,71 @@ def test_the_club_page_renders_every_table_and_the_standings(tmp_path: Path) -> 
     assert "Ann &amp; Cy" in dom and "Bob &amp; Di" in dom
     assert dom.index("Ann &amp; Cy" if state.winner is Team.NS else "Bob &amp; Di") < dom.index(
         "Bob &amp; Di" if state.winner is Team.NS else "Ann &amp; Cy")
+
+
+def test_a_player_corrects_a_card_from_the_phone_with_the_pin(tmp_path: Path) -> None:
+    from app.config import WebConfig
+    from app.web.service import table_services
+    from table import Card, CardCorrected, Rules, Seat
+    from tests.app.cdprig import Browser
+    from tests.app.tablerig import bid_hand, play
+
+    pin = "4711"
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        controller = TableController(journal, Rules(), Seat.N)
+        bid_hand(controller, "E", 3, "H")
+        play(controller, "E AS", "S KS", "W QS", "N 9S")  # W's queen was in fact the ten
+        config = AppConfig(state_dir=tmp_path,
+                           web=WebConfig(host="127.0.0.1", port=0, pin=pin))
+        app = TableApp(config, controller)
+        with table_services(app) as server:
+            assert server is not None
+            said: dict[str, str] = {}
+            failed: list[BaseException] = []
+
+            def player() -> None:
+                browser = Browser(tmp_path / "profile")
+                try:
+                    browser.open(server.url)
+                    browser.wait_for("!document.getElementById('correction').hidden"
+                                     " && document.body.dataset.seq")
+                    browser.choose("#c-action", "correct")
+                    browser.choose("#c-seat", "W")
+                    browser.type_into("#c-trick", "1")
+                    browser.choose("#c-card", "TS")
+                    result = "document.getElementById('correction-result')"
+                    done = f"{result}.dataset.status && {result}.textContent !== 'sending…'"
+                    for name, typed in (("wrong", "1234"), ("right", pin), ("again", pin)):
+                        browser.evaluate(f"delete {result}.dataset.status")
+                        browser.type_into("#c-pin", typed)
+                        browser.click("#c-send")
+                        said[name] = browser.wait_for(done, f"{result}.textContent")
+                        if name == "right":
+                            said["shown"] = browser.wait_for(
+                                "document.querySelector('#seat-W [data-card=\"TS\"]')",
+                                "document.getElementById('trick').textContent")
+                finally:
+                    browser.close()
+
+            def run_player() -> None:
+                try:
+                    player()
+                except BaseException as error:  # named in the test's thread
+                    failed.append(error)
+                    app.items.put(None)  # type: ignore[arg-type]  # ends the loop's turns below
+
+            thread = threading.Thread(target=run_player)
+            thread.start()
+            for _ in range(2):  # the main loop's turns: the right PIN's request, then again
+                item = app.items.get(timeout=120)
+                if item is None:
+                    break
+                app.handle(item)
+            thread.join(120)
+            assert not failed, failed
+    assert said["wrong"].startswith("Refused: wrong PIN")
+    ten = Card.parse("TS")
+    assert said["right"] == f"Accepted: W's card of trick 1 (hand 1) corrected to {ten}"
+    assert said["again"].startswith("Refused by the referee: cannot correct W's card in trick 1")
+    assert controller.events[-1] == CardCorrected(1, 1, Seat.W, Card.parse("TS"))
+    assert "WT\u2660" in said["shown"]  # the live page follows: W's card is the ten

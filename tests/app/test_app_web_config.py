@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.config import ConfigError, MqttConfig, WebConfig, config_from_mapping
@@ -31,7 +33,14 @@ def test_both_sections_are_read() -> None:
     ({"web": {"port": True}}, "[web] port = True"),
     ({"web": {"enabled": "yes"}}, "[web] enabled = 'yes': expected true or false"),
     ({"web": {"host": ""}}, "[web] host = ''"),
-    ({"web": {"pin": 1234}}, "[web] unknown key 'pin'"),
+    ({"web": {"pin": 1234}}, "[web] pin: a number, not text"),
+    ({"web": {"pin": "123"}}, "[web] pin: 3 digits: expected 4 to 12 digits in quotes"),
+    ({"web": {"pin": "1234567890123"}}, "[web] pin: 13 digits"),
+    ({"web": {"pin": "12a4"}}, "[web] pin: not only the digits 0 to 9"),
+    ({"web": {"pin": "１２３４"}}, "[web] pin: not only the digits 0 to 9"),
+    ({"web": {"pin": True}}, "[web] pin: a bool, not text"),
+    ({"web": {"pin": ""}}, "[web] pin: empty"),
+    ({"web": {"code": "1234"}}, "[web] unknown key 'code'"),
     ({"mqtt": {"port": 1883}}, "[mqtt] host is missing"),
     ({"mqtt": {"host": 5}}, "[mqtt] host = 5: expected text"),
     ({"mqtt": {"host": "b", "table": "Table 1"}}, "[mqtt] table = 'Table 1'"),
@@ -44,3 +53,27 @@ def test_a_wrong_value_is_named(data: dict[str, object], named: str) -> None:
     with pytest.raises(ConfigError) as caught:
         config_from_mapping(data, None)
     assert named in str(caught.value)
+
+
+def test_a_pin_is_read_and_never_shown() -> None:
+    config = config_from_mapping({"web": {"pin": "0815"}}, None)
+    assert config.web.pin == "0815" and config_from_mapping({}, None).web.pin is None
+    assert "0815" not in repr(config)
+    with pytest.raises(ConfigError) as caught:
+        config_from_mapping({"web": {"pin": "08x15"}}, None)
+    assert "08x15" not in str(caught.value)
+
+
+@pytest.mark.parametrize("command", ["web", "run"])
+def test_a_bad_pin_stops_the_page_and_the_table_with_exit_2(
+    tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+
+    config = tmp_path / "table.toml"
+    config.write_text('[web]\npin = "12"\n')
+    assert main([command, "--config", str(config), "--state-dir", str(tmp_path / "s")]) == 2
+    error = capsys.readouterr().err
+    assert f"{config}: [web] pin: 2 digits: expected 4 to 12 digits" in error
+    assert "Traceback" not in error
+    assert not (tmp_path / "s").exists()

@@ -10,11 +10,20 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from app.web.server import WebContext, WebServer
 
 WAIT_S = 10.0
+
+
+class Addressed(Protocol):
+    """A page at an address: a WebServer here, or one in another process."""
+
+    @property
+    def url(self) -> str:
+        """The page's address, ending in /."""
+        ...
 
 
 @contextmanager
@@ -24,7 +33,7 @@ def web_server(journal_path: Path, **context: Any) -> Iterator[WebServer]:
         yield server
 
 
-def get(server: WebServer, path: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+def get(server: Addressed, path: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
     """One request: the status, the headers and the body (error statuses too)."""
     request = urllib.request.Request(server.url.rstrip("/") + path, method=method)
     try:
@@ -34,7 +43,7 @@ def get(server: WebServer, path: str, method: str = "GET") -> tuple[int, dict[st
         return error.code, dict(error.headers), error.read()
 
 
-def get_json(server: WebServer, path: str) -> Any:
+def get_json(server: Addressed, path: str) -> Any:
     """A JSON answer that must be 200."""
     status, _, body = get(server, path)
     assert status == 200, body
@@ -44,7 +53,7 @@ def get_json(server: WebServer, path: str) -> Any:
 class EventStream:
     """Reads `/api/events` in a thread; each `state` event's data lands in `events`."""
 
-    def __init__(self, server: WebServer) -> None:
+    def __init__(self, server: Addressed) -> None:
         self.answer = urllib.request.urlopen(server.url + "api/events", timeout=WAIT_S)
         assert self.answer.headers["Content-Type"] == "text/event-stream"
         self.events: queue.Queue[dict[str, Any]] = queue.Queue()
@@ -86,3 +95,16 @@ class EventStream:
     def close(self) -> None:
         """Hang up."""
         self.answer.close()
+
+
+def post_json(url: str, body: object, path: str = "/api/correct"
+              ) -> tuple[int, dict[str, str], Any]:
+    """POST a JSON body to the page at `url`: the status, the headers and the JSON answer."""
+    data = json.dumps(body).encode("utf-8")
+    request = urllib.request.Request(url.rstrip("/") + path, data=data, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=WAIT_S) as answer:
+            return answer.status, dict(answer.headers), json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), json.loads(error.read())

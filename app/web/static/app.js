@@ -125,9 +125,73 @@ function connect() {
   stream.addEventListener("state", (message) => {
     live = JSON.parse(message.data);
     document.body.dataset.seq = live.seq;
+    followHand();
     if ((location.hash || "#/") === "#/") renderLive();
   });
 }
+
+// Corrections from the phone, only when the table's config sets a PIN (/api/corrections).
+const correction = document.getElementById("correction");
+const form = document.getElementById("correct-form");
+const result = document.getElementById("correction-result");
+let correctable = false;
+const field = (id) => document.getElementById(id);
+
+function showCorrection() {
+  correction.hidden = !(correctable && (location.hash || "#/") === "#/");
+  const action = field("c-action").value;
+  for (const label of correction.querySelectorAll(".c-card")) label.hidden = action === "undo";
+  for (const label of correction.querySelectorAll(".c-played")) label.hidden = action !== "correct";
+}
+
+function fillCards() {
+  const codes = [];
+  for (const suit of ["S", "H", "D", "C"]) for (const rank of ["9", "T", "J", "Q", "K", "A"]) codes.push(rank + suit);
+  codes.push("JK");
+  field("c-card").innerHTML = codes.map((code) => `<option value="${code}">` +
+    (code === "JK" ? "joker" : `${code[0] === "T" ? "10" : code[0]}${SUITS[code[1]]}`) + "</option>").join("");
+}
+
+function followHand() {
+  // The hand to correct follows the table until the player changes it.
+  const hand = field("c-hand");
+  if (live && !hand.dataset.touched) hand.value = live.hand;
+}
+
+async function sendCorrection(event) {
+  event.preventDefault();
+  const action = field("c-action").value;
+  const request = { action, pin: field("c-pin").value };
+  if (action !== "undo") { request.seat = field("c-seat").value; request.card = field("c-card").value; }
+  if (action === "correct") { request.hand = Number(field("c-hand").value); request.trick = Number(field("c-trick").value); }
+  field("c-send").disabled = true;
+  result.className = "";
+  result.textContent = "sending…";
+  try {
+    const answer = await fetch("/api/correct", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(request) });
+    const reply = await answer.json();
+    const why = {
+      200: "Accepted", 400: "Not understood", 401: "Refused", 403: "Refused", 409: "Refused by the referee",
+      429: "Refused", 503: "Not taken" }[answer.status] || `Error ${answer.status}`;
+    result.className = reply.accepted ? "accepted" : "refused";
+    result.textContent = `${why}: ${reply.message}`;
+    result.dataset.status = answer.status;
+  } catch (error) {
+    result.className = "refused";
+    result.textContent = `Not sent: ${error.message}`;
+    result.dataset.status = "0";
+  } finally {
+    field("c-send").disabled = false;
+  }
+}
+
+fillCards();
+field("c-action").addEventListener("change", showCorrection);
+field("c-hand").addEventListener("input", () => { field("c-hand").dataset.touched = "1"; });
+form.addEventListener("submit", sendCorrection);
+window.addEventListener("hashchange", showCorrection);
+fetch("/api/corrections").then((r) => r.json()).then((c) => { correctable = c.enabled; followHand(); showCorrection(); });
 
 window.addEventListener("hashchange", route);
 fetch("/api/live").then((r) => r.json()).then((s) => { if (s && !live) live = s; route(); });
