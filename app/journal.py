@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -117,6 +118,22 @@ def unavailable_reason(error: BaseException) -> str | None:
     return None
 
 
+NOT_WRITABLE = "read-only"
+VAGUE_REASONS = ("disk error", "cannot open its files")
+"""What SQLite reports for a file the kernel refused to write (EPERM, EROFS, EACCES)."""
+
+
+def storage_reason(path: Path, reason: str) -> str:
+    """`reason` made precise: SQLite calls a journal, WAL or folder the kernel will not let
+    this process write (a read-only mount, an immutable file, another user's) a disk error."""
+    if reason not in VAGUE_REASONS:
+        return reason
+    files = [path.parent, path, *(Path(f"{path}{s}") for s in ("-wal", "-shm"))]
+    if any(f.exists() and not os.access(f, os.W_OK) for f in files):
+        return NOT_WRITABLE
+    return reason
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """One game as `cardtable games` lists it."""
@@ -155,6 +172,7 @@ class Journal:
         except sqlite3.DatabaseError as error:
             reason = unavailable_reason(error)
             if reason is not None:
+                reason = storage_reason(self.path, reason)
                 raise JournalUnavailable(self.path, reason, str(error)) from error
             raise JournalError(f"cannot open the journal {self.path}: {error}") from error
 
@@ -198,6 +216,7 @@ class Journal:
                 self._rollback()
             reason = unavailable_reason(error)
             if reason is not None and not isinstance(error, JournalUnavailable):
+                reason = storage_reason(self.path, reason)
                 raise JournalUnavailable(self.path, reason, str(error)) from error
             raise
         finally:

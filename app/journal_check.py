@@ -61,7 +61,11 @@ def marker_of(journal: Path) -> Path:
 
 
 def check_journal(path: Path) -> JournalHealth:
-    """Read a journal without writing to it: the file's integrity, then every game's events."""
+    """Read a journal without writing to it: the file's integrity, then every game's events.
+
+    Raises JournalUnavailable when the storage, not the file, is at fault (a read-only folder
+    where SQLite cannot make the WAL's index, a lock held, a disk error): that is no damage.
+    """
     health = JournalHealth(path)
     if not path.exists():
         health.problem = "no such file"
@@ -72,6 +76,7 @@ def check_journal(path: Path) -> JournalHealth:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     except sqlite3.Error as error:
+        _raise_if_storage(path, error)
         health.problem = f"cannot open: {error}"
         return health
     try:
@@ -82,10 +87,19 @@ def check_journal(path: Path) -> JournalHealth:
         for game_id, started_at in games:
             health.games.append(_check_game(db, int(game_id), str(started_at)))
     except sqlite3.Error as error:
+        _raise_if_storage(path, error)
         health.problem = f"unreadable: {error}"
     finally:
         db.close()
     return health
+
+
+def _raise_if_storage(path: Path, error: sqlite3.Error) -> None:
+    from app.journal import JournalUnavailable, storage_reason, unavailable_reason
+
+    reason = unavailable_reason(error)
+    if reason is not None:
+        raise JournalUnavailable(path, storage_reason(path, reason), str(error)) from error
 
 
 def _check_game(db: sqlite3.Connection, game_id: int, started_at: str) -> GameHealth:
