@@ -54,6 +54,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE panel_keys (boot TEXT NOT NULL, seq INTEGER NOT NULL, at TEXT NOT NULL, "
         "PRIMARY KEY (boot, seq)) WITHOUT ROWID",
     ),
+    # Version 3: where in the journal each key's answer was committed (the latest game and
+    # its last event then), so a recovered journal keeps the keys of the events it keeps.
+    (
+        "ALTER TABLE panel_keys ADD COLUMN game_id INTEGER",
+        "ALTER TABLE panel_keys ADD COLUMN event_seq INTEGER",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 UNREADABLE = "?"
@@ -311,14 +317,20 @@ class Journal:
         The keys of earlier boots are forgotten: a panel that restarted lost its queue, so it
         never sends them again (and a new random boot id cannot meet an old one's numbers).
         """
-        rows = [(key.boot, seq, _now()) for key in keys for seq in key.seqs]
-        if not rows:
+        lines = [(key.boot, seq) for key in keys for seq in key.seqs]
+        if not lines:
             return
-        boots = sorted({boot for boot, _, _ in rows})
+        boots = sorted({boot for boot, _ in lines})
         with self._transaction() as db:  # two ranges of the primary key: no scan of this boot's
             db.execute("DELETE FROM panel_keys WHERE boot < ? OR boot > ?", (boots[0], boots[-1]))
-            db.executemany("INSERT OR IGNORE INTO panel_keys (boot, seq, at) VALUES (?, ?, ?)",
-                           rows)
+            game_id, event_seq = db.execute(
+                "SELECT g.id, (SELECT MAX(seq) FROM events WHERE game_id = g.id) "
+                "FROM (SELECT MAX(id) AS id FROM games) AS g").fetchone()
+            at = _now()
+            db.executemany(
+                "INSERT OR IGNORE INTO panel_keys (boot, seq, at, game_id, event_seq) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(boot, seq, at, game_id, event_seq) for boot, seq in lines])
 
     def holds_key(self, key: PanelKey) -> bool:
         """Whether any line of `key` was recorded: its answer is final, it is a resend."""
