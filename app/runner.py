@@ -16,7 +16,7 @@ from typing import Any
 
 from app.config import AppConfig, ConfigError, load_config
 from app.controller import Notice, TableController
-from app.journal import Journal, JournalError, JournalUnavailable
+from app.journal import NOT_WRITABLE, Journal, JournalError, JournalUnavailable
 from app.journal_check import JournalDamaged, guard_for_start, mark_created
 from app.run import Item, Poll, TableApp, current_view, feed_from_thread, headless_writer, log
 from app.script import ScriptError, ScriptLine, Wait, load_script
@@ -69,6 +69,12 @@ def run_table(args: argparse.Namespace) -> int:
             lock.release()
             return 2
         journal = Journal(config.journal_path)
+        try:  # SQLite opens a file it may not write read-only, without a word, for good: a
+            journal.probe()  # lock or a full disk may pass (input waits), that may not
+        except JournalUnavailable as error:
+            if error.reason == NOT_WRITABLE:
+                journal.close()
+                raise
         mark_created(config.journal_path)
     except JournalUnavailable as error:  # the disk, not the config: a restart may find it well
         lock.release()
