@@ -69,8 +69,10 @@ def run_table(args: argparse.Namespace) -> int:
             lock.release()
             return 2
         journal = Journal(config.journal_path)
-        try:  # SQLite opens a file it may not write read-only, without a word, for good: a
-            journal.probe()  # lock or a full disk may pass (input waits), that may not
+        # SQLite opens a file this process may not write read-only, silently and for good: a
+        # write tried now finds it. A lock or a full disk may pass: input waits for them.
+        try:
+            journal.probe()
         except JournalUnavailable as error:
             if error.reason == NOT_WRITABLE:
                 journal.close()
