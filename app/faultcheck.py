@@ -54,7 +54,8 @@ port = "{port}"
 ACK_TIMEOUT_S = 10.0
 HEARTBEAT_S = 0.5
 STOPPED = "the table stopped acknowledging keys"
-FAULTS = ("kills", "ack", "garbage", "panel", "second", "damaged", "full", "locked", "camera")
+FAULTS = ("kills", "ack", "garbage", "panel", "second", "damaged", "full", "readonly", "locked",
+          "camera", "thread")
 SETTLE_S = 0.3  # quiet time after the panel's queue empties before the journal is read
 
 
@@ -301,13 +302,18 @@ class Table:
     """One `cardtable run` process on the panel and a state directory."""
 
     def __init__(
-        self, config: Path, state_dir: Path, log: Path, env: dict[str, str] | None = None
+        self,
+        config: Path,
+        state_dir: Path,
+        log: Path,
+        env: dict[str, str] | None = None,
+        extra: tuple[str, ...] = (),
     ) -> None:
         self.log = log
         self.handle = log.open("a")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app", "run", "--config", str(config), "--no-display",
-             "--state-dir", str(state_dir), "--verbose"],
+             "--state-dir", str(state_dir), "--verbose", *extra],
             stdout=self.handle, stderr=self.handle, text=True,
             env=None if env is None else {**os.environ, **env},
         )  # fmt: skip
@@ -369,11 +375,11 @@ class Rig:
     def log(self) -> Path:
         return self.folder / "table.log"
 
-    def start(self, env: dict[str, str] | None = None) -> Table:
+    def start(self, env: dict[str, str] | None = None, extra: tuple[str, ...] = ()) -> Table:
         self.runs += 1
         with self.log.open("a") as log:
             log.write(f"--- run {self.runs}\n")
-        table = Table(self.config, self.state_dir, self.log, env)
+        table = Table(self.config, self.state_dir, self.log, env, extra)
         self.tables.append(table)
         return table
 
@@ -856,6 +862,40 @@ def fault_full_disk(game: Game, root: Path) -> Row:
     return _row(rig, name, STOPPED)
 
 
+def fault_read_only_journal(game: Game, root: Path) -> Row:
+    """The journal, its WAL and its folder made immutable while a step is pressed: writes fail
+    for root too, through the files the table holds open (chmod would stop neither)."""
+    from app.read_only import immutable_unsupported, refuse_writes
+
+    name = "journal made read-only mid-game (chattr +i: journal, WAL, folder)"
+    with rig_for(game, "readonly", root) as rig:
+        why = immutable_unsupported(rig.folder)
+        if why is not None:
+            return Row(name, f"skipped: {why}", 0, 0, True)
+        allowed: list[Callable[[], None]] = []
+
+        def read_only() -> Callable[[], None]:
+            allowed.append(refuse_writes(
+                [rig.journal, Path(f"{rig.journal}-wal"), rig.state_dir]))
+            return allowed[-1]
+
+        try:
+            table = rig.start()
+            rig.settle(table)
+            step, did = refuse_and_resume(rig, table, 2 * len(game.steps) // 5, read_only)
+        finally:
+            for allow in allowed:  # never leave a file root cannot delete
+                allow()
+        if f"{READ_ONLY_SAID} — {PAUSED}" not in rig.log.read_text(errors="replace"):
+            rig.notes.append(f"the pause did not say '{READ_ONLY_SAID}'")
+        return _row(rig, name, finish_after_pause(rig, table, step, did))
+
+    return _row(rig, name, STOPPED)
+
+
+READ_ONLY_SAID = "journal cannot write: read-only"
+
+
 def hold_journal_lock(journal: Path, seconds: float, panel: Panel) -> Callable[[], None]:
     """Another program holds `BEGIN EXCLUSIVE` on the journal for `seconds`; returns what serves
     the panel until it lets go."""
@@ -903,21 +943,29 @@ CAMERA_FRAMES = 40  # 4 s of felt at 10 fps, looped by the table
 BAD_FRAMES = {7: b"", 23: b"\x89PNG\r\n\x1a\n garbage"}
 
 
-def write_camera(folder: Path) -> Path:
-    """A recorded camera of empty felt with a zero-byte and a garbage frame; its config lines."""
+CAMERA_CONFIG = ('\n[camera]\nkind = "recorded"\npath = "frames"\nwidth = 160\nheight = 120\n'
+                 'fps = 10\n\n[vision]\ncalibration = "zones.json"\n\n[signals]\nvia = "none"\n')
+
+
+def write_camera(
+    folder: Path, count: int = CAMERA_FRAMES, bad: dict[int, bytes] | None = None
+) -> Path:
+    """A recorded camera of empty felt (`count` frames, `bad` ones with the bytes given) and
+    its calibration, beside the rig's config; the folder of frames."""
     import cv2
     import numpy as np
 
     from vision.zones import default_zones, save_zones
 
+    bad = BAD_FRAMES if bad is None else bad
     frames = folder / "frames"
     frames.mkdir()
     felt = np.zeros((120, 160, 3), np.uint8)
     felt[:] = (40, 110, 30)
-    for index in range(CAMERA_FRAMES):
+    for index in range(count):
         path = frames / f"frame_{index:04d}.png"
-        if index in BAD_FRAMES:
-            path.write_bytes(BAD_FRAMES[index])
+        if index in bad:
+            path.write_bytes(bad[index])
         else:
             cv2.imwrite(str(path), felt)
     save_zones(default_zones(160, 120), folder / "zones.json")
@@ -930,9 +978,7 @@ def fault_camera(game: Game, root: Path) -> Row:
     with rig_for(game, "camera", root) as rig:
         frames = write_camera(rig.folder)
         with rig.config.open("a") as config:
-            config.write('\n[camera]\nkind = "recorded"\npath = "frames"\nwidth = 160\n'
-                         'height = 120\nfps = 10\n\n[vision]\ncalibration = "zones.json"\n\n'
-                         '[signals]\nvia = "none"\n')
+            config.write(CAMERA_CONFIG)
         table = rig.start()
         rig.settle(table)
         step = rig.play(table, 0, len(game.steps) // 3)
@@ -998,10 +1044,16 @@ def fault_check(
             rows.extend(fault_damaged_journal(game, root, rng))
         if "full" in faults:
             rows.append(fault_full_disk(game, root))
+        if "readonly" in faults:
+            rows.append(fault_read_only_journal(game, root))
         if "locked" in faults:
             rows.append(fault_locked_journal(game, root))
         if "camera" in faults:
             rows.append(fault_camera(game, root))
+        if "thread" in faults:
+            from app.faultcheck_threads import fault_camera_thread
+
+            rows += [fault_camera_thread(game, root, how) for how in ("raise", "hang")]
     return rows
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -52,6 +53,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "CREATE TABLE panel_keys (boot TEXT NOT NULL, seq INTEGER NOT NULL, at TEXT NOT NULL, "
         "PRIMARY KEY (boot, seq)) WITHOUT ROWID",
+    ),
+    # Version 3: where in the journal each key's answer was committed (the latest game and
+    # its last event then), so a recovered journal keeps the keys of the events it keeps.
+    (
+        "ALTER TABLE panel_keys ADD COLUMN game_id INTEGER",
+        "ALTER TABLE panel_keys ADD COLUMN event_seq INTEGER",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -117,6 +124,22 @@ def unavailable_reason(error: BaseException) -> str | None:
     return None
 
 
+NOT_WRITABLE = "read-only"
+VAGUE_REASONS = ("disk error", "cannot open its files")
+"""What SQLite reports for a file the kernel refused to write (EPERM, EROFS, EACCES)."""
+
+
+def storage_reason(path: Path, reason: str) -> str:
+    """`reason` made precise: SQLite calls a journal, WAL or folder the kernel will not let
+    this process write (a read-only mount, an immutable file, another user's) a disk error."""
+    if reason not in VAGUE_REASONS:
+        return reason
+    files = [path.parent, path, *(Path(f"{path}{s}") for s in ("-wal", "-shm"))]
+    if any(f.exists() and not os.access(f, os.W_OK) for f in files):
+        return NOT_WRITABLE
+    return reason
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """One game as `cardtable games` lists it."""
@@ -155,6 +178,7 @@ class Journal:
         except sqlite3.DatabaseError as error:
             reason = unavailable_reason(error)
             if reason is not None:
+                reason = storage_reason(self.path, reason)
                 raise JournalUnavailable(self.path, reason, str(error)) from error
             raise JournalError(f"cannot open the journal {self.path}: {error}") from error
 
@@ -198,6 +222,7 @@ class Journal:
                 self._rollback()
             reason = unavailable_reason(error)
             if reason is not None and not isinstance(error, JournalUnavailable):
+                reason = storage_reason(self.path, reason)
                 raise JournalUnavailable(self.path, reason, str(error)) from error
             raise
         finally:
@@ -292,14 +317,20 @@ class Journal:
         The keys of earlier boots are forgotten: a panel that restarted lost its queue, so it
         never sends them again (and a new random boot id cannot meet an old one's numbers).
         """
-        rows = [(key.boot, seq, _now()) for key in keys for seq in key.seqs]
-        if not rows:
+        lines = [(key.boot, seq) for key in keys for seq in key.seqs]
+        if not lines:
             return
-        boots = sorted({boot for boot, _, _ in rows})
+        boots = sorted({boot for boot, _ in lines})
         with self._transaction() as db:  # two ranges of the primary key: no scan of this boot's
             db.execute("DELETE FROM panel_keys WHERE boot < ? OR boot > ?", (boots[0], boots[-1]))
-            db.executemany("INSERT OR IGNORE INTO panel_keys (boot, seq, at) VALUES (?, ?, ?)",
-                           rows)
+            game_id, event_seq = db.execute(
+                "SELECT g.id, (SELECT MAX(seq) FROM events WHERE game_id = g.id) "
+                "FROM (SELECT MAX(id) AS id FROM games) AS g").fetchone()
+            at = _now()
+            db.executemany(
+                "INSERT OR IGNORE INTO panel_keys (boot, seq, at, game_id, event_seq) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(boot, seq, at, game_id, event_seq) for boot, seq in lines])
 
     def holds_key(self, key: PanelKey) -> bool:
         """Whether any line of `key` was recorded: its answer is final, it is a resend."""

@@ -36,6 +36,8 @@ class JournalHealth:
     path: Path
     problem: str | None = None
     games: list[GameHealth] = field(default_factory=list)
+    keys_carried: int | None = None  # after a recovery: panel keys kept, and left out
+    keys_left: int = 0
 
     @property
     def is_sound(self) -> bool:
@@ -52,6 +54,9 @@ class JournalHealth:
                      else f"first bad event {game.valid + 1}: {game.problem}")
             out.append(f"  game {game.game_id} ({game.started_at[:16].replace('T', ' ')}): "
                        f"{game.valid} of {game.events} events valid; {state}")
+        if self.keys_carried is not None:
+            out.append(f"  panel keys: {self.keys_carried} carried (answered by the events "
+                       f"kept), {self.keys_left} left out (answered by events not kept)")
         return out
 
 
@@ -61,7 +66,11 @@ def marker_of(journal: Path) -> Path:
 
 
 def check_journal(path: Path) -> JournalHealth:
-    """Read a journal without writing to it: the file's integrity, then every game's events."""
+    """Read a journal without writing to it: the file's integrity, then every game's events.
+
+    Raises JournalUnavailable when the storage, not the file, is at fault (a read-only folder
+    where SQLite cannot make the WAL's index, a lock held, a disk error): that is no damage.
+    """
     health = JournalHealth(path)
     if not path.exists():
         health.problem = "no such file"
@@ -72,6 +81,7 @@ def check_journal(path: Path) -> JournalHealth:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     except sqlite3.Error as error:
+        _raise_if_storage(path, error)
         health.problem = f"cannot open: {error}"
         return health
     try:
@@ -82,10 +92,19 @@ def check_journal(path: Path) -> JournalHealth:
         for game_id, started_at in games:
             health.games.append(_check_game(db, int(game_id), str(started_at)))
     except sqlite3.Error as error:
+        _raise_if_storage(path, error)
         health.problem = f"unreadable: {error}"
     finally:
         db.close()
     return health
+
+
+def _raise_if_storage(path: Path, error: sqlite3.Error) -> None:
+    from app.journal import JournalUnavailable, storage_reason, unavailable_reason
+
+    reason = unavailable_reason(error)
+    if reason is not None:
+        raise JournalUnavailable(path, storage_reason(path, reason), str(error)) from error
 
 
 def _check_game(db: sqlite3.Connection, game_id: int, started_at: str) -> GameHealth:
@@ -139,6 +158,7 @@ def recover_journal(path: Path, out: Path) -> JournalHealth:
     Journal(out).close()  # the schema, WAL mode
     source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     target = sqlite3.connect(out, isolation_level=None)
+    kept: dict[int, int] = {}
     try:
         target.execute("BEGIN IMMEDIATE")
         for game in health.games:
@@ -146,18 +166,64 @@ def recover_journal(path: Path, out: Path) -> JournalHealth:
                 "SELECT seq FROM events WHERE game_id = ? ORDER BY seq", (game.game_id,))]
             events, _ = _valid_prefix(source, game.game_id, seqs)
             if events:
-                _copy_game(target, game, events)
+                _copy_game(source, target, game, events)
+                kept[game.game_id] = len(events)
+        whole = all(game.problem is None for game in health.games)
+        carried, left = _copy_keys(source, target, kept, whole)
         target.execute("COMMIT")
     finally:
         source.close()
         target.close()
-    return check_journal(out)
+    recovered = check_journal(out)
+    recovered.keys_carried, recovered.keys_left = carried, left
+    return recovered
+
+
+KeyRow = tuple[str, int, str, int | None, int | None]
+
+
+def _copy_keys(
+    source: sqlite3.Connection, target: sqlite3.Connection, kept: dict[int, int], whole: bool
+) -> tuple[int, int]:
+    """The panel keys whose answer lies in the recovered part, into the fresh journal, so a key
+    the panel sends again is only acknowledged; a key answered by an event not kept is left out,
+    so it takes effect again. A key recorded before its place was (schema 2) is carried only
+    when every game was recovered whole. (carried, left out)."""
+    rows = _key_rows(source)
+    carried = [row for row in rows if _answer_kept(row, kept, whole)]
+    target.executemany(
+        "INSERT INTO panel_keys (boot, seq, at, game_id, event_seq) VALUES (?, ?, ?, ?, ?)",
+        carried)
+    return len(carried), len(rows) - len(carried)
+
+
+def _key_rows(source: sqlite3.Connection) -> list[KeyRow]:
+    columns = {row[1] for row in source.execute("PRAGMA table_info(panel_keys)")}
+    if not columns:
+        return []  # a journal older than the panel's key lines
+    where = ("game_id, event_seq" if "event_seq" in columns else "NULL, NULL")
+    try:
+        return [(str(boot), int(seq), str(at), game, event) for boot, seq, at, game, event in
+                source.execute(f"SELECT boot, seq, at, {where} FROM panel_keys")]
+    except sqlite3.DatabaseError:
+        return []  # the key table itself is damaged: every key takes effect again
+
+
+def _answer_kept(row: KeyRow, kept: dict[int, int], whole: bool) -> bool:
+    _, _, _, game_id, event_seq = row
+    if game_id is None or event_seq is None:
+        return whole
+    return kept.get(game_id, 0) >= event_seq
 
 
 def _copy_game(
-    target: sqlite3.Connection, game: GameHealth, events: list[tuple[int, str, Event]]
+    source: sqlite3.Connection,
+    target: sqlite3.Connection,
+    game: GameHealth,
+    events: list[tuple[int, str, Event]],
 ) -> None:
-    """One game's valid prefix into the fresh journal, with its times and its replayed score."""
+    """One game's valid prefix into the fresh journal, with its times, its replayed score and
+    each card's provenance (who named it, what the camera read, where it lay)."""
     from table.events import event_to_json
     from table.state import replay
 
@@ -172,6 +238,22 @@ def _copy_game(
     target.executemany(
         "INSERT INTO events (game_id, seq, at, event) VALUES (?, ?, ?, ?)",
         [(game_id, seq, at, json.dumps(event_to_json(event))) for seq, at, event in events])
+    columns = {row[1] for row in source.execute("PRAGMA table_info(events)")}
+    if "source" not in columns:
+        return  # a journal older than provenance
+    target.executemany(
+        "UPDATE events SET source = ?, camera_read = ?, hand = ?, trick = ? "
+        "WHERE game_id = ? AND seq = ?",
+        [(*_provenance(source, game.game_id, seq), game_id, seq) for seq, _, _ in events])
+
+
+def _provenance(source: sqlite3.Connection, game_id: int, seq: int) -> tuple[object, ...]:
+    try:
+        row = source.execute("SELECT source, camera_read, hand, trick FROM events "
+                             "WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()
+    except sqlite3.DatabaseError:
+        row = None
+    return tuple(row) if row is not None else (None, None, None, None)
 
 
 def mark_created(path: Path) -> None:

@@ -13,7 +13,8 @@ def register(subparsers: Any) -> None:
     journal = subparsers.add_parser("journal", help="check a journal, or rebuild a damaged one")
     actions = journal.add_subparsers(dest="journal_command", metavar="ACTION", required=True)
     check = actions.add_parser(
-        "check", help="say what of a journal is readable (exit 0 sound, 1 damaged)")
+        "check", help="say what of a journal is readable (exit 0 sound, 1 damaged or not readable "
+                 "here: a read-only folder, a lock held, a disk error)")
     _where(check)
     check.set_defaults(handler=run_check)
     recover = actions.add_parser(
@@ -45,6 +46,7 @@ def _journal_path(args: argparse.Namespace) -> Path:
 def run_check(args: argparse.Namespace) -> int:
     """Print the journal's health."""
     from app.config import ConfigError
+    from app.journal import JournalUnavailable
     from app.journal_check import check_journal
 
     try:
@@ -55,7 +57,11 @@ def run_check(args: argparse.Namespace) -> int:
     if not path.is_file():
         print(f"{path}: no such journal file", file=sys.stderr)
         return 2
-    health = check_journal(path)
+    try:
+        health = check_journal(path)
+    except JournalUnavailable as error:  # no verdict on the file: the disk or a lock refused
+        print(f"cardtable journal check: {error}", file=sys.stderr)
+        return 1
     print("\n".join(health.lines()))
     return 0 if health.is_sound else 1
 
@@ -63,6 +69,7 @@ def run_check(args: argparse.Namespace) -> int:
 def run_recover(args: argparse.Namespace) -> int:
     """Rebuild the valid part of a journal into a new file."""
     from app.config import ConfigError
+    from app.journal import JournalUnavailable
     from app.journal_check import JournalDamaged, recover_journal
 
     try:
@@ -71,6 +78,9 @@ def run_recover(args: argparse.Namespace) -> int:
             print(f"{path}: no such journal file", file=sys.stderr)
             return 2
         health = recover_journal(path, args.out)
+    except JournalUnavailable as error:
+        print(f"cardtable journal recover: {error}", file=sys.stderr)
+        return 1
     except (ConfigError, JournalDamaged) as error:
         print(error, file=sys.stderr)
         return 2

@@ -16,10 +16,11 @@ from typing import Any
 
 from app.config import AppConfig, ConfigError, load_config
 from app.controller import Notice, TableController
-from app.journal import Journal, JournalError, JournalUnavailable
+from app.journal import NOT_WRITABLE, Journal, JournalError, JournalUnavailable
 from app.journal_check import JournalDamaged, guard_for_start, mark_created
 from app.run import Item, Poll, TableApp, current_view, feed_from_thread, headless_writer, log
 from app.script import ScriptError, ScriptLine, Wait, load_script
+from app.state_dir import ENVIRONMENT_EXIT, environment_problem
 from app.state_lock import StateLock, TableRunning
 from app.supervisor import STUCK_AFTER_S
 from drivers.clock import ManualClock
@@ -35,7 +36,8 @@ def stuck_after_s(args: argparse.Namespace) -> float:
 
 
 def run_table(args: argparse.Namespace) -> int:
-    """Run the table; exit 2 on a config, journal or script problem."""
+    """Run the table; exit 2 on a config, journal or script problem, 1 when the state
+    directory or its disk fails (systemd starts it again)."""
     if not stuck_after_s(args) > 0:
         print(f"cardtable run: --stuck-after {args.stuck_after}: expected seconds above 0",
               file=sys.stderr)
@@ -49,7 +51,15 @@ def run_table(args: argparse.Namespace) -> int:
         if args.state_dir is not None:
             config = replace(config, state_dir=args.state_dir)
         script = load_script(args.script) if args.script else []
-        lock = StateLock(config.journal_path.parent)
+    except (ConfigError, ScriptError) as error:
+        print(f"cardtable run: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"cardtable run: {error.filename}: {error.strerror}", file=sys.stderr)
+        return 2
+    state_dir = config.journal_path.parent
+    lock = StateLock(state_dir)
+    try:
         lock.acquire("a second table")
         guard_for_start(config.journal_path)
         if config.hardware is None and not script and args.no_display:
@@ -59,16 +69,30 @@ def run_table(args: argparse.Namespace) -> int:
             lock.release()
             return 2
         journal = Journal(config.journal_path)
+        # SQLite opens a file this process may not write read-only, silently and for good: a
+        # write tried now finds it. A lock or a full disk may pass: input waits for them.
+        try:
+            journal.probe()
+        except JournalUnavailable as error:
+            if error.reason == NOT_WRITABLE:
+                journal.close()
+                raise
         mark_created(config.journal_path)
     except JournalUnavailable as error:  # the disk, not the config: a restart may find it well
-        print(f"cardtable run: {error}", file=sys.stderr)
-        return 1
-    except (ConfigError, ScriptError, JournalError, JournalDamaged, TableRunning) as error:
+        lock.release()
+        print(f"cardtable run: {error}; the table exits {ENVIRONMENT_EXIT} so that systemd starts "
+              "it again once the journal can write", file=sys.stderr)
+        return ENVIRONMENT_EXIT
+    except (JournalError, JournalDamaged, TableRunning) as error:
+        lock.release()
         print(f"cardtable run: {error}", file=sys.stderr)
         return 2
-    except OSError as error:
-        print(f"cardtable run: {error.filename}: {error.strerror}", file=sys.stderr)
-        return 2
+    except OSError as error:  # a read-only, full or vanished state directory is no bad config
+        lock.release()
+        problem = environment_problem(error, state_dir)
+        print(f"cardtable run: {problem or f'{error.filename}: {error.strerror}'}",
+              file=sys.stderr)
+        return 2 if problem is None else ENVIRONMENT_EXIT
     # A script brings its own time: `{"wait": S}` lines move the table's clock on.
     clock: Callable[[], float] = ManualClock() if args.script else time.monotonic
     with lock, journal, contextlib.ExitStack() as stack:

@@ -97,7 +97,12 @@ class Supervisor(Generic[T]):
         now = self.clock()
         said: list[FeedNews] = []
         for feed in self.feeds:
-            if (feed.finished and feed.ends) or self.stopping.is_set():
+            if self.stopping.is_set():
+                continue
+            if feed.finished and feed.ends:  # a recording restarted after a failure may run
+                if feed.problem is not None:  # to its end before it is looked at again
+                    said.append(FeedNews(feed.name, f"{feed.name} works again", bad=False))
+                    feed.problem = None
                 continue
             if feed.restart_at is not None:
                 if now >= feed.restart_at:

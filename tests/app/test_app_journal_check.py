@@ -162,3 +162,31 @@ def test_run_refuses_a_damaged_journal_with_a_message(tmp_path: Path) -> None:
         check=False)
     assert result.returncode == 2
     assert "damaged" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_recover_keeps_who_named_each_card_and_what_the_camera_read(tmp_path: Path) -> None:
+    from app.journal import Provenance
+    from table import CardPlayed
+
+    path = tmp_path / "journal.sqlite"
+    game = simulate_game(seed=6)
+    start, *rest = game.events
+    assert isinstance(start, GameStarted)
+    sources = ("camera", "person")
+    with Journal(path) as journal:
+        game_id = journal.start_game(start)
+        state = GameState(start)
+        for number, event in enumerate(rest):
+            state.apply(event)
+            where = (Provenance(sources[number % 2], "?" if number % 3 else None, number // 30,
+                                number % 12) if isinstance(event, CardPlayed) else None)
+            journal.append(game_id, event, state, provenance=where)
+        standing = journal.card_records(game_id)
+    _spoil_event(path, game_id, len(game.events) - 3, "{not json")
+    out = tmp_path / "recovered.sqlite"
+    recover_journal(path, out)
+    with Journal(out) as fresh:
+        recovered = fresh.card_records(game_id)
+    assert len(recovered) > 20 and {r.provenance.source for r in recovered if r.provenance} == {
+        "camera", "person"}
+    assert recovered == [r for r in standing if r.seq < len(game.events) - 3]

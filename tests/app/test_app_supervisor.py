@@ -221,6 +221,34 @@ def test_a_recording_that_ends_is_no_failure(tmp_path: Path) -> None:
         assert app.controller.held == {Seat.E: Card.parse("AS")}  # the sighting was taken
 
 
+def test_a_recording_that_ends_right_after_its_restart_leaves_the_table_well(
+    tmp_path: Path,
+) -> None:
+    starts: list[int] = []
+
+    def recording() -> Iterator[Item | None]:
+        starts.append(1)
+        if len(starts) == 1:
+            raise RuntimeError("decoder crashed")
+        yield None  # the rest of the recording, then its end
+
+    with table(tmp_path) as (app, clock, listener):
+        feed = feed_from_thread(app, recording, "camera", ends=True)
+        assert feed.thread is not None
+        feed.thread.join(timeout=10)
+        assert [n.kind for n in app.drain()] == [NoticeKind.FAULT]
+        clock.advance(0.5)
+        assert [n.message for n in app.drain()] == ["camera restarted (attempt 1)"]
+        feed.thread.join(timeout=10)  # it ran to its end before the next look
+        assert [(n.kind, n.message) for n in app.drain()] == [
+            (NoticeKind.RECOVERED, "camera works again")]
+        assert app.healthy and not app.feeds_running()
+        listener.said()
+        app.keep_alive()
+        assert listener.said() == ["STATUS=running", "WATCHDOG=1"]
+        assert exit_status(app) == 1  # it did fail once
+
+
 def test_a_panel_thread_that_ends_when_it_should_not_is_a_failure(tmp_path: Path) -> None:
     with table(tmp_path) as (app, _, _):
         feed = feed_from_thread(app, lambda: iter([None]), "panel")
