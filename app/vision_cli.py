@@ -50,8 +50,8 @@ def register(subparsers: Any) -> None:
                                "the table camera sees cards (140 at 1080p, 95 at 720p); "
                                "repeatable")
     evaluate.add_argument("--in-frame", action="store_true",
-                          help="set each shrunk photo into a whole play-area view (1080x1080 at "
-                               "140 px, in proportion otherwise), as the table sees it")
+                          help="set each shrunk photo into a play-area view (1080x1080 at 140 px, "
+                               "in proportion otherwise) and search it as the table does")
     evaluate.set_defaults(handler=run_eval)
 
     fit = vision_cmds.add_parser("fit-model", help="rebuild the shipped glyph model")
@@ -143,6 +143,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from tools.table_frame import cached_frame_folder, frame_size
     from vision.config import VisionConfig
     from vision.errors import VisionError
+    from vision.live import LiveConfig, view_config
 
     folder: Path = args.folder
     scorer = folder / "score.py"
@@ -155,21 +156,24 @@ def run_eval(args: argparse.Namespace) -> int:
         model = _load_model(args.deck)
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp)
-            runs: list[tuple[str, Path, Path | None]] = [("as photographed", folder, args.out)]
+            photo = VisionConfig()
+            view = view_config(photo, LiveConfig()) if args.in_frame else photo
+            runs: list[tuple[str, Path, Path | None, VisionConfig]] = [
+                ("as photographed", folder, args.out, photo)]
             for px in args.scale:
                 scaled = cached_scaled_folder(folder, px)
                 heading = f"at {px:g} px card length"
                 if args.in_frame:
                     scaled = cached_frame_folder(scaled, px)
-                    heading += " in a {}x{} frame".format(*frame_size(px))
-                runs.append((heading, scaled, _scaled_out(args.out, px)))
+                    heading += " in a {}x{} play-area view".format(*frame_size(px))
+                runs.append((heading, scaled, _scaled_out(args.out, px), view))
             status = 0
-            for number, (heading, source, out) in enumerate(runs):
+            for number, (heading, source, out, config) in enumerate(runs):
                 if args.scale:
                     print(("\n" if number else "") + heading + ":", flush=True)
                 predictions = out or work / f"predictions-{number}.jsonl"
                 status = max(status, score_folder(
-                    source, scorer, model, VisionConfig(), predictions, work / str(number),
+                    source, scorer, model, config, predictions, work / str(number),
                     measured=args.measured, halves=args.halves))
             return status
     except VisionError as error:

@@ -112,7 +112,7 @@ def test_in_frame_scores_the_shrunk_photos_set_into_camera_frames(
         folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["vision", "eval", str(folder), "--scale", "140", "--in-frame"]) == 0
     tables = _tables(capsys.readouterr().out)
-    assert list(tables) == ["as photographed", "at 140 px card length in a 1080x1080 frame"]
+    heading = "at 140 px card length in a 1080x1080 play-area view"
+    assert list(tables) == ["as photographed", heading]
     for name, count in SETS.items():
-        assert tables["at 140 px card length in a 1080x1080 frame"][name][:2] == [
-            str(count), str(2 * count)]
+        assert tables[heading][name][:2] == [str(count), str(2 * count)]
