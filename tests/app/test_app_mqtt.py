@@ -162,9 +162,9 @@ def test_home_assistant_finds_the_scores_and_the_state_is_retained(
     config = AppConfig(state_dir=tmp_path, web=WebConfig(enabled=False),
                        mqtt=MqttConfig("127.0.0.1", broker.port, table=TABLE))
     game.app = TableApp(config, game.controller)
+    first = Subscriber(broker.port)  # before the play: events are not retained
     with table_services(game.app):
         game.play(30)
-        first = Subscriber(broker.port)
         messages_until_state(first, game.seq)
         first.close()
     prefix = f"homeassistant/sensor/cardtable_{TABLE}"
