@@ -279,13 +279,15 @@ def fresh_hypotheses(corner: CardCorner, unread_cards: list[Quad], width: float,
     """The index hypotheses (`corner_views`' `first_is_short`) worth reading at a loose corner.
 
     At a corner of an outline of a card's shape left unread (`unread_cards`; within
-    `loose_vertex_reach` card widths of one of its corners), only the view that runs across the
-    card's short side is read (the other looks along the card's long side, past its index); and
-    not that one either where the outline's own reading looked at the same index (at its two
-    index corners, the outline's sides there within `loose_view_match` of the card's width and
-    height). A corner within `loose_edge_reach` card widths of such an outline's side, away
-    from its corners, is a corner of the card's print (a pip or the picture meeting the card's
-    edge in a mask): it is not read. Elsewhere both hypotheses are read."""
+    `loose_vertex_reach` card widths of one of its corners) none is read where the outline is
+    of the read cards' size (its sides within `loose_view_match` of the card's width and
+    height): its own reading looked at its two index corners, the very views a loose corner
+    there gives, and an index at its other two corners (a four-index deck) repeats them.
+    Where its size differs (an outline cut short or grown, its own views off the index), only
+    the view that runs across the card's short side is read: the other looks along the
+    card's long side, past any index. A corner within `loose_edge_reach` card widths of such
+    an outline's side, away from its corners, is a corner of the card's print (a pip or the
+    picture meeting the card's edge in a mask): it is not read. Elsewhere both are read."""
     where = (float(corner.tip[0]), float(corner.tip[1]))
     for card in unread_cards:
         pts = np.asarray(card, np.float32)
@@ -299,7 +301,7 @@ def fresh_hypotheses(corner: CardCorner, unread_cards: list[Quad], width: float,
             if abs(inside) <= config.loose_edge_reach * width:
                 return ()
             continue
-        if nearest % 2 == 0 and _index_view_alike(pts, nearest, width, config):
+        if _index_view_alike(pts, nearest - nearest % 2, width, config):
             return ()
         short = _unit(pts[1] - pts[0])
         square = float(np.cos(np.deg2rad(config.corner_repeat_angle)))
@@ -311,8 +313,8 @@ def fresh_hypotheses(corner: CardCorner, unread_cards: list[Quad], width: float,
 
 def _index_view_alike(pts: Quad, vertex: int, width: float, config: VisionConfig) -> bool:
     """Whether the outline's own index view at `vertex` (0 or 2 of `pts`, ordered from a short
-    side) is the loose corner's view at that card width: the sides there within
-    `loose_view_match` of the card's width (across) and height (down)."""
+    side) is the view a loose corner there gives at that card width: the outline's sides there
+    within `loose_view_match` of the card's width (across) and height (down)."""
     across = float(np.linalg.norm(pts[(vertex + 1) % 4] - pts[vertex]))
     down = float(np.linalg.norm(pts[(vertex + 3) % 4] - pts[vertex]))
     height = width * config.card_height / config.card_width
