@@ -293,7 +293,7 @@ def fresh_hypotheses(corner: CardCorner, unread_cards: list[Quad], width: float,
         pts = np.asarray(card, np.float32)
         # As the outline's index views are cut (`glyphs.index_views`): from the end of a short side.
         if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[2] - pts[1]):
-            pts = np.roll(pts, -1, axis=0)
+            pts = pts[[1, 2, 3, 0]]
         apart = np.linalg.norm(pts - corner.tip, axis=1)
         nearest = int(np.argmin(apart))
         if float(apart[nearest]) > config.loose_vertex_reach * width:
