@@ -279,13 +279,14 @@ def fresh_hypotheses(corner: CardCorner, unread_cards: list[Quad], width: float,
     """The index hypotheses (`corner_views`' `first_is_short`) worth reading at a loose corner.
 
     At a corner of an outline of a card's shape left unread (`unread_cards`; within
-    `loose_vertex_reach` card widths of one of its corners) none is read where the outline is
-    of the read cards' size (its sides within `loose_view_match` of the card's width and
-    height): its own reading looked at its two index corners, the very views a loose corner
-    there gives, and an index at its other two corners (a four-index deck) repeats them.
-    Where its size differs (an outline cut short or grown, its own views off the index), only
-    the view that runs across the card's short side is read: the other looks along the
-    card's long side, past any index. A corner within `loose_edge_reach` card widths of such
+    `loose_vertex_reach` card widths of one of its corners) none is read at its other two
+    corners (only a four-index deck prints an index there, and repeats it at the two index
+    corners), nor at its index corners where the outline is of the read cards' size (its
+    sides within `loose_view_match` of the card's width and height): its own reading looked
+    there, with the very views a loose corner gives. Where its size differs (an outline cut
+    short or grown, its own views off the index), only the view that runs across the card's
+    short side is read at its index corners: the other looks along the card's long side,
+    past the index. A corner within `loose_edge_reach` card widths of such
     an outline's side, away from its corners, is a corner of the card's print (a pip or the
     picture meeting the card's edge in a mask): it is not read. Elsewhere both are read."""
     where = (float(corner.tip[0]), float(corner.tip[1]))
@@ -301,7 +302,7 @@ def fresh_hypotheses(corner: CardCorner, unread_cards: list[Quad], width: float,
             if abs(inside) <= config.loose_edge_reach * width:
                 return ()
             continue
-        if _index_view_alike(pts, nearest - nearest % 2, width, config):
+        if nearest % 2 or _index_view_alike(pts, nearest, width, config):
             return ()
         short = _unit(pts[1] - pts[0])
         square = float(np.cos(np.deg2rad(config.corner_repeat_angle)))

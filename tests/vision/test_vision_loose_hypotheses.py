@@ -83,6 +83,10 @@ def test_an_outline_of_another_size_keeps_the_views_across_its_short_sides(
     card = _card(angle, width * scale)
     for corner in _corners_of(card, width):
         kept = fresh_hypotheses(corner, [card], width, CONFIG)
+        if not _own_index_corner(card, corner.tip):
+            # No index but a four-index deck's, which prints the same at the index corners.
+            assert kept == ()
+            continue
         # One view, of an index printed on the card at that corner.
         assert len(kept) == 1
         assert _views_inside(corner, kept, card, width)
