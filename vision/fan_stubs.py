@@ -80,30 +80,41 @@ class StubSearch:
         if len(poly) < 5:
             return
         orientation = float(np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True)))
-        after = np.roll(poly, -1, axis=0) - poly
-        before = np.roll(poly, 1, axis=0) - poly
+        # shifted(values, k)[i] is the value k vertices back from vertex i (as np.roll by k).
+        count = len(poly)
+        back = np.arange(count)
+
+        def shifted(values: np.ndarray, k: int) -> np.ndarray:
+            return values[(back - k) % count]
+
+        after = shifted(poly, -1) - poly
+        before = shifted(poly, 1) - poly
         # Positive at concave vertices (the region turns inward), negative at convex ones.
         turns = (before[:, 0] * after[:, 1] - before[:, 1] * after[:, 0]) * orientation
         inside = np.all((poly > masks.pad + 1) & (poly < limit), axis=1)
         reach = max(2.0, config.stub_epsilon * perimeter)
         lengths = np.hypot(after[:, 0], after[:, 1])
+        concave = inside & (turns > 0)
         for sense in (-1, 1):
+            # A step's short rise leads from its concave vertex to a convex one.
             # For each vertex: the rise to the vertex `sense` back, the lower card's top
             # onwards, the raised card's top beyond the rise (as a step shows them).
-            rise_len = np.roll(lengths, 1) if sense == 1 else lengths
-            lower = np.roll(poly, -sense, axis=0) - poly
-            raised = np.roll(poly, 2 * sense, axis=0) - np.roll(poly, sense, axis=0)
+            rise_len = shifted(lengths, 1) if sense == 1 else lengths
+            stepped = (concave & (shifted(turns, sense) < 0) & (rise_len >= self.min_rise)
+                       & (rise_len <= self.max_rise))
+            if not bool(stepped.any()):
+                continue
+            lower = shifted(poly, -sense) - poly
+            raised = shifted(poly, 2 * sense) - shifted(poly, sense)
             lower_len = np.hypot(lower[:, 0], lower[:, 1])
             raised_len = np.hypot(raised[:, 0], raised[:, 1])
-            rise = np.roll(poly, sense, axis=0) - poly
+            rise = shifted(poly, sense) - poly
             cosine = (lower * raised).sum(axis=1) / np.maximum(lower_len * raised_len, 1e-6)
             # The polygon's short rise is known only roughly: square to the raised top within
             # 15 degrees more than the skew, before a line is fitted to that top.
             square = np.abs((rise * raised).sum(axis=1)) <= self.loose_sine * np.maximum(
                 rise_len * raised_len, 1e-6)
-            candidate = (inside & (turns > 0) & (np.roll(turns, sense) < 0)
-                         & (rise_len >= self.min_rise) & (rise_len <= self.max_rise)
-                         & (lower_len >= self.min_top) & (raised_len >= self.min_top)
+            candidate = (stepped & (lower_len >= self.min_top) & (raised_len >= self.min_top)
                          & (cosine <= -self.parallel) & square)
             for i in np.nonzero(candidate)[0]:
                 stub = _stub_at(contour, poly, int(i), sense, reach, self.parallel)

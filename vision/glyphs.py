@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -100,25 +101,63 @@ def normalise_glyph(mask: Image, size: int) -> Image:
 def _ink(view: Image) -> Image:
     """Ink strength: high where the paper is dark or coloured (black or red print)."""
     blue, green, red = cv2.split(view)
-    darkest = cv2.min(cv2.min(blue, green), red)
-    return cv2.bitwise_not(darkest)
+    darkest = cv2.min(cv2.min(blue, green, dst=blue), red, dst=blue)
+    return cv2.bitwise_not(darkest, dst=darkest)
 
 
-def split_index(view: Image, config: VisionConfig, level_shift: float = 0.0) -> IndexGlyphs | None:
+class IndexInk:
+    """A corner view's ink strength and its Otsu split, made once for every ink level at which
+    the view is split (`split_index`)."""
+
+    def __init__(self, view: Image) -> None:
+        self.view = view
+        self.ink = _ink(view)
+        lowest, highest, _, _ = cv2.minMaxLoc(self.ink)
+        self.faint = highest - lowest < 40
+        """Too little contrast to hold any glyph."""
+        self.level = 0.0
+        self.binary = self.ink
+        if not self.faint:
+            self.level, self.binary = cv2.threshold(self.ink, 0, 255,
+                                                    cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        self._paper: Image | None = None
+        self._paper_ink: float | None = None
+
+    @property
+    def paper(self) -> Image:
+        """The paper's pixels at the Otsu level (the ink's complement)."""
+        if self._paper is None:
+            self._paper = cv2.bitwise_not(self.binary)
+        return self._paper
+
+    @property
+    def paper_ink(self) -> float:
+        """The mean ink strength of the paper at the Otsu level."""
+        if self._paper_ink is None:
+            self._paper_ink = float(cv2.mean(self.ink, mask=self.paper)[0])
+        return self._paper_ink
+
+    def split(self, level_shift: float) -> tuple[Image, Image]:
+        """The ink and paper masks at the Otsu level moved `level_shift` of the way towards the
+        paper's mean ink; the ink mask is the caller's own to change."""
+        if not level_shift:
+            return self.binary.copy(), self.paper
+        level = self.level - level_shift * (self.level - self.paper_ink)
+        _, binary = cv2.threshold(self.ink, level, 255, cv2.THRESH_BINARY)
+        return binary, cv2.bitwise_not(binary)
+
+
+def split_index(view: Image, config: VisionConfig, level_shift: float = 0.0,
+                ink: IndexInk | None = None) -> IndexGlyphs | None:
     """Find the rank glyph and the suit glyph below it in an upright corner view.
 
     `level_shift` moves the view's Otsu ink level that share of the way towards the paper's
-    median ink (negative: away from it), for a second look at pale or run-together glyphs."""
-    ink = _ink(view)
-    lowest, highest, _, _ = cv2.minMaxLoc(ink)
-    if highest - lowest < 40:
+    median ink (negative: away from it), for a second look at pale or run-together glyphs.
+    `ink` is the view's `IndexInk` when it is split at several levels."""
+    ink = ink or IndexInk(view)
+    if ink.faint:
         return None
-    level, binary = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    if level_shift:
-        paper_ink = cv2.mean(ink, mask=cv2.bitwise_not(binary))[0]
-        level -= level_shift * (level - paper_ink)
-        _, binary = cv2.threshold(ink, level, 255, cv2.THRESH_BINARY)
-    paper_mask = cv2.bitwise_not(binary)
+    binary, paper_mask = ink.split(level_shift)
     edge = max(2, round(config.index_margin * view.shape[1]))
     binary[:edge] = 0
     binary[:, :edge] = 0
@@ -147,7 +186,7 @@ def split_index(view: Image, config: VisionConfig, level_shift: float = 0.0) -> 
         rank_mask |= rank_labels == piece[4]
     ten_shaped = _ten_shaped(row, labels)
     if len(row) > 1 and not ten_shaped:
-        joined = _joined_at_lower_level(ink[y0:y1, x0:x1], rank_mask, config)
+        joined = _joined_at_lower_level(ink.ink[y0:y1, x0:x1], rank_mask, config)
         if joined is not None:
             rank_mask, pieces_left = joined
             ten_shaped = pieces_left == TEN_PIECES
@@ -192,21 +231,20 @@ def _cut_frame_lines(binary: Image, labels: Image, stats: Image) -> tuple[Image,
     """Labels and stats once frame lines are cut out of the ink, except from pieces that stay
     larger than a glyph without them (a picture): those are left whole."""
     height, width = binary.shape[:2]
-    cut = cv2.bitwise_and(binary, cv2.bitwise_not(frame_lines(binary)))
+    cut = cv2.subtract(binary, frame_lines(binary))
     cut_labels, cut_stats = _components(cut)
     sizes = cut_stats[1:]
     large = np.nonzero((sizes[:, cv2.CC_STAT_WIDTH] > GLYPH_MAX_WIDTH * width)
                        | (sizes[:, cv2.CC_STAT_HEIGHT] > GLYPH_MAX_HEIGHT * height))[0] + 1
     if not large.size:
         return cut_labels, cut_stats
-    whole = []
+    whole = np.zeros(len(stats), np.bool_)
     for piece in large.tolist():
         x, y, w, h, _ = cut_stats[piece].tolist()
         box = cut_labels[y : y + h, x : x + w] == piece
         row, col = np.unravel_index(int(np.argmax(box)), box.shape)
-        whole.append(int(labels[y + row, x + col]))
-    for label in whole:
-        cut = cv2.bitwise_or(cut, cv2.compare(labels, label, cv2.CMP_EQ))  # type: ignore[call-overload]
+        whole[labels[y + row, x + col]] = True
+    cut[whole[labels]] = 255
     return _components(cut)
 
 
@@ -244,14 +282,18 @@ def frame_lines(binary: Image) -> Image:
     rows = min(height, LINE_ROWS)
     shrunk = cv2.resize(binary, (width, rows), interpolation=cv2.INTER_NEAREST)
     slant = _slant(width)
-    widened = cv2.dilate(shrunk, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * slant + 1, 1)))
-    runs = cv2.morphologyEx(widened, cv2.MORPH_OPEN, cv2.getStructuringElement(
-        cv2.MORPH_RECT, (1, int(GLYPH_MAX_HEIGHT * rows) + 1)))
-    thick = cv2.morphologyEx(runs, cv2.MORPH_OPEN, cv2.getStructuringElement(
-        cv2.MORPH_RECT, (_line_band(width) + 1, 1)))
+    widened = cv2.dilate(shrunk, _rect(2 * slant + 1, 1))
+    runs = cv2.morphologyEx(widened, cv2.MORPH_OPEN, _rect(1, int(GLYPH_MAX_HEIGHT * rows) + 1))
+    thick = cv2.morphologyEx(runs, cv2.MORPH_OPEN, _rect(_line_band(width) + 1, 1))
     lines = cv2.resize(cv2.subtract(runs, thick), (width, height),
                        interpolation=cv2.INTER_NEAREST)
     return cv2.bitwise_and(lines, binary)
+
+
+@cache
+def _rect(width: int, height: int) -> Image:
+    """A rectangular structuring element of that size."""
+    return cv2.getStructuringElement(cv2.MORPH_RECT, (width, height))
 
 
 Box = tuple[int, int, int, int, int]

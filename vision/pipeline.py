@@ -20,7 +20,7 @@ from vision.fan_stubs import StubCorner, StubSearch, find_stub_corners
 from vision.finder_index import find_by_index
 from vision.model import GlyphModel
 from vision.read import read_outline, read_views
-from vision.read_search import read_unread_outlines
+from vision.read_search import card_shaped, read_unread_outlines
 
 CornerRead = tuple[CardObservation, np.ndarray, float]
 """A card read at a loose corner: the observation, the corner's tip and the card's extent."""
@@ -212,14 +212,20 @@ def read_loose_corners(
     stubs = StubSearch(masks, config, typical, exclude) if config.fan_stubs and read and \
         typical else None
     regions = stubs.region if stubs is not None else None
+    unread_cards = [o.corners for o in found if o.reading is None and o.whole
+                    and card_shaped(o.corners, typical, config)] if read and typical else []
     for corner in find_corners(masks, config, typical if read else None, exclude, steps,
                                regions):
         if _repeats(corner, tried, typical or corner.shorter_edge, config):
             continue
+        hypotheses = fresh_hypotheses(corner, unread_cards, typical or corner.shorter_edge,
+                                      config)
+        if not hypotheses:
+            continue
         widths = corner_widths(typical if read else None, typical, corner, config)
         sure = unsure = False
         for width in widths:
-            found_here = _read_corner(frame, corner, width, (True, False), model, lenient)
+            found_here = _read_corner(frame, corner, width, hypotheses, model, lenient)
             if found_here is None:
                 continue
             readings.append(found_here)
@@ -266,6 +272,55 @@ def read_loose_corners(
             continue
         kept.append((observation, tip, width))
     return [o for o, _, _ in kept]
+
+
+def fresh_hypotheses(corner: CardCorner, unread_cards: list[Quad], width: float,
+                     config: VisionConfig) -> tuple[bool, ...]:
+    """The index hypotheses (`corner_views`' `first_is_short`) worth reading at a loose corner.
+
+    At a corner of an outline of a card's shape left unread (`unread_cards`; within
+    `loose_vertex_reach` card widths of one of its corners) none is read at its other two
+    corners (only a four-index deck prints an index there, and repeats it at the two index
+    corners), nor at its index corners where the outline is of the read cards' size (its
+    sides within `loose_view_match` of the card's width and height): its own reading looked
+    there, with the very views a loose corner gives. Where its size differs (an outline cut
+    short or grown, its own views off the index), only the view that runs across the card's
+    short side is read at its index corners: the other looks along the card's long side,
+    past the index. A corner within `loose_edge_reach` card widths of such
+    an outline's side, away from its corners, is a corner of the card's print (a pip or the
+    picture meeting the card's edge in a mask): it is not read. Elsewhere both are read."""
+    where = (float(corner.tip[0]), float(corner.tip[1]))
+    for card in unread_cards:
+        pts = np.asarray(card, np.float32)
+        # As the outline's index views are cut (`glyphs.index_views`): from the end of a short side.
+        if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[2] - pts[1]):
+            pts = pts[[1, 2, 3, 0]]
+        apart = np.linalg.norm(pts - corner.tip, axis=1)
+        nearest = int(np.argmin(apart))
+        if float(apart[nearest]) > config.loose_vertex_reach * width:
+            inside = cv2.pointPolygonTest(pts.reshape(-1, 1, 2), where, True)
+            if abs(inside) <= config.loose_edge_reach * width:
+                return ()
+            continue
+        if nearest % 2 or _index_view_alike(pts, nearest, width, config):
+            return ()
+        short = _unit(pts[1] - pts[0])
+        square = float(np.cos(np.deg2rad(config.corner_repeat_angle)))
+        return tuple(first_is_short for first_is_short, across
+                     in ((True, corner.first), (False, -corner.second))
+                     if abs(float(across @ short)) >= square)
+    return (True, False)
+
+
+def _index_view_alike(pts: Quad, vertex: int, width: float, config: VisionConfig) -> bool:
+    """Whether the outline's own index view at `vertex` (0 or 2 of `pts`, ordered from a short
+    side) is the view a loose corner there gives at that card width: the outline's sides there
+    within `loose_view_match` of the card's width (across) and height (down)."""
+    across = float(np.linalg.norm(pts[(vertex + 1) % 4] - pts[vertex]))
+    down = float(np.linalg.norm(pts[(vertex + 3) % 4] - pts[vertex]))
+    height = width * config.card_height / config.card_width
+    return (abs(across - width) <= config.loose_view_match * width
+            and abs(down - height) <= config.loose_view_match * height)
 
 
 def _sure_width(readings: list[CornerRead], config: VisionConfig) -> float | None:

@@ -12,7 +12,7 @@ from vision.deblur_outline import grown_outline, short_side
 from vision.deblur_restore import restored
 from vision.features import glyphs_features
 from vision.fonts import BLOB, PIECE_TEXT
-from vision.glyphs import IndexGlyphs, index_views, split_index
+from vision.glyphs import IndexGlyphs, IndexInk, index_views, split_index
 from vision.guess import Guess
 from vision.model import GlyphModel
 
@@ -90,15 +90,15 @@ def read_corner(
     return CornerReading(rank=rank, suit=suit, confidence=confidence)
 
 
-def _second_look(view: Image, corner: CornerReading | None, shifts: tuple[float, ...],
+def _second_look(ink: IndexInk, corner: CornerReading | None, shifts: tuple[float, ...],
                  model: GlyphModel, config: VisionConfig) -> CornerReading | None:
-    """Split a corner again at other ink levels (pale glyphs broken at the view's level, or
-    glyphs run into the frame beside them); the surest reading is kept."""
+    """Split a corner (its view's `IndexInk`) again at other ink levels (pale glyphs broken at
+    the view's level, or glyphs run into the frame beside them); the surest reading is kept."""
     lower_found = True
     for shift in shifts:
         if shift > 0 and not lower_found:
             continue
-        glyphs = split_index(view, config, shift)
+        glyphs = split_index(ink.view, config, shift, ink)
         # A level that finds no index glyphs will not find them nearer still to the paper.
         lower_found = glyphs is not None or shift < 0
         surest = corner.confidence if corner is not None else 0.0
@@ -117,11 +117,16 @@ Named = dict[tuple[str, str], list[CornerReading]]
 
 
 def _readings_by_name(view: Image, model: GlyphModel, config: VisionConfig,
-                      looks: tuple[float, ...]) -> Named:
-    """A (sharpened or restored) corner view read at each of `looks`' ink levels."""
+                      looks: tuple[float, ...], min_levels: int = 1) -> Named:
+    """A (sharpened or restored) corner view read at each of `looks`' ink levels; the levels
+    left once no name can be read at `min_levels` of them are not read."""
     found: Named = {}
-    for shift in looks:
-        glyphs = split_index(view, config, shift)
+    ink = IndexInk(view)
+    for done, shift in enumerate(looks):
+        most = max((len(r) for r in found.values()), default=0)
+        if most + len(looks) - done < min_levels:
+            break
+        glyphs = split_index(view, config, shift, ink)
         reading = read_corner(glyphs, model, config) if glyphs is not None else None
         if reading is not None:
             found.setdefault((reading.rank.label, reading.suit.label), []).append(reading)
@@ -170,8 +175,9 @@ def _read_views(
     (when `restore_looks` is set) a look at them restored by deconvolution, a card so read kept
     from `restore_min_confidence`."""
     looks: list[tuple[bool, CornerReading | None]] = []
-    for view in views:
-        glyphs = split_index(view, config)
+    inks = [IndexInk(view) for view in views]
+    for view, ink in zip(views, inks, strict=True):
+        glyphs = split_index(view, config, 0.0, ink)
         looks.append((glyphs is not None,
                       read_corner(glyphs, model, config) if glyphs is not None else None))
     reading, confidence = _combined([c for _, c in looks if c is not None], config)
@@ -180,9 +186,9 @@ def _read_views(
     if reading is not None or not shifts:
         return reading, confidence, widths
     again = [
-        _second_look(view, corner, shifts, model, config)
+        _second_look(ink, corner, shifts, model, config)
         if found and (corner is None or corner.confidence < config.second_look_below) else corner
-        for view, (found, corner) in zip(views, looks, strict=True)
+        for ink, (found, corner) in zip(inks, looks, strict=True)
     ]
     reading, confidence = _combined([c for c in again if c is not None], config)
     # Sharpening and restoring are further parts of the second look: off with it.
@@ -207,7 +213,7 @@ def _read_views(
         seen = []
         for view, corner, is_blurred in zip(views, again, blurred, strict=True):
             changed = transform(view, config) if is_blurred else None
-            named = (_readings_by_name(changed, model, config, stage_looks)
+            named = (_readings_by_name(changed, model, config, stage_looks, min_levels)
                      if changed is not None else {})
             seen.append(_surest(_steady(named, min_levels), corner))
         reading, confidence = _combined([c for c in seen if c is not None], config)
