@@ -14,6 +14,7 @@ from tools.reader_data import (
     _paired,
     build,
     camera_faults,
+    dev_crops,
     label_indices,
     place_face,
     view_of,
@@ -109,3 +110,22 @@ def test_training_runs_one_step_and_exports_for_opencv(tmp_path: Path, fonts: Fo
         expected = model(torch.from_numpy(blob))
     assert np.allclose(rank, expected[0].numpy(), atol=1e-3)
     assert np.allclose(suit, expected[1].numpy(), atol=1e-3)
+
+
+def test_a_recipe_names_its_cache_by_the_fields_it_sets() -> None:
+    plain, suitless = Recipe(), Recipe(suitless_sets=("webcam_felt",))
+    assert "suitless_sets" not in plain.key() and plain.key().startswith("Recipe(deck_views=48")
+    assert suitless.key() != plain.key() and "webcam_felt" in suitless.key()
+    assert Recipe(theme_views=3).key() != plain.key()
+    assert Recipe(theme_views=3, held_out_themes=True).key() != Recipe(theme_views=3).key()
+
+
+def test_crops_of_a_suitless_set_teach_the_rank_only(tmp_path: Path) -> None:
+    if not (SHARED / "labels.json").exists():
+        pytest.skip(f"no labelled photos in {SHARED}")
+    plain = dev_crops(SHARED, ("webcam_felt",), "train", tmp_path)
+    suitless = dev_crops(SHARED, ("webcam_felt",), "train", tmp_path, ("webcam_felt",))
+    assert plain and len(plain) == len(suitless)
+    assert not any(c.rank_only for c in plain) and all(c.rank_only for c in suitless)
+    assert [(c.rank, c.suit) for c in plain] == [(c.rank, c.suit) for c in suitless]
+    assert label_indices(suitless[0].rank, suitless[0].suit, suitless[0].rank_only)[1] == NO_SUIT
