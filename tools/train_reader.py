@@ -29,13 +29,13 @@ TRAINING_DATA = (
     "@younestouati/playing-cards-standard-deck 3.0.0 (52 faces, joker, back; LGPL-3.0); faces "
     "drawn with the fonts of Debian's fonts-dejavu, fonts-liberation, fonts-freefont-ttf, "
     "fonts-urw-base35 and fonts-noto-core (index in two corners, pips, figure blocks, German B/D "
-    "indices, backs, lettering); 33 deck themes of Debian's kdegames-card-data-kf5 (GPL-2+, "
-    "tigullio LGPL-2+, penguins GPL-3+), gnome-cards-data and aisleriot (GPL-3+) less four held "
-    "out (tools.reader_decks.HELD_OUT), drawn with rsvg-convert: the 24 euchre cards, two low "
-    "ranks, joker and back of each where drawn whole; cards of the training half of the dev "
-    "sets edje_train "
-    "(Apache-2.0, rank only, outlines from vision.detect.find_cards) and webcam_felt (MIT), less "
-    "the calibration quarter (tools.reader_data.is_calibration)")
+    "indices, backs, lettering); 33 deck themes (618 faces) of Debian's kdegames-card-data-kf5 "
+    "(GPL-2+; tigullio LGPL-2+, penguins GPL-3+), gnome-cards-data and aisleriot (GPL-3+), less "
+    "the three held out (tools.reader_decks.HELD_OUT), drawn with rsvg-convert: of each the 24 "
+    "euchre cards, two low ranks, the joker and the back, where drawn whole; cards of the "
+    "training half of the dev sets edje_train (Apache-2.0, rank only, outlines from "
+    "vision.detect.find_cards) and webcam_felt (MIT, rank only), less the calibration quarter "
+    "(tools.reader_data.is_calibration)")
 
 
 def network() -> Any:
