@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from tools.reader_faces import (
     system_fonts,
 )
 from tools.split import photo_set, training_keys
-from vision.learned import RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH, rectify
+from vision.learned import COURTS, RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH, rectify
 
 Array = npt.NDArray[Any]
 LICENSED_SETS = ("edje_train", "webcam_felt")
@@ -276,21 +276,49 @@ class Recipe:
     diamonds and one of spades, so its suits would teach that look as a suit (its measured
     clubs read as spades, its hearts as diamonds)."""
 
+    figure_swap: float = 0.0
+    """Share of the themes' court views whose figure is another deck's figure of another court
+    rank of the same suit, so the rank is learned from the index, not from one deck's art."""
+
     def key(self) -> str:
-        """The name of the recipe's cache folder (a field at its empty default is left out, so
-        views made before it was added stay valid)."""
+        """The name of the recipe's cache folder (a field added later is left out while at its
+        default, so views made before it was added stay valid)."""
         text = repr(self)
-        return text.replace(", suitless_sets=()", "") if not self.suitless_sets else text
+        for name, default in (("suitless_sets", ()), ("figure_swap", 0.0)):
+            if getattr(self, name) == default:
+                text = text.replace(f", {name}={default!r}", "")
+        return text
 
 
 RECIPES = (Recipe(suitless_sets=SUITLESS),
            Recipe(deck_views=0, font_views=4000, crop_views=16, suitless_sets=SUITLESS),
-           Recipe(deck_views=0, font_views=0, crop_views=0, theme_views=20))
+           Recipe(deck_views=0, font_views=0, crop_views=0, theme_views=20, figure_swap=0.5))
 """The shipped model's views: every source, then more drawn faces and dev crops (seed + 7),
 then the Debian deck themes less the held-out ones (seed + 14)."""
 HELD_OUT_DECKS = Recipe(deck_views=0, font_views=0, crop_views=0, theme_views=6,
                         held_out_themes=True)
 """Views of the held-out Debian themes: the rendered measure of a deck never seen."""
+
+
+FIGURE_BOX = (0.2, 0.16, 0.8, 0.84)
+"""The part of a court face that is its figure (left, top, right, bottom as shares): inside
+every theme's corner indices."""
+
+
+def swapped_figure(face: Face, courts: list[Face], rng: np.random.Generator) -> Face:
+    """The face with its figure replaced by that of a court card of another rank and the same
+    suit from another deck (the face itself when there is none)."""
+    donors = [c for c in courts if c.suit == face.suit and c.rank != face.rank
+              and c.source != face.source]
+    if not donors:
+        return face
+    donor = donors[int(rng.integers(len(donors)))]
+    height, width = face.image.shape[:2]
+    x0, x1 = round(FIGURE_BOX[0] * width), round(FIGURE_BOX[2] * width)
+    y0, y1 = round(FIGURE_BOX[1] * height), round(FIGURE_BOX[3] * height)
+    image = face.image.copy()
+    image[y0:y1, x0:x1] = donor.image[y0:y1, x0:x1]
+    return replace(face, image=image)
 
 
 def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iterator[
@@ -301,13 +329,16 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
         def deck_view(rng: np.random.Generator, face: Face = face) -> tuple[Array, int, int]:
             return face_view(face, rng), *label_indices(face.rank, face.suit)
         yield f"deck{index:03d}", recipe.deck_views, deck_view
-    for index, theme in enumerate(THEMES if recipe.theme_views else ()):
-        if (theme.name in HELD_OUT) != recipe.held_out_themes:
-            continue
-        for face in theme_faces(theme, deck_cards(index), cache):
-            def theme_view(rng: np.random.Generator, face: Face = face) -> tuple[Array, int, int]:
-                return face_view(face, rng), *label_indices(face.rank, face.suit)
-            yield f"{theme.name}-{face.rank}{face.suit}", recipe.theme_views, theme_view
+    themed = [face for index, theme in enumerate(THEMES if recipe.theme_views else ())
+              if (theme.name in HELD_OUT) == recipe.held_out_themes
+              for face in theme_faces(theme, deck_cards(index), cache)]
+    courts = [face for face in themed if face.rank in COURTS]
+    for face in themed:
+        def theme_view(rng: np.random.Generator, face: Face = face) -> tuple[Array, int, int]:
+            if face.rank in COURTS and recipe.figure_swap and rng.random() < recipe.figure_swap:
+                face = swapped_figure(face, courts, rng)
+            return face_view(face, rng), *label_indices(face.rank, face.suit)
+        yield f"{face.source}-{face.rank}{face.suit}", recipe.theme_views, theme_view
     if not recipe.font_views and not recipe.crop_views:
         return
     fonts = FontFaces(system_fonts())

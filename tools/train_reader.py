@@ -11,6 +11,7 @@ import itertools
 import json
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -201,7 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     decks = build(args.cache, args.shared, HELD_OUT_DECKS, seed=args.seed + 2000)
     print(f"train reader: {len(views)} training views, {len(held)} synthetic hold-out views, "
           f"{len(decks)} views of held-out decks")
-    checkpoint = args.cache / f"checkpoint-{args.seed}-{len(views)}-{args.epochs}-{CHANNELS}.pt"
+    recipes = zlib.crc32("".join(recipe.key() for recipe in RECIPES).encode())
+    checkpoint = args.cache / (f"checkpoint-{args.seed}-{len(views)}-{args.epochs}-{CHANNELS}-"
+                               f"{recipes:08x}.pt")
     model = train(views, args.epochs, checkpoint, seed=args.seed)
     figures = {"synthetic_hold_out": accuracy(model, held),
                "held_out_decks": accuracy(model, decks),
