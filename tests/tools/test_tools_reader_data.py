@@ -17,9 +17,18 @@ from tools.reader_data import (
     dev_crops,
     label_indices,
     place_face,
+    swapped_figure,
     view_of,
 )
-from tools.reader_faces import FACE_HEIGHT, FACE_WIDTH, FontFaces, all_cards, label_of, system_fonts
+from tools.reader_faces import (
+    FACE_HEIGHT,
+    FACE_WIDTH,
+    Face,
+    FontFaces,
+    all_cards,
+    label_of,
+    system_fonts,
+)
 from vision.learned import RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "vision"
@@ -129,3 +138,20 @@ def test_crops_of_a_suitless_set_teach_the_rank_only(tmp_path: Path) -> None:
     assert not any(c.rank_only for c in plain) and all(c.rank_only for c in suitless)
     assert [(c.rank, c.suit) for c in plain] == [(c.rank, c.suit) for c in suitless]
     assert label_indices(suitless[0].rank, suitless[0].suit, suitless[0].rank_only)[1] == NO_SUIT
+
+
+def test_a_swapped_figure_keeps_the_index_and_label_and_takes_another_ranks_figure() -> None:
+    def court(rank: str, suit: str, source: str, shade: int) -> Face:
+        image = np.full((FACE_HEIGHT, FACE_WIDTH, 4), 255, np.uint8)
+        image[:, :, :3] = shade
+        return Face(image, rank, suit, source)
+
+    face = court("J", "H", "a", 10)
+    donors = [court("J", "H", "b", 50), court("Q", "S", "b", 90), court("K", "H", "c", 130),
+              court("Q", "H", "a", 170)]
+    swapped = swapped_figure(face, donors, np.random.default_rng(0))
+    assert (swapped.rank, swapped.suit, swapped.source) == ("J", "H", "a")
+    assert swapped.image[FACE_HEIGHT // 2, FACE_WIDTH // 2, 0] == 130  # the other deck's king
+    assert swapped.image[5, 5, 0] == 10 and swapped.image[-5, -5, 0] == 10  # corners kept
+    assert face.image[FACE_HEIGHT // 2, FACE_WIDTH // 2, 0] == 10  # the face itself untouched
+    assert swapped_figure(face, donors[:2], np.random.default_rng(0)) is face
