@@ -33,7 +33,8 @@ TRAINING_DATA = (
     "indices, backs, lettering); 33 deck themes (618 faces) of Debian's kdegames-card-data-kf5 "
     "(GPL-2+; tigullio LGPL-2+, penguins GPL-3+), gnome-cards-data and aisleriot (GPL-3+), less "
     "the three held out (tools.reader_decks.HELD_OUT), drawn with rsvg-convert: of each the 24 "
-    "euchre cards, two low ranks, the joker and the back, where drawn whole; cards of the "
+    "euchre cards, two low ranks, the joker and the back, where drawn whole (half the court "
+    "views with another deck's figure of another court rank of the suit); cards of the "
     "training half of the dev sets edje_train (Apache-2.0, rank only, outlines from "
     "vision.detect.find_cards) and webcam_felt (MIT, rank only), less the calibration quarter "
     "(tools.reader_data.is_calibration)")
@@ -181,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="views and checkpoint")
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
                         help="the shared vision folder (labels.json, dev/)")
-    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--epochs", type=int, default=7)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
