@@ -150,7 +150,8 @@ def score(folder: Path, preds: list[Record], keys: set[str]) -> Record:
     return result
 
 
-def evidence(folder: Path, lines: list[Record], keys: set[str]) -> list[Record]:
+def evidence(folder: Path, lines: list[Record], keys: set[str],
+             courts: bool = False) -> list[Record]:
     """Per whole card with scores: the glyph name's backing and the learned name's probability,
     each with whether that name is right (None where no truth card lies under it)."""
     labels = json.loads((folder / "labels.json").read_text())
@@ -176,7 +177,7 @@ def evidence(folder: Path, lines: list[Record], keys: set[str]) -> list[Record]:
                                 np.array(card["suit"], np.float32))
             if glyph is not None and glyph.is_euchre:
                 suit = glyph.suit.value if glyph.suit else None
-                item["glyph"] = (scores.support(glyph.rank.value, suit),
+                item["glyph"] = (scores.support(glyph.rank.value, suit, courts),
                                  glyph.name[:len(wanted)] == wanted)
             agreed = scores.agreed()
             if glyph is None and agreed is not None and reading_of(*agreed) is not None:
@@ -248,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     rate.add_argument("--model", type=Path)
     rate.add_argument("--threshold", type=float)
     rate.add_argument("--support", type=float)
+    rate.add_argument("--courts", choices=("yes", "no"),
+                      help="back a glyph court card by the network's belief in any court card "
+                           "of its suit (default: the manifest's)")
     rate.add_argument("--json", type=Path, help="write the figures here")
     rate.add_argument("--record", metavar="NAME",
                       help="store the shipped rule's measured-half figures and confidence bins "
@@ -275,20 +279,23 @@ def main(argv: list[str] | None = None) -> int:
         rule = replace(rule, threshold=args.threshold)
     if args.support is not None:
         rule = replace(rule, support=args.support)
+    if args.courts is not None:
+        rule = replace(rule, courts=args.courts == "yes")
     figures: Record = {}
     split = parts(labels)
     for part, keys in split.items():
-        items = evidence(args.folder, lines, keys)
+        items = evidence(args.folder, lines, keys, rule.courts)
         figures[f"curve/{part}"] = {p: curve(items, p) for p in PATHS}
         figures[f"bins/{part}"] = {p: bins(items, p) for p in PATHS}
     if args.calibrate:
         curves = figures["curve/calibration"]
-        rule = Rule(pick(curves["learned"]), pick(curves["glyph"]), pick(curves["loose"]))
+        rule = Rule(pick(curves["learned"]), pick(curves["glyph"]), pick(curves["loose"]),
+                    courts=rule.courts)
         model = args.model or Path(__file__).resolve().parents[1] / "vision/data/reader.onnx"
         manifest_path = model.with_suffix(".json")
         manifest = json.loads(manifest_path.read_text())
         manifest.update({"support": rule.support, "threshold": rule.threshold,
-                         "loose": rule.loose,
+                         "loose": rule.loose, "courts": rule.courts,
                          "calibration": {"folder": str(args.folder.name),
                                          "part": "training halves not trained on",
                                          **figures["curve/calibration"]}})

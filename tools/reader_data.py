@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from tools.reader_decks import HELD_OUT, THEMES, deck_cards, theme_faces
 from tools.reader_faces import (
     Face,
     FontFaces,
@@ -28,12 +29,14 @@ from tools.reader_faces import (
     system_fonts,
 )
 from tools.split import photo_set, training_keys
-from vision.learned import RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH, rectify
+from vision.learned import COURTS, RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH, rectify
 
 Array = npt.NDArray[Any]
 LICENSED_SETS = ("edje_train", "webcam_felt")
 """Dev sets whose licences let them train a shipped model (Apache-2.0 and MIT)."""
 CHUNK = 2000
+SUITLESS = ("webcam_felt",)
+"""Dev sets trained on for rank only (Recipe.suitless_sets)."""
 NO_SUIT = -1
 """Suit label of a view whose suit is unknown (rank-only photos): no suit loss."""
 
@@ -110,11 +113,11 @@ def place_face(face: Face, length: float, rng: np.random.Generator) -> tuple[Arr
 def camera_faults(frame: Array, length: float, rng: np.random.Generator) -> Array:
     """Soft optics, white balance, glare, noise and JPEG, as a webcam over a table gives them."""
     image: Array = frame.astype(np.float32)
-    if rng.random() < 0.5:
-        factor = rng.uniform(0.55, 0.9)
+    if rng.random() < 0.6:
+        factor = rng.uniform(0.45, 0.9)
         small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
         image = cv2.resize(small, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR)
-    sigma = rng.uniform(0, 1.3) * length / 120
+    sigma = rng.uniform(0, 1.8) * length / 120
     if sigma > 0.3:
         image = cv2.GaussianBlur(image, (0, 0), sigma)
     if rng.random() < 0.1:
@@ -149,7 +152,7 @@ def outline_error(quad: Array, length: float, rng: np.random.Generator) -> Array
     centre = quad.mean(axis=0)
     shrink = rng.uniform(0.86, 0.95) if rng.random() < 0.3 else rng.uniform(0.95, 1.03)
     grown = centre + (quad - centre) * shrink
-    jitter = rng.normal(0, rng.uniform(0, 0.022) * length, (4, 2))
+    jitter = rng.normal(0, rng.uniform(0, 0.03) * length, (4, 2))
     moved: Array = (grown + jitter).astype(np.float32)
     return moved
 
@@ -196,8 +199,10 @@ def crop_view(frame: Array, crop: Crop, rng: np.random.Generator) -> Array:
     return view_of(faulted, local, length, rng)
 
 
-def dev_crops(shared: Path, sets: tuple[str, ...], part: str, cache: Path) -> list[Crop]:
-    """Labelled cards of the training half of chosen dev sets (`part` 'train' or 'calibration').
+def dev_crops(shared: Path, sets: tuple[str, ...], part: str, cache: Path,
+              suitless: tuple[str, ...] = ()) -> list[Crop]:
+    """Labelled cards of the training half of chosen dev sets (`part` 'train' or 'calibration';
+    the crops of `suitless` sets are labelled by rank only).
 
     Cards that are partial or less than nine tenths visible are left out; the rank-only set's
     boxes are paired with the outlines `vision.detect.find_cards` gives (IoU 0.5 or more)."""
@@ -217,7 +222,8 @@ def dev_crops(shared: Path, sets: tuple[str, ...], part: str, cache: Path) -> li
             if quad is None:
                 continue
             rank, suit = label_of(card["card"]) if card.get("card") else (card["rank"], None)
-            crops.append(Crop(key, np.array(quad, np.float32), rank, suit, rank_only))
+            crops.append(Crop(key, np.array(quad, np.float32), rank, suit,
+                              rank_only or record["set"] in suitless))
     return crops
 
 
@@ -261,10 +267,58 @@ class Recipe:
     crop_views: int = 16
     """Views per dev crop."""
     real_sets: tuple[str, ...] = LICENSED_SETS
+    theme_views: int = 0
+    """Views per face of the Debian deck themes (tools.reader_decks)."""
+    held_out_themes: bool = False
+    """Draw the held-out themes (a deck never seen) instead of the training ones."""
+    suitless_sets: tuple[str, ...] = ()
+    """Dev sets whose crops teach the rank only: webcam_felt's training half is one photo of
+    diamonds and one of spades, so its suits would teach that look as a suit (its measured
+    clubs read as spades, its hearts as diamonds)."""
+
+    figure_swap: float = 0.0
+    """Share of the themes' court views whose figure is another deck's figure of another court
+    rank of the same suit, so the rank is learned from the index, not from one deck's art."""
+
+    def key(self) -> str:
+        """The name of the recipe's cache folder (a field added later is left out while at its
+        default, so views made before it was added stay valid)."""
+        text = repr(self)
+        for name, default in (("suitless_sets", ()), ("figure_swap", 0.0)):
+            if getattr(self, name) == default:
+                text = text.replace(f", {name}={default!r}", "")
+        return text
 
 
-RECIPES = (Recipe(), Recipe(deck_views=0, font_views=4000, crop_views=16))
-"""The shipped model's views: every source, then more drawn faces and dev crops (seed + 7)."""
+RECIPES = (Recipe(suitless_sets=SUITLESS),
+           Recipe(deck_views=0, font_views=4000, crop_views=16, suitless_sets=SUITLESS),
+           Recipe(deck_views=0, font_views=0, crop_views=0, theme_views=20, figure_swap=0.5))
+"""The shipped model's views: every source, then more drawn faces and dev crops (seed + 7),
+then the Debian deck themes less the held-out ones (seed + 14)."""
+HELD_OUT_DECKS = Recipe(deck_views=0, font_views=0, crop_views=0, theme_views=6,
+                        held_out_themes=True)
+"""Views of the held-out Debian themes: the rendered measure of a deck never seen."""
+
+
+FIGURE_BOX = (0.2, 0.16, 0.8, 0.84)
+"""The part of a court face that is its figure (left, top, right, bottom as shares): inside
+every theme's corner indices."""
+
+
+def swapped_figure(face: Face, courts: list[Face], rng: np.random.Generator) -> Face:
+    """The face with its figure replaced by that of a court card of another rank and the same
+    suit from another deck (the face itself when there is none)."""
+    donors = [c for c in courts if c.suit == face.suit and c.rank != face.rank
+              and c.source != face.source]
+    if not donors:
+        return face
+    donor = donors[int(rng.integers(len(donors)))]
+    height, width = face.image.shape[:2]
+    x0, x1 = round(FIGURE_BOX[0] * width), round(FIGURE_BOX[2] * width)
+    y0, y1 = round(FIGURE_BOX[1] * height), round(FIGURE_BOX[3] * height)
+    image = face.image.copy()
+    image[y0:y1, x0:x1] = donor.image[y0:y1, x0:x1]
+    return replace(face, image=image)
 
 
 def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iterator[
@@ -275,6 +329,18 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
         def deck_view(rng: np.random.Generator, face: Face = face) -> tuple[Array, int, int]:
             return face_view(face, rng), *label_indices(face.rank, face.suit)
         yield f"deck{index:03d}", recipe.deck_views, deck_view
+    themed = [face for index, theme in enumerate(THEMES if recipe.theme_views else ())
+              if (theme.name in HELD_OUT) == recipe.held_out_themes
+              for face in theme_faces(theme, deck_cards(index), cache)]
+    courts = [face for face in themed if face.rank in COURTS]
+    for face in themed:
+        def theme_view(rng: np.random.Generator, face: Face = face) -> tuple[Array, int, int]:
+            if face.rank in COURTS and recipe.figure_swap and rng.random() < recipe.figure_swap:
+                face = swapped_figure(face, courts, rng)
+            return face_view(face, rng), *label_indices(face.rank, face.suit)
+        yield f"{face.source}-{face.rank}{face.suit}", recipe.theme_views, theme_view
+    if not recipe.font_views and not recipe.crop_views:
+        return
     fonts = FontFaces(system_fonts())
     cards = [r + s for r in "9TJQKA" for s in "CDHS"] * 3 + [
         r + s for r in "2345678" for s in "CDHS"] + ["JK"] * 4 + ["back"] * 6 + ["none"] * 6
@@ -285,7 +351,8 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
     yield "fonts", recipe.font_views, font_view
     from vision.imageio import read_image
 
-    crops = dev_crops(shared, recipe.real_sets, part, cache) if recipe.crop_views else []
+    crops = (dev_crops(shared, recipe.real_sets, part, cache, recipe.suitless_sets)
+             if recipe.crop_views else [])
     frames: dict[str, Array] = {}
     for index, crop in enumerate(crops):
         def real_view(rng: np.random.Generator, crop: Crop = crop) -> tuple[Array, int, int]:
@@ -301,7 +368,7 @@ def build(cache: Path, shared: Path, recipe: Recipe | None = None, seed: int = 0
           part: str = "train", log: Callable[[str], None] = print) -> Views:
     """All views of a build, made once and cached in chunks under `cache` (resumable)."""
     recipe = recipe or Recipe()
-    folder = cache / f"views-{part}-{seed}-{zlib.crc32(repr(recipe).encode()):08x}"
+    folder = cache / f"views-{part}-{seed}-{zlib.crc32(recipe.key().encode()):08x}"
     folder.mkdir(parents=True, exist_ok=True)
     pending: list[tuple[Array, int, int]] = []
     chunk = 0

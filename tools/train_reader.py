@@ -11,12 +11,13 @@ import itertools
 import json
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from tools.reader_data import NO_SUIT, RECIPES, Recipe, Views, build
+from tools.reader_data import HELD_OUT_DECKS, NO_SUIT, RECIPES, Recipe, Views, build
 from vision.learned import RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH, as_blob
 
 CHANNELS = (8, 16, 32, 64)
@@ -29,9 +30,14 @@ TRAINING_DATA = (
     "@younestouati/playing-cards-standard-deck 3.0.0 (52 faces, joker, back; LGPL-3.0); faces "
     "drawn with the fonts of Debian's fonts-dejavu, fonts-liberation, fonts-freefont-ttf, "
     "fonts-urw-base35 and fonts-noto-core (index in two corners, pips, figure blocks, German B/D "
-    "indices, backs, lettering); cards of the training half of the dev sets edje_train "
-    "(Apache-2.0, rank only, outlines from vision.detect.find_cards) and webcam_felt (MIT), less "
-    "the calibration quarter (tools.reader_data.is_calibration)")
+    "indices, backs, lettering); 33 deck themes (618 faces) of Debian's kdegames-card-data-kf5 "
+    "(GPL-2+; tigullio LGPL-2+, penguins GPL-3+), gnome-cards-data and aisleriot (GPL-3+), less "
+    "the three held out (tools.reader_decks.HELD_OUT), drawn with rsvg-convert: of each the 24 "
+    "euchre cards, two low ranks, the joker and the back, where drawn whole (half the court "
+    "views with another deck's figure of another court rank of the suit); cards of the "
+    "training half of the dev sets edje_train (Apache-2.0, rank only, outlines from "
+    "vision.detect.find_cards) and webcam_felt (MIT, rank only), less the calibration quarter "
+    "(tools.reader_data.is_calibration)")
 
 
 def network() -> Any:
@@ -176,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="views and checkpoint")
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
                         help="the shared vision folder (labels.json, dev/)")
-    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--epochs", type=int, default=7)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
@@ -194,10 +200,15 @@ def main(argv: list[str] | None = None) -> int:
                     for f in ("images", "ranks", "suits")))
     held = build(args.cache, args.shared, Recipe(deck_views=2, font_views=600, crop_views=0),
                  seed=args.seed + 1000)
-    print(f"train reader: {len(views)} training views, {len(held)} synthetic hold-out views")
-    checkpoint = args.cache / f"checkpoint-{args.seed}-{len(views)}-{args.epochs}-{CHANNELS}.pt"
+    decks = build(args.cache, args.shared, HELD_OUT_DECKS, seed=args.seed + 2000)
+    print(f"train reader: {len(views)} training views, {len(held)} synthetic hold-out views, "
+          f"{len(decks)} views of held-out decks")
+    recipes = zlib.crc32("".join(recipe.key() for recipe in RECIPES).encode())
+    checkpoint = args.cache / (f"checkpoint-{args.seed}-{len(views)}-{args.epochs}-{CHANNELS}-"
+                               f"{recipes:08x}.pt")
     model = train(views, args.epochs, checkpoint, seed=args.seed)
     figures = {"synthetic_hold_out": accuracy(model, held),
+               "held_out_decks": accuracy(model, decks),
                "training_views": accuracy(model, views)}
     print(f"train reader: {figures}")
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,7 @@ RANK_CLASSES = ("9", "T", "J", "Q", "K", "A", "low", "JK", "none")
 """Rank head: the euchre ranks, any rank 2-8, the joker, and no card face at all."""
 SUIT_CLASSES = ("C", "D", "H", "S", "none")
 """Suit head: the four suits, or none (joker, card back, blank, not a card)."""
+COURTS = ("J", "Q", "K")
 VIEW_WIDTH = 64
 VIEW_HEIGHT = 96
 
@@ -101,11 +102,13 @@ class CardScores:
         probability = min(float(self.rank[k].max() * self.suit[k].max()) for k in (0, 1))
         return first, probability
 
-    def support(self, rank: str, suit: str | None) -> float:
-        """The lower over both views of the probability given to one card."""
-        r = RANK_CLASSES.index(rank) if rank in RANK_CLASSES else RANK_CLASSES.index("low")
+    def support(self, rank: str, suit: str | None, courts: bool = False) -> float:
+        """The lower over both views of the probability given to one card (with `courts`, a
+        jack, queen or king is given the probability of any court card of its suit)."""
+        ranks = ([RANK_CLASSES.index(r) for r in COURTS] if courts and rank in COURTS else
+                 [RANK_CLASSES.index(rank) if rank in RANK_CLASSES else RANK_CLASSES.index("low")])
         s = SUIT_CLASSES.index(suit or "none")
-        return float(min(self.rank[k][r] * self.suit[k][s] for k in (0, 1)))
+        return float(min(self.rank[k][ranks].sum() * self.suit[k][s] for k in (0, 1)))
 
 
 def _name(rank: int, suit: int) -> str:
@@ -127,21 +130,23 @@ def reading_of(name: str, probability: float) -> Reading | None:
 
 
 def decide(glyph: Reading | None, scores: CardScores, threshold: float,
-           support: float) -> Reading | None:
+           support: float, courts: bool = False) -> Reading | None:
     """A card's name where the cues agree, else None (present but unreadable).
 
     A glyph reading of a euchre card stands when both learned views give its card at least
     `support` (a rank 2-8 is not named: the network tells only that it is low; a joker matched
     by its whole face stands, as the network knows no house joker); a card the
     glyph reader left unread is named when both views agree on a euchre card (or the joker)
-    with a joint probability of at least `threshold`."""
+    with a joint probability of at least `threshold`. With `courts`, a glyph jack, queen or king
+    is backed by the network's probability of any court card of its suit: the figure art of a
+    deck it never saw misleads its rank, while the glyph reader reads the index letter."""
     if glyph is not None:
         if glyph.rank is Rank.JOKER:
             return glyph  # named by its whole face against a known joker, which no index shows
         if not glyph.is_euchre:
             return None
         suit = glyph.suit.value if glyph.suit else None
-        backing = scores.support(glyph.rank.value, suit)
+        backing = scores.support(glyph.rank.value, suit, courts)
         return Reading(glyph.rank, glyph.suit, round(backing, 3)) if backing >= support else None
     agreed = scores.agreed()
     if agreed is None or agreed[1] < threshold:
@@ -162,6 +167,9 @@ class Rule:
     this glyph confidence on; above 1 no loose corner is named."""
     glyph: bool = True
     """False: whole cards are named by the network alone (for comparison)."""
+    courts: bool = False
+    """A glyph jack, queen or king is backed by the network's belief in any court card of its
+    suit (`decide`)."""
 
 
 def checked(observations: list[CardObservation], scores: list[CardScores | None],
@@ -178,7 +186,7 @@ def checked(observations: list[CardObservation], scores: list[CardScores | None]
                                                         confidence=0.0))
             continue
         glyph = observation.reading if rule.glyph else None
-        reading = decide(glyph, card_scores, rule.threshold, rule.support)
+        reading = decide(glyph, card_scores, rule.threshold, rule.support, rule.courts)
         out.append(replace(observation, reading=reading,
                            confidence=reading.confidence if reading else 0.0))
     names = [o.name for o in out]
@@ -226,7 +234,7 @@ def load_reader(path: Path = MODEL_PATH) -> LearnedReader:
         raise ModelFileError(f"{str(manifest_path)!r} lists other classes than this reader's")
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
     rule = Rule(float(manifest.get("threshold", 0.9)), float(manifest.get("support", 0.5)),
-                float(manifest.get("loose", 0.0)))
+                float(manifest.get("loose", 0.0)), courts=bool(manifest.get("courts", False)))
     return LearnedReader(net, manifest, rule)
 
 

@@ -14,11 +14,21 @@ from tools.reader_data import (
     _paired,
     build,
     camera_faults,
+    dev_crops,
     label_indices,
     place_face,
+    swapped_figure,
     view_of,
 )
-from tools.reader_faces import FACE_HEIGHT, FACE_WIDTH, FontFaces, all_cards, label_of, system_fonts
+from tools.reader_faces import (
+    FACE_HEIGHT,
+    FACE_WIDTH,
+    Face,
+    FontFaces,
+    all_cards,
+    label_of,
+    system_fonts,
+)
 from vision.learned import RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "vision"
@@ -109,3 +119,39 @@ def test_training_runs_one_step_and_exports_for_opencv(tmp_path: Path, fonts: Fo
         expected = model(torch.from_numpy(blob))
     assert np.allclose(rank, expected[0].numpy(), atol=1e-3)
     assert np.allclose(suit, expected[1].numpy(), atol=1e-3)
+
+
+def test_a_recipe_names_its_cache_by_the_fields_it_sets() -> None:
+    plain, suitless = Recipe(), Recipe(suitless_sets=("webcam_felt",))
+    assert "suitless_sets" not in plain.key() and plain.key().startswith("Recipe(deck_views=48")
+    assert suitless.key() != plain.key() and "webcam_felt" in suitless.key()
+    assert Recipe(theme_views=3).key() != plain.key()
+    assert Recipe(theme_views=3, held_out_themes=True).key() != Recipe(theme_views=3).key()
+
+
+def test_crops_of_a_suitless_set_teach_the_rank_only(tmp_path: Path) -> None:
+    if not (SHARED / "labels.json").exists():
+        pytest.skip(f"no labelled photos in {SHARED}")
+    plain = dev_crops(SHARED, ("webcam_felt",), "train", tmp_path)
+    suitless = dev_crops(SHARED, ("webcam_felt",), "train", tmp_path, ("webcam_felt",))
+    assert plain and len(plain) == len(suitless)
+    assert not any(c.rank_only for c in plain) and all(c.rank_only for c in suitless)
+    assert [(c.rank, c.suit) for c in plain] == [(c.rank, c.suit) for c in suitless]
+    assert label_indices(suitless[0].rank, suitless[0].suit, suitless[0].rank_only)[1] == NO_SUIT
+
+
+def test_a_swapped_figure_keeps_the_index_and_label_and_takes_another_ranks_figure() -> None:
+    def court(rank: str, suit: str, source: str, shade: int) -> Face:
+        image = np.full((FACE_HEIGHT, FACE_WIDTH, 4), 255, np.uint8)
+        image[:, :, :3] = shade
+        return Face(image, rank, suit, source)
+
+    face = court("J", "H", "a", 10)
+    donors = [court("J", "H", "b", 50), court("Q", "S", "b", 90), court("K", "H", "c", 130),
+              court("Q", "H", "a", 170)]
+    swapped = swapped_figure(face, donors, np.random.default_rng(0))
+    assert (swapped.rank, swapped.suit, swapped.source) == ("J", "H", "a")
+    assert swapped.image[FACE_HEIGHT // 2, FACE_WIDTH // 2, 0] == 130  # the other deck's king
+    assert swapped.image[5, 5, 0] == 10 and swapped.image[-5, -5, 0] == 10  # corners kept
+    assert face.image[FACE_HEIGHT // 2, FACE_WIDTH // 2, 0] == 10  # the face itself untouched
+    assert swapped_figure(face, donors[:2], np.random.default_rng(0)) is face

@@ -157,6 +157,33 @@ def test_a_name_is_given_only_where_the_cues_agree(sure: float) -> None:
     assert decide(None, _scores(("none", "none"), ("none", "none"), sure), 0.0, support) is None
 
 
+@pytest.mark.parametrize(("glyph", "seen"), [
+    ("JH", "Q"), ("JH", "K"), ("QS", "J"), ("KC", "Q"), ("KD", "J")])
+def test_a_court_index_is_backed_by_any_figure_of_its_suit_with_courts(glyph: str,
+                                                                         seen: str) -> None:
+    reading = Reading(Rank(glyph[0]), Suit(glyph[1]), 0.8)
+    figure = _scores((seen, glyph[1]), (seen, glyph[1]), 0.9)
+    other_suit = next(s for s in "CDHS" if s != glyph[1])
+    kept = decide(reading, figure, 0.9, 0.5, courts=True)
+    assert kept is not None and kept.name == glyph
+    assert decide(reading, figure, 0.9, 0.5) is None
+    assert decide(reading, _scores((seen, other_suit), (seen, other_suit), 0.9), 0.9, 0.5,
+                  courts=True) is None
+    for pips in ("9", "T", "A"):  # a figure never backs a pip card's index, nor the reverse
+        assert decide(Reading(Rank(pips), Suit(glyph[1]), 0.8), figure, 0.9, 0.5,
+                      courts=True) is None
+        assert decide(reading, _scores((pips, glyph[1]), (pips, glyph[1]), 0.9), 0.9, 0.5,
+                      courts=True) is None
+
+
+def test_the_shipped_manifest_sets_every_rule_field(reader: LearnedReader) -> None:
+    manifest = reader.manifest
+    for key in ("support", "threshold", "loose", "courts"):
+        assert key in manifest
+    assert reader.rule.courts is bool(manifest["courts"])
+    assert 0 < reader.rule.support <= reader.rule.threshold <= 1
+
+
 @pytest.mark.parametrize("seed", [0, 12])
 def test_the_pipeline_with_the_learned_reader_names_no_card_wrongly(seed: int) -> None:
     from dataclasses import replace
