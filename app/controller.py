@@ -245,7 +245,10 @@ class TableController:
         """A card the camera saw come to rest in `seat`'s zone; None when unreadable.
 
         `identified`: the camera now reads a card it first reported unreadable, where it lies.
+        A joker read where the deck has none is a misreading: the card counts as unreadable.
         """
+        if card == JOKER and not self.rules_in_force.joker:
+            card = None
         if card is None:
             self.problems.unreadable_since.setdefault(seat, self.clock())
             return [

@@ -65,6 +65,16 @@ def test_unreadable_card_asks_and_ok_dismisses(journal: Journal) -> None:
     assert not table.problems
 
 
+def test_a_joker_seen_where_the_deck_has_none_is_asked_for_not_played(journal: Journal) -> None:
+    table = TableController(journal, Rules())
+    bid_hand(table)
+    assert table.on_card(Seat.E, Card.parse("JK"))[0].kind is NoticeKind.UNREADABLE_CARD
+    assert table.problems.unreadable == {Seat.E}
+    assert not table.state.hand.tricks or not table.state.hand.tricks[0].cards
+    notices = table.on_card(Seat.E, Card.parse("JH"))
+    assert [n.message for n in notices] == ["E plays J♥"]
+
+
 def test_renege_alarm_when_proven(journal: Journal) -> None:
     table = TableController(journal, Rules())
     bid_hand(table)
