@@ -14,6 +14,7 @@ import os
 import shutil
 import statistics
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -102,13 +103,18 @@ def cached_scaled_folder(source: Path, target: float, cache: Path | None = None)
     cache = CACHE if cache is None else cache
     if not (source / "labels.json").is_file():
         raise VisionError(f"{str(source)!r} has no labels.json")
-    done = cache / _cache_name(source, target)
+    return kept_folder(cache / _cache_name(source, target),
+                       lambda work: scale_folder(source, work, target))
+
+
+def kept_folder(done: Path, make: Callable[[Path], object]) -> Path:
+    """`done`, made by `make` into a fresh folder beside it and renamed whole, unless kept."""
     if (done / "labels.json").is_file():
         return done
-    cache.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=done.name + ".", dir=cache))
+    done.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=done.name + ".", dir=done.parent))
     try:
-        scale_folder(source, work, target)
+        make(work)
         os.replace(work, done)
     except OSError:
         shutil.rmtree(work, ignore_errors=True)

@@ -13,16 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from tools.scaling import CACHE, JPEG_QUALITY
+from tools.scaling import CACHE, JPEG_QUALITY, kept_folder
 from vision.errors import VisionError
 
 PLAY_AREA = 1080
@@ -101,18 +98,4 @@ def cached_frame_folder(source: Path, card_length: float, cache: Path | None = N
     stamp = (source / "labels.json").stat()
     key = f"{source.resolve()}|{stamp.st_size}|{stamp.st_mtime_ns}|{width}x{height}"
     done = cache / f"{hashlib.sha1(key.encode()).hexdigest()[:16]}-frame-{width}x{height}"
-    if (done / "labels.json").is_file():
-        return done
-    cache.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=done.name + ".", dir=cache))
-    try:
-        frame_folder(source, work, width, height)
-        os.replace(work, done)
-    except OSError:
-        shutil.rmtree(work, ignore_errors=True)
-        if not (done / "labels.json").is_file():
-            raise
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
-    return done
+    return kept_folder(done, lambda work: frame_folder(source, work, width, height))
