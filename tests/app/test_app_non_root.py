@@ -30,7 +30,7 @@ USER = "nobody"
 AS_USER = """
 import os, sys
 import app.cli, app.runner, app.journal, app.journal_check, app.state_dir, app.script
-import app.controller, app.run, sqlite3, fcntl, json, tomllib
+import app.controller, app.run, app.control, sqlite3, fcntl, json, tomllib
 app.cli.build_parser()  # every command module, read while the files can be
 uid, gid = int(sys.argv[1]), int(sys.argv[2])
 os.setgroups([])
