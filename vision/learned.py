@@ -22,8 +22,6 @@ RANK_CLASSES = ("9", "T", "J", "Q", "K", "A", "low", "JK", "none")
 SUIT_CLASSES = ("C", "D", "H", "S", "none")
 """Suit head: the four suits, or none (joker, card back, blank, not a card)."""
 COURTS = ("J", "Q", "K")
-COURT_ALONE = 0.9
-"""With the court rule, the joint probability from which the network alone names a court card."""
 VIEW_WIDTH = 64
 VIEW_HEIGHT = 96
 
@@ -141,9 +139,7 @@ def decide(glyph: Reading | None, scores: CardScores, threshold: float,
     glyph reader left unread is named when both views agree on a euchre card (or the joker)
     with a joint probability of at least `threshold`. With `courts`, a glyph jack, queen or king
     is backed by the network's probability of any court card of its suit: the figure art of a
-    deck it never saw misleads its rank, while the glyph reader reads the index letter; for the
-    same reason the network alone then names a court card only from `COURT_ALONE` (it took a
-    German Bube for a king at 0.71, a Piatnik king of clubs for the jack at 0.62)."""
+    deck it never saw misleads its rank, while the glyph reader reads the index letter."""
     if glyph is not None:
         if glyph.rank is Rank.JOKER:
             return glyph  # named by its whole face against a known joker, which no index shows
@@ -154,8 +150,6 @@ def decide(glyph: Reading | None, scores: CardScores, threshold: float,
         return Reading(glyph.rank, glyph.suit, round(backing, 3)) if backing >= support else None
     agreed = scores.agreed()
     if agreed is None or agreed[1] < threshold:
-        return None
-    if courts and agreed[0][0] in COURTS and agreed[1] < COURT_ALONE:
         return None
     return reading_of(*agreed)
 

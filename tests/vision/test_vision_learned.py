@@ -176,21 +176,6 @@ def test_a_court_index_is_backed_by_any_figure_of_its_suit_with_courts(glyph: st
                       courts=True) is None
 
 
-@pytest.mark.parametrize("court", ["JH", "QS", "KC", "KS"])
-def test_with_courts_the_network_alone_names_a_court_card_only_when_sure(court: str) -> None:
-    fair = _scores((court[0], court[1]), (court[0], court[1]), 0.85)
-    assert decide(None, fair, 0.6, 0.3, courts=True) is None
-    named = decide(None, fair, 0.6, 0.3)
-    assert named is not None and named.name == court
-    sure = decide(None, _scores((court[0], court[1]), (court[0], court[1]), 0.99), 0.6, 0.3,
-                  courts=True)
-    assert sure is not None and sure.name == court
-    for pips in ("9", "T", "A"):
-        alone = decide(None, _scores((pips, court[1]), (pips, court[1]), 0.85), 0.6, 0.3,
-                       courts=True)
-        assert alone is not None and alone.name == pips + court[1]
-
-
 def test_the_shipped_manifest_sets_every_rule_field(reader: LearnedReader) -> None:
     manifest = reader.manifest
     for key in ("support", "threshold", "loose", "courts"):
