@@ -54,6 +54,16 @@ def register(subparsers: Any) -> None:
                                "in proportion otherwise) and search it as the table does")
     evaluate.set_defaults(handler=run_eval)
 
+    clips = vision_cmds.add_parser("clips", help="score the tracker on labelled recorded clips")
+    clips.add_argument("folder", nargs="?", type=Path, default=DEFAULT_SHARED / "clips",
+                       metavar="DIR", help="videos with a NAME.json label beside each "
+                                           "(default: ../shared/vision/clips)")
+    clips.add_argument("--json", action="store_true",
+                       help="one JSON object per clip, then one for the total")
+    clips.add_argument("--clip", action="extend", nargs="+", default=[], metavar="NAME",
+                       help="score only these clips (label file names without .json)")
+    clips.set_defaults(handler=run_clips)
+
     fit = vision_cmds.add_parser("fit-model", help="rebuild the shipped glyph model")
     fit.add_argument("--shared", type=Path, default=DEFAULT_SHARED, metavar="DIR",
                      help="folder with artwork/ and the edje_train photos")
@@ -177,6 +187,18 @@ def run_eval(args: argparse.Namespace) -> int:
                     measured=args.measured, halves=args.halves))
             return status
     except VisionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+def run_clips(args: argparse.Namespace) -> int:
+    """Handle `vision clips`: a measure, so 0 once every clip is scored."""
+    from tools.clip_score import ClipError, report
+    from vision.errors import VisionError
+
+    try:
+        return report(args.folder, args.clip, args.json)
+    except (ClipError, VisionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from collections.abc import Iterator
@@ -60,8 +61,9 @@ def add_vision_commands(vision_subparsers: Any) -> None:
     track.add_argument("source", metavar="SOURCE",
                        help="video file, folder of frames, or a camera: usb:0, picamera2")
     track.add_argument("--json", action="store_true", help="one JSON line per event")
-    track.add_argument("--zones", type=Path, metavar="FILE",
-                       help="calibration (.json or .toml); a synth folder carries its own")
+    track.add_argument("--zones", metavar="ZONES",
+                       help="calibration (.json or .toml), inline JSON, or 'default' (the frame "
+                            "cut along its diagonals); a synth folder carries its own")
     track.add_argument("--fps", type=float, default=None,
                        help="frame rate of a recording (default: scene.json, the video's, or 30)")
     track.add_argument("--stable", type=float, default=0.3, metavar="SECONDS",
@@ -182,25 +184,32 @@ def run_track(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
     from vision.live import TableWatcher
     from vision.tracker import TrackerConfig
-    from vision.zones import load_zones
 
     source = Path(args.source)
     is_device = args.source.split(":", 1)[0] in CAMERA_PREFIXES and not source.exists()
     if not is_device and not source.exists():
         return _error(f"{args.source!r}: no such video or folder of frames (or give usb:N or "
                       "picamera2)")
-    zones_path = args.zones
-    if zones_path is None and source.is_dir() and (source / "calibration.json").exists():
-        zones_path = source / "calibration.json"
-    if zones_path is None:
-        return _error(f"no calibration for {args.source!r}: give --zones (cardtable calibrate "
-                      "writes one)")
+    zones_text = args.zones
+    if zones_text is None and source.is_dir() and (source / "calibration.json").exists():
+        zones_text = str(source / "calibration.json")
+    if zones_text is None:
+        return _error(f"no calibration for {args.source!r}: give --zones (a file, or 'default'; "
+                      "cardtable calibrate writes one)")
     try:
-        zones = load_zones(zones_path)
-        watcher = TableWatcher(_load_model(args.deck), zones,
+        zones = None if zones_text == "default" else zones_from_argument(zones_text, 0, 0)
+        model = _load_model(args.deck)
+        frames = _frames(args.source, args.fps)
+        first = next(frames, None)
+        if first is None:
+            return _error(f"{args.source!r} gave no frame")
+        if zones is None:
+            height, width = first[1].shape[:2]
+            zones = zones_from_argument(zones_text, width, height)
+        watcher = TableWatcher(model, zones,
                                tracker_config=TrackerConfig(stable_time=args.stable))
         reported = []
-        for t, frame in _frames(args.source, args.fps):
+        for t, frame in itertools.chain([first], frames):
             for event in watcher.process(t, frame):
                 reported.append(event.to_json())
                 if args.json:

@@ -49,11 +49,17 @@ class CardEvent:
     seat: str
     card: str | None
     confidence: float
+    centre: tuple[float, float] | None = field(default=None, compare=False)
+    """Where the card lies (its centre in frame pixels), when known; not part of equality."""
 
     def to_json(self) -> dict[str, Any]:
         """The event as one JSON object of the `vision track --json` stream."""
-        return {"event": self.kind.value, "t": round(self.t, 3), "seat": self.seat,
-                "card": self.card, "confidence": round(self.confidence, 3)}
+        record: dict[str, Any] = {"event": self.kind.value, "t": round(self.t, 3),
+                                  "seat": self.seat, "card": self.card,
+                                  "confidence": round(self.confidence, 3)}
+        if self.centre is not None:
+            record["at"] = [round(self.centre[0], 1), round(self.centre[1], 1)]
+        return record
 
 
 @dataclass(frozen=True)
@@ -284,7 +290,8 @@ class CardTracker:
         if t - track.gone_since + 1e-9 < self.config.stable_time:
             return []
         self.tracks.remove(track)
-        return [CardEvent(EventKind.REMOVED, t, track.seat, track.card, track.confidence)]
+        return [CardEvent(EventKind.REMOVED, t, track.seat, track.card, track.confidence,
+                          track.centre)]
 
     def _settle(self, track: Track, t: float) -> list[CardEvent]:
         """Place a candidate that has lain still for the stable time."""
@@ -321,7 +328,7 @@ class CardTracker:
         if card is None:
             track.readings = []  # only readings from now on may name it later
         kind = EventKind.PLACED if card is not None else EventKind.UNREADABLE
-        return [CardEvent(kind, t, seat, card, confidence)]
+        return [CardEvent(kind, t, seat, card, confidence, track.centre)]
 
     def _identify_late(self, track: Track, t: float) -> list[CardEvent]:
         """Name a card lying unreadable once enough fresh readings agree on it."""
@@ -331,7 +338,7 @@ class CardTracker:
             return []
         track.card = card
         track.confidence = confidence
-        return [CardEvent(EventKind.IDENTIFIED, t, track.seat, card, confidence)]
+        return [CardEvent(EventKind.IDENTIFIED, t, track.seat, card, confidence, track.centre)]
 
     def _identity(self, track: Track) -> tuple[str | None, float]:
         """The card named by enough agreeing confident readings, else None; with a confidence."""

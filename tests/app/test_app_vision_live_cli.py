@@ -12,6 +12,8 @@ import pytest
 from app.vision_live_cli import add_vision_commands, register
 from table.log import dump_events
 from table.simulate import simulate_game
+from tests.tools.card_clip import SPOTS, write_clip
+from vision.imageio import read_image
 from vision.zones import load_zones
 
 
@@ -46,7 +48,7 @@ def test_synth_writes_frames_truth_and_calibration(scene_dir: Path) -> None:
     meta = json.loads((scene_dir / "scene.json").read_text())
     frames = sorted(scene_dir.glob("frame_*.jpg"))
     assert len(frames) == meta["frames"] > 50
-    assert cv2.imread(str(frames[0])).shape == (360, 640, 3)
+    assert read_image(frames[0]).shape == (360, 640, 3)
     truth = [json.loads(line) for line in (scene_dir / "truth.jsonl").read_text().splitlines()]
     assert [e["event"] for e in truth] == ["placed"] * 4 + ["removed"] * 4
     assert {e["seat"] for e in truth} == {"N", "E", "S", "W"}
@@ -59,7 +61,8 @@ def test_track_prints_one_json_event_per_line_and_matches_the_truth(
     lines = capsys.readouterr().out.splitlines()
     events = [json.loads(line) for line in lines]
     for event in events:
-        assert set(event) == {"event", "t", "seat", "card", "confidence"}
+        assert set(event) == {"event", "t", "seat", "card", "confidence", "at"}
+        assert 0 <= event["at"][0] < 640 and 0 <= event["at"][1] < 360
         assert event["event"] in {"placed", "removed", "unreadable", "identified"}
         assert event["seat"] in {"N", "E", "S", "W"}
         assert 0.0 <= event["confidence"] <= 1.0
@@ -94,8 +97,8 @@ def test_calibrate_still_draws_zones_and_saves_them(scene_dir: Path, tmp_path: P
     config.write_text('[camera]\nkind = "usb"\n')
     assert run("calibrate", "--still", str(frame), "--zones", str(scene_dir / "calibration.json"),
                "--out", str(out), "--save", str(config)) == 0
-    image = cv2.imread(str(out))
-    original = cv2.imread(str(frame))
+    image = read_image(out)
+    original = read_image(frame)
     assert image.shape == original.shape
     assert (cv2.absdiff(image, original) > 40).mean() > 0.01
     assert load_zones(config) == load_zones(scene_dir / "calibration.json")
@@ -116,7 +119,7 @@ def test_track_reads_a_video_file(scene_dir: Path, tmp_path: Path,
     video = tmp_path / "table.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (640, 360))
     for path in sorted(scene_dir.glob("frame_*.jpg")):
-        writer.write(cv2.imread(str(path)))
+        writer.write(read_image(path))
     writer.release()
     assert run("vision", "track", str(video), "--zones", str(scene_dir / "calibration.json"),
                "--json") == 0
@@ -132,3 +135,26 @@ def test_track_prints_readable_lines_without_json(scene_dir: Path,
     lines = capsys.readouterr().out.splitlines()
     assert sum(" removed " in line for line in lines) == 4
     assert all(" seat " in line for line in lines)
+
+
+def test_track_with_default_zones_cuts_the_frame_along_its_diagonals(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_clip(tmp_path, "clip", [("9S", "E"), ("AD", "W")], [])
+    assert run("vision", "track", str(tmp_path / "clip.avi"), "--zones", "default",
+               "--json") == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert sorted((e["event"], e["seat"], e["card"]) for e in events) == [
+        ("placed", "E", "9S"), ("placed", "W", "AD")]
+    for placed in events:
+        assert placed["at"] == pytest.approx(SPOTS[placed["seat"]], abs=15)
+
+
+@pytest.mark.parametrize(("zones", "problem"), [
+    ("missing.json", "missing.json"), ('{"frame_size": [1]}', "frame_size"),
+    ("{broken", "not JSON")])
+def test_track_refuses_bad_zones(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                 zones: str, problem: str) -> None:
+    write_clip(tmp_path, "clip", [("9S", "E")], [], frames=4)
+    assert run("vision", "track", str(tmp_path / "clip.avi"), "--zones", zones) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and problem in err and "Traceback" not in err

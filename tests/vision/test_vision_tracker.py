@@ -48,20 +48,22 @@ def test_a_still_card_is_placed_once_after_the_stable_time() -> None:
     events = run(tracker, [[card(SPOT["E"])]] * 20, start=0.3)
     assert events == [CardEvent(EventKind.PLACED, 0.3, "E", "TH", 0.95)]
     assert events[0].to_json() == {"event": "placed", "t": 0.3, "seat": "E", "card": "TH",
-                                   "confidence": 0.95}
+                                   "confidence": 0.95, "at": [750.0, 400.0]}
 
 
 def test_the_stable_time_is_configurable() -> None:
     tracker = CardTracker(ZONES, TrackerConfig(stable_time=1.0))
     events = run(tracker, [[card(SPOT["N"])]] * 15)
-    assert [(e.kind, e.t) for e in events] == [(EventKind.PLACED, pytest.approx(1.0))]
+    assert [e.kind for e in events] == [EventKind.PLACED]
+    assert events[0].t == pytest.approx(1.0)
 
 
 def test_a_card_gone_for_the_stable_time_is_removed_with_its_identity() -> None:
     tracker = CardTracker(ZONES)
     run(tracker, [[card(SPOT["S"], "JD")]] * 6)
     events = run(tracker, [[]] * 6, start=0.6)
-    assert events == [CardEvent(EventKind.REMOVED, pytest.approx(0.9), "S", "JD", 0.95)]
+    assert events == [CardEvent(EventKind.REMOVED, events[0].t, "S", "JD", 0.95)]
+    assert events[0].t == pytest.approx(0.9)
     assert tracker.on_table == []
 
 
@@ -112,7 +114,8 @@ def test_a_nudged_card_stays_the_same_card() -> None:
 def test_low_confidence_makes_an_unreadable_card_in_its_zone() -> None:
     tracker = CardTracker(ZONES)
     events = run(tracker, [[card(SPOT["E"], "QS", 0.55)]] * 6)
-    assert events == [CardEvent(EventKind.UNREADABLE, pytest.approx(0.3), "E", None, 0.55)]
+    assert events == [CardEvent(EventKind.UNREADABLE, events[0].t, "E", None, 0.55)]
+    assert events[0].t == pytest.approx(0.3)
     assert events[0].to_json()["card"] is None
 
 
@@ -217,8 +220,9 @@ def test_reused_observations_count_for_presence_but_not_as_new_readings() -> Non
 def test_an_index_corner_alone_does_not_make_a_card() -> None:
     tracker = CardTracker(ZONES)
     whole = card(SPOT["E"], "AH", 0.95)
-    corner = CardObservation(whole.corners * 0.3 + np.float32(SPOT["E"]) * 0.7, whole.reading,
-                             0.95, whole=False)
+    middle = np.array(SPOT["E"], np.float32)
+    corner = CardObservation(whole.corners * 0.3 + middle * 0.7, whole.reading, 0.95,
+                             whole=False)
     assert run(tracker, [[corner]] * 10) == []
 
 
@@ -282,3 +286,25 @@ def test_freshness_flags_must_match_the_observations() -> None:
     tracker = CardTracker(ZONES)
     with pytest.raises(TrackerError, match="freshness"):
         tracker.update(0.0, [card(SPOT["N"], "QD")], fresh=[True, False])
+
+
+def test_every_event_carries_where_the_card_lies() -> None:
+    tracker = CardTracker(ZONES)
+    x, y = SPOT["W"]
+    events = run(tracker, [[card((x, y), None, 0.0)]] * 5)
+    events += run(tracker, [[card((x + 6.04, y + 3.96), "KD", 0.9)]] * 5, start=0.5)
+    events += run(tracker, [[]] * 5, start=1.0, is_clear=True)
+    assert [e.kind for e in events] == [EventKind.UNREADABLE, EventKind.IDENTIFIED,
+                                        EventKind.REMOVED]
+    assert events[0].centre == pytest.approx((x, y))
+    assert events[1].centre == events[2].centre == pytest.approx((x + 6.04, y + 3.96))
+    assert events[1].to_json()["at"] == [round(x + 6.04, 1), round(y + 3.96, 1)]
+
+
+def test_where_a_card_lies_is_not_part_of_an_event_s_equality() -> None:
+    here = CardEvent(EventKind.PLACED, 1.0, "N", "AS", 0.9, (10.0, 20.0))
+    there = CardEvent(EventKind.PLACED, 1.0, "N", "AS", 0.9, (300.0, 40.0))
+    unknown = CardEvent(EventKind.PLACED, 1.0, "N", "AS", 0.9)
+    assert here == there == unknown
+    assert "at" not in unknown.to_json()
+    assert here.to_json()["at"] == [10.0, 20.0]
