@@ -46,6 +46,10 @@ class LiveConfig:
     keep_named: bool = True
     """A card the tracker has placed and named, found again where it lay in a part of the view
     that has not changed, keeps its reading without being read again."""
+    border_reach: float = 0.01
+    """An unread outline with a side within this share of the view's long side of its border
+    is the border cutting off something (a patch of light, a card half out of view), not a
+    card's own outline: it is not followed as a card."""
     view_long_side: int = 1088
     """The play-area view is searched for outlines at up to this long side, where a photo is
     shrunk to `VisionConfig.detect_long_side` (0: as a photo). A 1080p camera's play area
@@ -162,6 +166,10 @@ class TableWatcher:
                  for o in settled}
         found = recognise(view, self.model, self.vision_config, self.stages,
                           list(local.values()))
+        height, width = view.shape[:2]
+        reach = max(2.0, self.config.border_reach * max(width, height))
+        found = [o for o in found
+                 if o.name is not None or not on_border(o.corners, width, height, reach)]
         back = {id(o): o for o in settled}
         kept = {id(local_o): back[key] for key, local_o in local.items()}
         self.observations = [
@@ -171,6 +179,16 @@ class TableWatcher:
         ]
         self.recognised += 1
         return [id(o) not in kept for o in found]
+
+
+def on_border(corners: Quad, width: int, height: int, reach: float) -> bool:
+    """Whether a side of the outline runs along the border of a view of width x height."""
+    quad = np.asarray(corners, np.float32)
+    for start, end in zip(quad, np.roll(quad, -1, axis=0), strict=True):
+        for axis, limit in ((0, width - 1), (1, height - 1)):
+            if max(start[axis], end[axis]) <= reach or min(start[axis], end[axis]) >= limit - reach:
+                return True
+    return False
 
 
 def grey_thumbnail(image: Image, cell: int) -> Image:

@@ -313,8 +313,7 @@ class CardTracker:
                 other.gone_since = None
                 self.tracks.remove(track)
                 return []
-        if card is None and any(other.placed and other.seat == seat
-                                and _inside(track.centre, other.sighting.corners)
+        if card is None and any(other.placed and self._is_part_of(track, other, seat)
                                 for other in self.tracks):
             self.tracks.remove(track)  # a piece of a card already lying there, not a new card
             return []
@@ -329,6 +328,18 @@ class CardTracker:
             track.readings = []  # only readings from now on may name it later
         kind = EventKind.PLACED if card is not None else EventKind.UNREADABLE
         return [CardEvent(kind, t, seat, card, confidence, track.centre)]
+
+    def _is_part_of(self, track: Track, other: Track, seat: str) -> bool:
+        """Whether an unread candidate is a piece of a placed card, or an outline around it:
+        inside it in its seat, or, across seats, inside it or holding it while of another
+        size (a card laid over another is about its size)."""
+        inside = _inside(track.centre, other.sighting.corners)
+        if other.seat == seat:
+            return inside
+        ratio = track.sighting.size / other.sighting.size
+        if 1 / self.config.size_change <= ratio <= self.config.size_change:
+            return False
+        return inside or _inside(other.centre, track.sighting.corners)
 
     def _identify_late(self, track: Track, t: float) -> list[CardEvent]:
         """Name a card lying unreadable once enough fresh readings agree on it."""

@@ -6,7 +6,15 @@ import cv2
 import numpy as np
 
 from tools.scenes import paste_card, plain_card, table_background
-from vision.live import BareTable, LiveConfig, TableWatcher, crop_box, draw_zones, even_lighting
+from vision.live import (
+    BareTable,
+    LiveConfig,
+    TableWatcher,
+    crop_box,
+    draw_zones,
+    even_lighting,
+    on_border,
+)
 from vision.model import GlyphModel
 from vision.zones import default_zones
 
@@ -73,3 +81,30 @@ def test_draw_zones_marks_the_seats_and_the_cards() -> None:
     drawn = draw_zones(scene, zones, [])
     assert drawn.shape == scene.shape
     assert (cv2.absdiff(drawn, scene).max(axis=2) > 30).mean() > 0.01
+
+
+def test_an_outline_with_a_side_on_the_view_border_is_on_the_border() -> None:
+    def box(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+    assert on_border(box(500, 0, 600, 140), WIDTH, HEIGHT, 3.0)
+    assert on_border(box(540, 100, 639, 240), WIDTH, HEIGHT, 3.0)
+    assert on_border(box(1, 100, 101, 240), WIDTH, HEIGHT, 3.0)
+    assert on_border(box(200, 219, 300, 358), WIDTH, HEIGHT, 3.0)
+    assert not on_border(box(200, 100, 300, 240), WIDTH, HEIGHT, 3.0)
+    assert not on_border(box(10, 10, 110, 150), WIDTH, HEIGHT, 3.0)
+    tilted = np.array([[0, 100], [80, 60], [150, 200], [70, 240]], np.float32)
+    assert not on_border(tilted, WIDTH, HEIGHT, 3.0)
+
+
+def test_a_blank_patch_cut_by_the_view_border_is_not_followed_as_a_card() -> None:
+    def events_with_patch(x0: int, y0: int) -> list[str]:
+        watcher = TableWatcher(GlyphModel.load(), default_zones(WIDTH, HEIGHT, margin=0.0))
+        scene = table_background(WIDTH, HEIGHT, seed=4)
+        cv2.rectangle(scene, (x0, y0), (x0 + 90, y0 + 130), (235, 235, 235), -1)
+        frame = np.asarray(scene, np.uint8)
+        return [e.kind.value for t in range(8) for e in watcher.process(t * 0.1, frame)]
+
+    assert events_with_patch(260, 110) == ["unreadable"]
+    assert events_with_patch(WIDTH - 91, 0) == []
+    assert events_with_patch(0, HEIGHT - 131) == []

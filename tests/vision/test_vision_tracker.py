@@ -239,6 +239,33 @@ def test_an_unreadable_piece_inside_a_card_lying_there_is_not_a_new_card() -> No
     assert [(e.kind, e.seat) for e in events] == [(EventKind.UNREADABLE, "S")]
 
 
+@pytest.mark.parametrize("offset", [(0.0, -40.0), (45.0, 0.0), (-45.0, 0.0), (0.0, 40.0)])
+def test_an_unreadable_piece_of_a_card_across_the_seat_line_is_not_a_new_card(
+        offset: tuple[float, float]) -> None:
+    centre = (500.0, 400.0)  # where the four seat zones meet
+    tracker = CardTracker(ZONES)
+    placed = run(tracker, [[card(centre, long_side=300.0)]] * 5)
+    assert [e.kind for e in placed] == [EventKind.PLACED]
+    piece = card((centre[0] + offset[0], centre[1] + offset[1]), None, 0.0, long_side=120.0)
+    assert run(tracker, [[card(centre, long_side=300.0), piece]] * 10, start=0.5) == []
+
+
+def test_an_unreadable_outline_around_a_card_lying_there_is_not_a_new_card() -> None:
+    tracker = CardTracker(ZONES)
+    run(tracker, [[card(SPOT["S"])]] * 5)
+    around = card((SPOT["S"][0], SPOT["S"][1] - 210), None, 0.0, long_side=480.0)
+    assert ZONES.seat_of(around.corners.mean(axis=0)) != "S"
+    assert run(tracker, [[card(SPOT["S"]), around]] * 10, start=0.5) == []
+
+
+def test_an_unreadable_card_laid_over_another_across_the_seat_line_is_placed() -> None:
+    tracker = CardTracker(ZONES)
+    run(tracker, [[card((500.0, 470.0))]] * 5)
+    over = card((500.0, 380.0), None, 0.0)
+    events = run(tracker, [[card((500.0, 470.0)), over]] * 10, start=0.5)
+    assert [(e.kind, e.seat) for e in events] == [(EventKind.UNREADABLE, "N")]
+
+
 def test_a_card_placed_unreadable_is_identified_once_it_can_be_read_where_it_lies() -> None:
     tracker = CardTracker(ZONES)
     events = run(tracker, [[card(SPOT["S"], None, 0.0)]] * 5)
