@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import queue
+import socket
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -54,7 +57,14 @@ class EventStream:
     """Reads `/api/events` in a thread; each `state` event's data lands in `events`."""
 
     def __init__(self, server: Addressed) -> None:
-        self.answer = urllib.request.urlopen(server.url + "api/events", timeout=WAIT_S)
+        address = urllib.parse.urlsplit(server.url)
+        self.connection = http.client.HTTPConnection(address.hostname or "127.0.0.1",
+                                                     address.port, timeout=WAIT_S)
+        self.connection.request("GET", address.path + "api/events")
+        self.sock = self.connection.sock
+        """Kept: the connection lets go of it once the endless answer begins."""
+        self.answer = self.connection.getresponse()
+        assert self.answer.status == 200, self.answer.status
         assert self.answer.headers["Content-Type"] == "text/event-stream"
         self.events: queue.Queue[dict[str, Any]] = queue.Queue()
         self.ids: list[int] = []
@@ -93,8 +103,13 @@ class EventStream:
                 return snapshot
 
     def close(self) -> None:
-        """Hang up."""
+        """Hang up: the socket is shut first, so the reading thread's wait ends at once."""
+        if self.sock is not None:
+            with suppress(OSError):
+                self.sock.shutdown(socket.SHUT_RDWR)
+        self._thread.join(timeout=WAIT_S)
         self.answer.close()
+        self.connection.close()
 
 
 def post_json(url: str, body: object, path: str = "/api/correct"
