@@ -27,6 +27,7 @@ from tools.reader_data import LICENSED_SETS, is_calibration
 from tools.split import photo_set, training_keys
 from vision.cards import CardObservation, Rank, Reading, Suit
 from vision.config import VisionConfig
+from vision.corners import cards_of_index
 from vision.imageio import read_image
 from vision.learned import (
     CardScores,
@@ -36,9 +37,11 @@ from vision.learned import (
     load_reader,
     reading_of,
     shipped_reader,
+    surer_of,
 )
 
 Record = dict[str, Any]
+SHARED_SCORER = Path(__file__).resolve().parents[2] / "shared" / "vision" / "score.py"
 
 
 def parts(labels: Record) -> dict[str, set[str]]:
@@ -72,15 +75,25 @@ def observe(folder: Path, out: Path, keys: set[str] | None = None) -> None:
 
 
 def add_scores(folder: Path, lines: list[Record], reader: LearnedReader) -> None:
-    """The learned reader's scores of each whole card, in place ('rank', 'suit')."""
+    """The learned reader's scores of each whole card and of the card each named loose corner
+    implies, in place ('rank', 'suit')."""
     labels = json.loads((folder / "labels.json").read_text())
+    config = VisionConfig()
     for line in lines:
         whole = [c for c in line["cards"] if c["whole"]]
-        if not whole:
+        loose = [c for c in line["cards"] if not c["whole"] and c["card"] is not None]
+        if not whole + loose:
             continue
         frame = read_image(folder / labels.get("image_root", "") / line["image"])
         quads = [np.array(c["corners"], np.float32) for c in whole]
-        for card, scores in zip(whole, reader.scores(frame, quads), strict=True):
+        for card in loose:
+            quads += cards_of_index(np.array(card["corners"], np.float32), config)
+        found = reader.scores(frame, quads)
+        chosen = found[:len(whole)] + [
+            surer_of(found[len(whole) + 2 * n:len(whole) + 2 * n + 2], glyph_reading(card),
+                     reader.rule.courts) for n, card in enumerate(loose)]
+        for card, scores in zip(whole + loose, chosen, strict=True):
+            assert scores is not None
             card["rank"] = scores.rank.tolist()
             card["suit"] = scores.suit.tolist()
 
@@ -132,6 +145,12 @@ def predictions(lines: list[Record], rule: Rule | None) -> list[Record]:
     return out
 
 
+def scorer_of(folder: Path) -> Path:
+    """The folder's score.py, else the shared one (a scaled folder holds none)."""
+    own = folder / "score.py"
+    return own if own.is_file() else SHARED_SCORER
+
+
 def score(folder: Path, preds: list[Record], keys: set[str]) -> Record:
     """score.py's summary (--json) for the predictions of some keys."""
     labels = json.loads((folder / "labels.json").read_text())
@@ -143,7 +162,7 @@ def score(folder: Path, preds: list[Record], keys: set[str]) -> Record:
                                             ("labels.json", "pred.jsonl", "out.json"))
         label_path.write_text(json.dumps(subset))
         pred_path.write_text("".join(json.dumps(p) + "\n" for p in preds if p["image"] in keys))
-        subprocess.run([sys.executable, str(folder / "score.py"), str(pred_path), "--labels",
+        subprocess.run([sys.executable, str(scorer_of(folder)), str(pred_path), "--labels",
                         str(label_path), "--json", str(json_path)], check=True,
                        capture_output=True)
         result: Record = json.loads(json_path.read_text())
@@ -168,9 +187,15 @@ def evidence(folder: Path, lines: list[Record], keys: set[str],
             wanted = truth["rank"] if rank_only or not truth.get("card") else truth["card"]
             item: Record = {"set": record["set"]}
             glyph = glyph_reading(card)
-            if "rank" not in card:
+            if not card["whole"] or "rank" not in card:
                 if glyph is not None and glyph.is_euchre:
                     item["loose"] = (card["confidence"], glyph.name[:len(wanted)] == wanted)
+                    if "rank" in card:
+                        implied = CardScores(np.array(card["rank"], np.float32),
+                                             np.array(card["suit"], np.float32))
+                        suit = glyph.suit.value if glyph.suit else None
+                        item["implied"] = (implied.support(glyph.rank.value, suit, courts),
+                                           glyph.name[:len(wanted)] == wanted)
                 out.append(item)
                 continue
             scores = CardScores(np.array(card["rank"], np.float32),
@@ -249,6 +274,15 @@ def main(argv: list[str] | None = None) -> int:
     rate.add_argument("--model", type=Path)
     rate.add_argument("--threshold", type=float)
     rate.add_argument("--support", type=float)
+    rate.add_argument("--loose-backed", type=float,
+                      help="a loose corner from this confidence is named when the network "
+                           "backs the card it implies")
+    rate.add_argument("--loose-support", type=float,
+                      help="the network's backing a loose corner's implied card needs")
+    rate.add_argument("--overrule", type=float,
+                      help="a glyph reading below this confidence gives way to the network")
+    rate.add_argument("--overrule-threshold", type=float,
+                      help="the network's joint probability needed to overrule it")
     rate.add_argument("--courts", choices=("yes", "no"),
                       help="back a glyph court card by the network's belief in any court card "
                            "of its suit (default: the manifest's)")
@@ -281,6 +315,14 @@ def main(argv: list[str] | None = None) -> int:
         rule = replace(rule, support=args.support)
     if args.courts is not None:
         rule = replace(rule, courts=args.courts == "yes")
+    if args.loose_backed is not None:
+        rule = replace(rule, loose_backed=args.loose_backed)
+    if args.loose_support is not None:
+        rule = replace(rule, loose_support=args.loose_support)
+    if args.overrule is not None:
+        rule = replace(rule, overrule=args.overrule)
+    if args.overrule_threshold is not None:
+        rule = replace(rule, overrule_threshold=args.overrule_threshold)
     figures: Record = {}
     split = parts(labels)
     for part, keys in split.items():
@@ -290,7 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.calibrate:
         curves = figures["curve/calibration"]
         rule = Rule(pick(curves["learned"]), pick(curves["glyph"]), pick(curves["loose"]),
-                    courts=rule.courts)
+                    courts=rule.courts, overrule=rule.overrule,
+                    overrule_threshold=rule.overrule_threshold)
         model = args.model or Path(__file__).resolve().parents[1] / "vision/data/reader.onnx"
         manifest_path = model.with_suffix(".json")
         manifest = json.loads(manifest_path.read_text())

@@ -272,3 +272,20 @@ def _unit(vector: Vector) -> Vector:
     """The vector scaled to length one."""
     unit: Vector = vector / max(float(np.linalg.norm(vector)), 1e-6)
     return unit
+
+
+
+def cards_of_index(outline: Quad, config: VisionConfig, aspect: float = 1.4) -> tuple[Quad, Quad]:
+    """The whole card a corner index's outline (from `corner_views`) belongs to, were the card
+    uncovered, for either hypothesis of `corner_views`: the card whose top-left corner the
+    index box holds, and the one whose top-right corner it holds. Its width is the index box's
+    over its share of a card; its length `aspect` times that."""
+    pts = np.asarray(outline, np.float32)
+    across, down = pts[1] - pts[0], pts[3] - pts[0]
+    width = float(np.linalg.norm(across)) / config.index_width
+    along, downward = _unit(across) * width, _unit(down) * width * aspect
+    left = np.array([pts[0], pts[0] + along, pts[0] + along + downward, pts[0] + downward],
+                    np.float32)
+    right = np.array([pts[1] - along, pts[1], pts[1] + downward, pts[1] - along + downward],
+                     np.float32)
+    return left, right

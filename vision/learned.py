@@ -130,7 +130,8 @@ def reading_of(name: str, probability: float) -> Reading | None:
 
 
 def decide(glyph: Reading | None, scores: CardScores, threshold: float,
-           support: float, courts: bool = False) -> Reading | None:
+           support: float, courts: bool = False, overrule: float = 0.0,
+           overrule_threshold: float = 1.0) -> Reading | None:
     """A card's name where the cues agree, else None (present but unreadable).
 
     A glyph reading of a euchre card stands when both learned views give its card at least
@@ -139,15 +140,19 @@ def decide(glyph: Reading | None, scores: CardScores, threshold: float,
     glyph reader left unread is named when both views agree on a euchre card (or the joker)
     with a joint probability of at least `threshold`. With `courts`, a glyph jack, queen or king
     is backed by the network's probability of any court card of its suit: the figure art of a
-    deck it never saw misleads its rank, while the glyph reader reads the index letter."""
+    deck it never saw misleads its rank, while the glyph reader reads the index letter.
+    A glyph reading below `overrule` confidence that the network does not back gives way to
+    the network's name when both views agree on it at `overrule_threshold` or more."""
     if glyph is not None:
         if glyph.rank is Rank.JOKER:
             return glyph  # named by its whole face against a known joker, which no index shows
-        if not glyph.is_euchre:
-            return None
         suit = glyph.suit.value if glyph.suit else None
-        backing = scores.support(glyph.rank.value, suit, courts)
-        return Reading(glyph.rank, glyph.suit, round(backing, 3)) if backing >= support else None
+        backing = scores.support(glyph.rank.value, suit, courts) if glyph.is_euchre else 0.0
+        if glyph.is_euchre and backing >= support:
+            return Reading(glyph.rank, glyph.suit, round(backing, 3))
+        if glyph.confidence >= overrule:
+            return None
+        threshold = max(threshold, overrule_threshold)
     agreed = scores.agreed()
     if agreed is None or agreed[1] < threshold:
         return None
@@ -170,28 +175,59 @@ class Rule:
     courts: bool = False
     """A glyph jack, queen or king is backed by the network's belief in any court card of its
     suit (`decide`)."""
+    loose_backed: float = 2.0
+    """A card read at a loose corner below `loose` keeps its name from this glyph confidence on
+    when the network, shown the whole card the corner implies (`corners.card_of_index`), gives
+    that card `loose_support` or more (above 1: never)."""
+    loose_support: float = 1.0
+    overrule: float = 0.0
+    """A glyph reading below this confidence that the network does not back gives way to the
+    network's own name (0: never)."""
+    overrule_threshold: float = 1.0
+    """The joint probability both views must give a name to overrule a weak glyph reading."""
+
+
+def surer_of(candidates: list[CardScores], reading: Reading | None,
+             courts: bool = False) -> CardScores | None:
+    """Of the scores of a loose corner's candidate cards, those backing its reading most."""
+    if reading is None or not candidates:
+        return None
+    suit = reading.suit.value if reading.suit else None
+    return max(candidates, key=lambda s: s.support(reading.rank.value, suit, courts))
+
+
+def _loose_backed(observation: CardObservation, scores: CardScores | None, rule: Rule) -> bool:
+    """Whether a loose corner's reading is backed by the network's view of its implied card."""
+    reading = observation.reading
+    if scores is None or reading is None or observation.confidence < rule.loose_backed:
+        return False
+    suit = reading.suit.value if reading.suit else None
+    return scores.support(reading.rank.value, suit, rule.courts) >= rule.loose_support
 
 
 def checked(observations: list[CardObservation], scores: list[CardScores | None],
             rule: Rule) -> list[CardObservation]:
     """The observations with each name kept only where the cues agree (`scores` per
-    observation, None for those the network did not see); a name the network alone gives is
-    not given twice in a frame."""
+    observation, None for those the network did not see; for a loose corner, the scores of the
+    card it implies); a name the network alone gives is not given twice in a frame."""
     out = []
     for observation, card_scores in zip(observations, scores, strict=True):
-        if card_scores is None:
+        if not observation.whole or card_scores is None:
             keep = (observation.reading is not None and observation.reading.is_euchre
-                    and observation.confidence >= rule.loose)
+                    and (observation.confidence >= rule.loose
+                         or _loose_backed(observation, card_scores, rule)))
             out.append(observation if keep else replace(observation, reading=None,
                                                         confidence=0.0))
             continue
         glyph = observation.reading if rule.glyph else None
-        reading = decide(glyph, card_scores, rule.threshold, rule.support, rule.courts)
+        reading = decide(glyph, card_scores, rule.threshold, rule.support, rule.courts,
+                         rule.overrule, rule.overrule_threshold)
         out.append(replace(observation, reading=reading,
                            confidence=reading.confidence if reading else 0.0))
     names = [o.name for o in out]
     for k, (observation, before) in enumerate(zip(out, observations, strict=True)):
-        alone = observation.name is not None and (before.name is None or not rule.glyph)
+        alone = observation.name is not None and (before.name != observation.name
+                                                  or not rule.glyph)
         if alone and names.count(observation.name) > 1:
             out[k] = replace(observation, reading=None, confidence=0.0)
     return out
@@ -234,7 +270,11 @@ def load_reader(path: Path = MODEL_PATH) -> LearnedReader:
         raise ModelFileError(f"{str(manifest_path)!r} lists other classes than this reader's")
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
     rule = Rule(float(manifest.get("threshold", 0.9)), float(manifest.get("support", 0.5)),
-                float(manifest.get("loose", 0.0)), courts=bool(manifest.get("courts", False)))
+                float(manifest.get("loose", 0.0)), courts=bool(manifest.get("courts", False)),
+                loose_backed=float(manifest.get("loose_backed", 2.0)),
+                loose_support=float(manifest.get("loose_support", 1.0)),
+                overrule=float(manifest.get("overrule", 0.0)),
+                overrule_threshold=float(manifest.get("overrule_threshold", 1.0)))
     return LearnedReader(net, manifest, rule)
 
 

@@ -12,7 +12,14 @@ import numpy as np
 
 from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import VisionConfig
-from vision.corners import CardCorner, FanStep, corner_views, end_corners, find_corners
+from vision.corners import (
+    CardCorner,
+    FanStep,
+    cards_of_index,
+    corner_views,
+    end_corners,
+    find_corners,
+)
 from vision.deck_match import read_known_deck
 from vision.detect import MaskSet, card_masks, find_cards
 from vision.faces import JOKER, FaceSet, builtin_faces
@@ -119,16 +126,26 @@ class StageClock:
 def checked_by_learned(frame: Image, observations: list[CardObservation],
                        config: VisionConfig) -> list[CardObservation]:
     """Every card named only where the learned reader's cues agree (vision.learned)."""
-    from vision.learned import CardScores, checked, shipped_reader
+    from vision.learned import CardScores, checked, shipped_reader, surer_of
 
     reader = shipped_reader()
+    rule = reader.rule
     whole = [k for k, o in enumerate(observations) if o.whole]
     large = {k for k in whole if _long_side(observations[k].corners) > config.learned_max_length}
     whole = [k for k in whole if k not in large]
+    # A loose corner too weak to be named alone is shown to the network as the card it implies.
+    loose = [k for k, o in enumerate(observations) if not o.whole and o.reading is not None
+             and rule.loose_backed <= o.confidence < rule.loose]
+    quads = [observations[k].corners for k in whole]
+    for k in loose:
+        quads += cards_of_index(observations[k].corners, config)
+    found = reader.scores(frame, quads)
     scores: list[CardScores | None] = [None] * len(observations)
-    for k, card_scores in zip(whole, reader.scores(frame, [observations[k].corners
-                                                           for k in whole]), strict=True):
+    for k, card_scores in zip(whole, found, strict=False):
         scores[k] = card_scores
+    for n, k in enumerate(loose):
+        scores[k] = surer_of(found[len(whole) + 2 * n:len(whole) + 2 * n + 2],
+                             observations[k].reading, rule.courts)
     out = checked(observations, scores, reader.rule)
     return [observations[k] if k in large else o for k, o in enumerate(out)]
 

@@ -176,6 +176,38 @@ def test_a_court_index_is_backed_by_any_figure_of_its_suit_with_courts(glyph: st
                       courts=True) is None
 
 
+@pytest.mark.parametrize(("confidence", "sure", "named"), [
+    (0.6, 0.95, "TD"), (0.6, 0.9, None), (0.85, 0.95, None), (0.6, 0.5, None)])
+def test_a_weak_glyph_reading_gives_way_only_to_a_sure_network(confidence: float, sure: float,
+                                                               named: str | None) -> None:
+    weak_queen = Reading(Rank.QUEEN, Suit.DIAMONDS, confidence)
+    ten = _scores(("T", "D"), ("T", "D"), sure)
+    kept = decide(weak_queen, ten, 0.8, 0.3, overrule=0.8, overrule_threshold=0.85)
+    assert (kept.name if kept else None) == named
+    assert decide(weak_queen, ten, 0.8, 0.3) is None  # off by default
+    low = Reading(Rank.EIGHT, Suit.DIAMONDS, confidence)
+    kept = decide(low, ten, 0.8, 0.3, overrule=0.8, overrule_threshold=0.85)
+    assert (kept.name if kept else None) == named
+    backed = decide(weak_queen, _scores(("Q", "D"), ("Q", "D"), 0.9), 0.8, 0.3, overrule=0.8,
+                    overrule_threshold=0.85)
+    assert backed is not None and backed.name == "QD"
+
+
+def test_an_overruling_name_already_given_in_the_frame_is_withheld() -> None:
+    from vision.cards import CardObservation
+    from vision.learned import Rule, checked
+
+    quad = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
+    sure_ten = _scores(("T", "D"), ("T", "D"), 0.97)
+    observations = [CardObservation(quad, Reading(Rank.TEN, Suit.DIAMONDS, 0.95), 0.95),
+                    CardObservation(quad + 100, Reading(Rank.QUEEN, Suit.DIAMONDS, 0.6), 0.6)]
+    rule = Rule(0.8, 0.3, 0.8, overrule=0.8, overrule_threshold=0.85)
+    out = checked(observations, [sure_ten, sure_ten], rule)
+    assert [o.name for o in out] == ["TD", None]
+    alone = checked(observations[1:], [sure_ten], rule)
+    assert [o.name for o in alone] == ["TD"]
+
+
 def test_the_shipped_manifest_sets_every_rule_field(reader: LearnedReader) -> None:
     manifest = reader.manifest
     for key in ("support", "threshold", "loose", "courts"):
