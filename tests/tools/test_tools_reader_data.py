@@ -155,3 +155,26 @@ def test_a_swapped_figure_keeps_the_index_and_label_and_takes_another_ranks_figu
     assert swapped.image[5, 5, 0] == 10 and swapped.image[-5, -5, 0] == 10  # corners kept
     assert face.image[FACE_HEIGHT // 2, FACE_WIDTH // 2, 0] == 10  # the face itself untouched
     assert swapped_figure(face, donors[:2], np.random.default_rng(0)) is face
+
+
+
+def test_jittered_views_are_the_same_cards_drawn_a_little_off() -> None:
+    from tools.train_reader import jittered
+
+    artwork = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
+    names = ["9C", "TD", "JH", "QS", "KC", "AD"]
+    views = np.stack([cv2.resize(cv2.imread(str(artwork / f"{n}.png")), (64, 96),
+                                 interpolation=cv2.INTER_AREA) for n in names])
+    out = jittered(views, np.random.default_rng(0))
+    assert out.shape == views.shape and out.dtype == np.uint8
+    assert not np.array_equal(out, views)
+
+    def apart(a: np.ndarray, b: np.ndarray) -> float:
+        """Mean difference of the two views blurred past a few pixels' shift, either end up."""
+        soft = [cv2.GaussianBlur(v, (0, 0), 4).astype(int) for v in (a, b, b[::-1, ::-1])]
+        return min(float(np.abs(soft[0] - v).mean()) for v in soft[1:])
+
+    for k, after in enumerate(out):
+        # Each view is its own card moved a little (or turned half round), not another card.
+        own = apart(after, views[k])
+        assert all(own < apart(after, other) for j, other in enumerate(views) if j != k)
