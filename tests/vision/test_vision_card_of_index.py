@@ -60,3 +60,33 @@ def test_a_weak_loose_corner_is_named_only_when_its_card_backs_it(
     rule = Rule(0.8, 0.3, 0.8, loose_backed=0.55, loose_support=0.5)
     out = checked([corner], [_scores(seen, 0.95) if seen else None], rule)
     assert out[0].name == named
+
+
+@pytest.mark.parametrize(("card", "read", "named"), [
+    ("JS", "JS", "JS"), ("QH", "QH", "QH"), ("JS", "9D", None), ("QH", "KC", None)])
+def test_the_pipeline_names_a_weak_corner_only_when_the_network_sees_its_card(
+        card: str, read: str, named: str | None) -> None:
+    from pathlib import Path
+
+    import cv2
+
+    from tools.scenes import paste_card, table_background
+    from vision.corners import CardCorner
+    from vision.pipeline import checked_by_learned
+
+    artwork = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
+    face = cv2.imread(str(artwork / f"{card}.png"))
+    frame = table_background(400, 300, seed=4)
+    paste_card(frame, face, (200.0, 150.0), 140.0, angle=0.0)
+    # The face's own top-left corner in the frame, where its index is.
+    width = 140.0 * face.shape[1] / face.shape[0]
+    tip = np.array([200.0 - width / 2, 150.0 - 70.0], np.float32)
+    corner = CardCorner(tip, np.array([1.0, 0.0], np.float32), np.array([0.0, 1.0], np.float32),
+                        width, 140.0)
+    config = VisionConfig()
+    _, outline = next(corner_views(frame, corner, width, config, (True,)))
+    weak = CardObservation(outline, Reading(Rank(read[0]), Suit(read[1]), 0.7), 0.7,
+                           whole=False)
+    out = checked_by_learned(frame, [weak], config)
+    assert out[0].name == named
+    assert not out[0].whole
