@@ -274,7 +274,6 @@ def _unit(vector: Vector) -> Vector:
     return unit
 
 
-
 def cards_of_index(outline: Quad, config: VisionConfig, aspect: float = 1.4) -> tuple[Quad, Quad]:
     """The whole card a corner index's outline (from `corner_views`) belongs to, were the card
     uncovered, for either hypothesis of `corner_views`: the card whose top-left corner the

@@ -177,7 +177,7 @@ class Rule:
     suit (`decide`)."""
     loose_backed: float = 2.0
     """A card read at a loose corner below `loose` keeps its name from this glyph confidence on
-    when the network, shown the whole card the corner implies (`corners.card_of_index`), gives
+    when the network, shown the whole card the corner implies (`corners.cards_of_index`), gives
     that card `loose_support` or more (above 1: never)."""
     loose_support: float = 1.0
     overrule: float = 0.0
