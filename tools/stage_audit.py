@@ -60,6 +60,7 @@ STAGES = (
     Stage("fan stubs", "fan_stubs", False),
     Stage("unread outlines searched at corners", "search_unread", False),
     Stage("unread outlines read beside corners", "search_aside", False),
+    Stage("wider index views of unread outlines", "wide_index_windows", ()),
     Stage("sharpened look", "sharpen_looks", ()),
     Stage("grown outlines of blurred cards", "blurred_outline_growth", 0.0),
     Stage("index finder", "index_finder", False),

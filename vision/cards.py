@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 from cv2.typing import MatLike
@@ -16,6 +17,12 @@ Image = MatLike
 
 Quad = npt.NDArray[np.float32]
 """Four card corners, shape (4, 2), in the frame's pixels, clockwise from the top-left."""
+
+
+def inside(point: npt.NDArray[np.floating] | tuple[float, float], outline: Quad) -> bool:
+    """Whether a point lies inside (or on) a quad."""
+    contour = np.asarray(outline, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
 class Rank(Enum):

@@ -394,6 +394,26 @@ class VisionConfig:
     `sharpen_min_edge_width`), one showing glyphs it read unsurely, is read again from its
     outline moved outward by this many times the measured edge width (in frame pixels); 0
     turns this off. On dev 0.75 to 2.0 each read the same two jacks more and no wrong card."""
+    wide_index_windows: tuple[tuple[float, float], ...] = ((0.28, 0.44),)
+    """`read_wide.read_wide_indices`, after the unread outlines: a whole outline left unread is
+    read again in index views of each of these (width, height) shares of the card in turn: a
+    deck with large indices (jumbo indices, the webcam deck of `webcam_felt`) overflows the
+    usual `index_width` x `index_height` view, its suit cut by the view's lower edge or its
+    rank wider than a glyph may be. Empty turns this off. Chosen on the training halves (named
+    of 464 at 95 px / 140 px / as photographed, no wrong name added): off 403 / 426 / 440,
+    0.28 x 0.44 406 / 429 / 444, also 0.30 x 0.44 after it 406 / 428 / 444, 0.30 x 0.44 alone
+    404 / 427 / 443; 0.26 x 0.40 before 0.28 x 0.44 named an edje queen JS at 95 px."""
+    wide_index_aspects: tuple[float, float] = (1.2, 2.1)
+    """Only an outline of this aspect (long over short side, a card seen slantwise included),
+    right-angled within `search_max_skew`, holding no corner read loose and with no corner on
+    the frame's border (`search_border`), is read so: the corner view of a region of several
+    cards, or of one the frame cuts, shows a piece of some card's index. Read in the same
+    views inside `read.read_outline` (every outline, before the loose corners), the wider
+    views named two such regions wrongly and, where they read a column of cards as one, kept
+    the loose corners from reading the cards in it."""
+    wide_index_max_width: float = 1.5
+    """Nor one wider than this many times the median width of the cards read whole, when there
+    are any: in a play-area view, the rectangle of a photo set into it was so read as a card."""
 
     # Cards found by their index glyphs
     index_finder: bool = True

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import CardObservation, Image, Quad, Reading, parse_card
+from vision.cards import CardObservation, Image, Quad, Reading, inside, parse_card
 from vision.deck_config import DeckMatchConfig
 from vision.deck_faces import (
     DeckFaces,
@@ -248,10 +248,6 @@ def read_known_deck(
         out.append(observation)
     named = [o for o in out if o.whole and o.name is not None]
     return [o for o in out if o.whole or not any(
-        _inside(o.corners.mean(axis=0), other.corners) for other in named)]
+        inside(o.corners.mean(axis=0), other.corners) for other in named)]
 
 
-def _inside(point: npt.NDArray[np.float32], corners: Quad) -> bool:
-    """Whether a point lies inside a card outline."""
-    outline = corners.reshape(-1, 1, 2).astype(np.float32)
-    return cv2.pointPolygonTest(outline, (float(point[0]), float(point[1])), False) >= 0

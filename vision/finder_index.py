@@ -19,7 +19,7 @@ from itertools import islice
 import cv2
 import numpy as np
 
-from vision.cards import CardObservation, Image, Quad, Reading
+from vision.cards import CardObservation, Image, Quad, Reading, inside
 from vision.config import VisionConfig
 from vision.corners import CardCorner, corner_views
 from vision.detect import MaskSet
@@ -139,7 +139,7 @@ def find_by_index(frame: Image, masks: MaskSet, observations: list[CardObservati
                and abs(height - h) < 0.1 * h for t, d, h in tried):
             continue
         tried.append(key)
-        if any(_inside(corner_at, o.corners) for o in read if o.whole):
+        if any(inside(corner_at, o.corners) for o in read if o.whole):
             continue
         here = read_index(frame, pair, corner_at, height, model, config, looks)
         if here is None or not _new_card(here, read + found, frame.shape, config):
@@ -255,11 +255,11 @@ def _new_card(find: IndexFind, read: list[CardObservation], shape: tuple[int, ..
                          find.card[2], find.card[3]], np.float32)
     for other in read:
         centre = other.corners.mean(axis=0)
-        if _inside(view_centre, other.corners):
+        if inside(view_centre, other.corners):
             return False
         # An index read at the card's other end is this card's: read as it was, or misread
         # here (a ten whose '1' is cut off by the card beside it).
-        if not other.whole and _inside(centre, far_half):
+        if not other.whole and inside(centre, far_half):
             return False
         if other.name == find.reading.name and np.linalg.norm(
                 centre - find.card.mean(axis=0)) < config.same_card_reach * width:
@@ -267,10 +267,6 @@ def _new_card(find: IndexFind, read: list[CardObservation], shape: tuple[int, ..
     return True
 
 
-def _inside(point: np.ndarray, outline: Quad) -> bool:
-    """Whether a point lies inside (or on) a quad."""
-    contour = np.asarray(outline, np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _short_side(quad: Quad) -> float:

@@ -41,12 +41,15 @@ def _card_transform(corners: Quad, config: VisionConfig) -> Image:
     return cv2.getPerspectiveTransform(pts, target)
 
 
-def index_views(frame: Image, corners: Quad, config: VisionConfig) -> list[Image]:
-    """The two index corners of a card, warped straight from the frame, each upright."""
+def index_views(frame: Image, corners: Quad, config: VisionConfig,
+                window: tuple[float, float] | None = None) -> list[Image]:
+    """The two index corners of a card, warped straight from the frame, each upright (`window`:
+    the view's width and height as shares of the card, else `index_width` x `index_height`)."""
+    width, height = window or (config.index_width, config.index_height)
     matrix = _card_transform(corners, config)
     zoom = index_zoom(_short_side(corners) / config.card_width, config)
-    crop_w = round(config.index_width * config.card_width) * zoom
-    crop_h = round(config.index_height * config.card_height) * zoom
+    crop_w = round(width * config.card_width) * zoom
+    crop_h = round(height * config.card_height) * zoom
     far_corner = np.array(
         [[-1, 0, config.card_width - 1], [0, -1, config.card_height - 1], [0, 0, 1]], np.float64
     )

@@ -28,6 +28,7 @@ from vision.finder_index import find_by_index
 from vision.model import GlyphModel
 from vision.read import read_outline, read_views
 from vision.read_search import card_shaped, read_unread_outlines
+from vision.read_wide import read_wide_indices
 
 CornerRead = tuple[CardObservation, np.ndarray, float]
 """A card read at a loose corner: the observation, the corner's tip and the card's extent."""
@@ -68,6 +69,8 @@ def recognise(
             observations += read_loose_corners(frame, masks, quads, observations, model, config)
     with clock.stage("unread outlines"):
         observations = read_unread_outlines(frame, observations, model, config)
+    with clock.stage("wide indices"):
+        observations = read_wide_indices(frame, observations, model, config)
     if config.read_corners and config.index_finder:
         with clock.stage("index finder"):
             observations += find_by_index(frame, masks, observations, model, config)

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import CardObservation, Image, Quad, Reading
+from vision.cards import CardObservation, Image, Quad, Reading, inside
 from vision.config import VisionConfig
 from vision.glyphs import warp_index
 from vision.model import GlyphModel
@@ -91,10 +91,11 @@ def corner_widths(corner: IndexCorner, typical: float | None, config: VisionConf
     return widths
 
 
-def card_shaped(quad: Quad, typical: float | None, config: VisionConfig) -> bool:
-    """Whether an outline is a whole card's: right-angled at every corner, of a card's aspect,
-    and as wide as the cards read whole (when any). Its own index views have been read: its
-    corners would show nothing new."""
+def card_shaped(quad: Quad, typical: float | None, config: VisionConfig,
+                aspects: tuple[float, float] | None = None) -> bool:
+    """Whether an outline is a whole card's: right-angled at every corner, of a card's aspect
+    (`aspects`, else `search_card_aspects`), and as wide as the cards read whole (when any).
+    Its own index views have been read: its corners would show nothing new."""
     pts = np.asarray(quad, np.float32)
     sides = np.roll(pts, -1, axis=0) - pts
     lengths = np.linalg.norm(sides, axis=1)
@@ -105,7 +106,7 @@ def card_shaped(quad: Quad, typical: float | None, config: VisionConfig) -> bool
     if cosines.max() > np.sin(np.deg2rad(config.search_max_skew)):
         return False
     short, long = sorted((lengths[0] + lengths[2], lengths[1] + lengths[3]))
-    low, high = config.search_card_aspects
+    low, high = aspects or config.search_card_aspects
     if not low <= long / short <= high:
         return False
     return typical is None or abs(short / 2 - typical) <= config.search_width_step * typical
@@ -136,9 +137,9 @@ def searchable_corners(
     for corner in index_corners(quad, config):
         if max(corner.across_length, corner.down_length) < least:
             continue
-        if any(_inside(corner.tip, outline) for outline in read):
+        if any(inside(corner.tip, outline) for outline in read):
             continue
-        if _at_border(corner.tip, frame.shape, config):
+        if at_border(corner.tip, frame.shape, config):
             continue
         yield corner
 
@@ -222,8 +223,8 @@ def read_aside(
             for offset in config.search_aside_offsets:
                 origin = (corner.tip - offset * width * corner.across).astype(np.float32)
                 # An index there would be cut off by the frame, or a read card's own.
-                if _at_border(origin, frame.shape, config) or any(
-                        _inside(origin, outline) for outline in read):
+                if at_border(origin, frame.shape, config) or any(
+                        inside(origin, outline) for outline in read):
                     continue
                 view = warp_index(frame, origin, corner.across, corner.down, unit, config)
                 reading, confidence = read_views([view], model, looks)
@@ -290,9 +291,9 @@ def _new_card(found: CornerFind, read: list[CardObservation], size: tuple[int, i
         return False
     width = float(np.linalg.norm(found.card[1] - found.card[0]))
     for other in read:
-        if other.whole and (_inside(centre, other.corners) or _inside(tip, other.corners)):
+        if other.whole and (inside(centre, other.corners) or inside(tip, other.corners)):
             return False
-        if not other.whole and _inside(other.corners.mean(axis=0), found.card):
+        if not other.whole and inside(other.corners.mean(axis=0), found.card):
             return False
         reach = config.same_card_reach * width
         if other.name == found.reading.name and np.linalg.norm(
@@ -301,7 +302,7 @@ def _new_card(found: CornerFind, read: list[CardObservation], size: tuple[int, i
     return True
 
 
-def _at_border(point: Vector, shape: tuple[int, ...], config: VisionConfig) -> bool:
+def at_border(point: Vector, shape: tuple[int, ...], config: VisionConfig) -> bool:
     """Whether a point lies on the frame's border, where the frame cuts what it shows: an
     outline's corner there is no card corner."""
     reach = config.search_border * max(shape[:2])
@@ -310,10 +311,6 @@ def _at_border(point: Vector, shape: tuple[int, ...], config: VisionConfig) -> b
     return min(x, y, width - 1 - x, height - 1 - y) < reach
 
 
-def _inside(point: Vector, outline: Quad) -> bool:
-    """Whether a point lies inside (or on) a quad."""
-    contour = np.asarray(outline, np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _overlap(card: Quad, outline: Quad) -> float:
