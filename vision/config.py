@@ -411,6 +411,14 @@ class VisionConfig:
     views inside `read.read_outline` (every outline, before the loose corners), the wider
     views named two such regions wrongly and, where they read a column of cards as one, kept
     the loose corners from reading the cards in it."""
+    wide_index_insets: tuple[float, ...] = (0.0, 0.03)
+    """The outline is read so as found, then moved inward by each further share of its width
+    in turn: an outline a little outside the card takes in table at its corner, and where the
+    index runs close to the card's edge the table's ink joins the rank (webcam_felt's jack of
+    hearts). Rendered large-index cards at 95 px, outlined 4 % of their width outside: 0 and 3
+    of 6 read as found (two layouts), 6 and 5 with 0.03 (`tests/vision/test_vision_read_wide.py`).
+    The training
+    halves read the same cards with (0.0,), (0.0, 0.03) and (0.0, 0.03, 0.05), no wrong name."""
     wide_index_max_width: float = 1.5
     """Nor one wider than this many times the median width of the cards read whole, when there
     are any: in a play-area view, the rectangle of a photo set into it was so read as a card."""

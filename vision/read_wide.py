@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.cards import CardObservation, Image, inside
+from vision.cards import CardObservation, Image, Quad, Reading, inside
 from vision.config import VisionConfig
-from vision.deblur_outline import short_side
+from vision.deblur_outline import grown_outline, short_side
 from vision.glyphs import index_views
 from vision.model import GlyphModel
 from vision.read import read_views
@@ -33,12 +33,25 @@ def read_wide_indices(frame: Image, observations: list[CardObservation], model: 
                 and card_shaped(observation.corners, None, config, config.wide_index_aspects)
                 and not any(at_border(point, frame.shape, config) for point in observation.corners)
                 and not any(inside(point, observation.corners) for point in loose)):
-            for window in config.wide_index_windows:
-                views = index_views(frame, observation.corners, config, window)
-                reading, confidence = read_views(views, model, config)
-                if reading is not None:
-                    observation = replace(observation, reading=reading,
-                                          confidence=round(confidence, 3))
-                    break
+            found = _read_wide(frame, observation.corners, model, config)
+            if found is not None:
+                observation = replace(observation, reading=found,
+                                      confidence=found.confidence)
         result.append(observation)
     return result
+
+
+def _read_wide(frame: Image, corners: Quad, model: GlyphModel,
+               config: VisionConfig) -> Reading | None:
+    """The first reading in the wider views of an outline, moved inward by each of
+    `wide_index_insets` in turn (an outline that takes in a strip of table at the card's corner
+    joins the table's ink to the index)."""
+    width = short_side(corners)
+    for inset in config.wide_index_insets:
+        outline = grown_outline(corners, -inset * width) if inset else corners
+        for window in config.wide_index_windows:
+            reading, confidence = read_views(index_views(frame, outline, config, window),
+                                             model, config)
+            if reading is not None:
+                return replace(reading, confidence=round(confidence, 3))
+    return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -10,6 +12,7 @@ from tests.vision.glyphs_only import glyph_config
 from tools.scenes import paste_card, plain_card, table_background
 from vision.cards import CardObservation, Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
+from vision.deblur_outline import grown_outline, short_side
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.read_wide import read_wide_indices
@@ -20,18 +23,25 @@ WIDE = glyph_config()
 USUAL = glyph_config(wide_index_windows=())
 
 
-def large_index_card(name: str, grow: float = 1.3) -> Image:
-    """A plain drawn card whose two indices are `grow` times the usual size."""
+def large_index_card(name: str, grow: float = 1.3, edge: int | None = None) -> Image:
+    """A plain drawn card whose two indices are `grow` times the usual size (`edge`: the index's
+    ink that many pixels from the card's edge, of 338, with no border line drawn)."""
     rank = "10" if name[0] == "T" else name[0]
     card = plain_card(rank, name[1])
     height, width = card.shape[:2]
     index = cv2.resize(card[8:158, 6:76], None, fx=grow, fy=grow, interpolation=cv2.INTER_CUBIC)
+    top, left = 6, 4
+    if edge is not None:
+        ys, xs = np.nonzero(index.min(axis=2) < 200)
+        index = index[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+        top = left = edge
     tall, wide = index.shape[:2]
     out = np.full_like(card, 250)
-    out[6:6 + tall, 4:4 + wide] = index
-    out[height - 6 - tall:height - 6, width - 4 - wide:width - 4] = cv2.rotate(
+    out[top:top + tall, left:left + wide] = index
+    out[height - top - tall:height - top, width - left - wide:width - left] = cv2.rotate(
         index, cv2.ROTATE_180)
-    cv2.rectangle(out, (0, 0), (width - 1, height - 1), (150, 150, 150), 3)
+    if edge is None:
+        cv2.rectangle(out, (0, 0), (width - 1, height - 1), (150, 150, 150), 3)
     return out
 
 
@@ -58,6 +68,24 @@ def test_large_indices_are_read_only_in_the_wider_views(
     # The usual view cuts the index, so it names none of them (and nothing wrong).
     assert set(usual) <= set(NAMES) and len(usual) <= 1
     assert sorted(wide) == sorted(NAMES)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_an_outline_taking_in_table_is_read_moved_inward(model: GlyphModel, seed: int) -> None:
+    # Indices 4 px (of 338) from the card's edge, 95 px cards outlined 4 % of their width
+    # outside: the table's ink joins each rank in the views of the outline as found.
+    frame = table_background(1280, 720, seed=seed)
+    quads = [paste_card(frame, large_index_card(name, edge=4), (200 + 170 * i, 360), 95,
+                        angle=-15 + 7 * i + 3 * seed)
+             for i, name in enumerate(NAMES)]
+    outside = [_unread(grown_outline(q, 0.04 * short_side(q))) for q in quads]
+    as_found = replace(WIDE, wide_index_insets=(0.0,))
+    found = [o.name for o in read_wide_indices(frame, outside, model, as_found)]
+    inward = [o.name for o in read_wide_indices(frame, outside, model, WIDE)]
+    # No name but the card's own; moved inward, at least two more of the six are read.
+    for names in (found, inward):
+        assert all(name in (None, card) for name, card in zip(names, NAMES, strict=True))
+    assert len(NAMES) - inward.count(None) >= len(NAMES) - found.count(None) + 2
 
 
 def _unread(quad: Quad) -> CardObservation:
