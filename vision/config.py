@@ -395,7 +395,7 @@ class VisionConfig:
     outline moved outward by this many times the measured edge width (in frame pixels); 0
     turns this off. On dev 0.75 to 2.0 each read the same two jacks more and no wrong card."""
     wide_index_windows: tuple[tuple[float, float], ...] = ((0.28, 0.44),)
-    """`read_wide.read_wide_indices`, after the unread outlines: a whole outline left unread is
+    """`read_wide.read_wide_indices`, last of the glyph stages: a whole outline left unread is
     read again in index views of each of these (width, height) shares of the card in turn: a
     deck with large indices (jumbo indices, the webcam deck of `webcam_felt`) overflows the
     usual `index_width` x `index_height` view, its suit cut by the view's lower edge or its
@@ -410,7 +410,8 @@ class VisionConfig:
     cards, or of one the frame cuts, shows a piece of some card's index. Read in the same
     views inside `read.read_outline` (every outline, before the loose corners), the wider
     views named two such regions wrongly and, where they read a column of cards as one, kept
-    the loose corners from reading the cards in it."""
+    the loose corners from reading the cards in it; read before the index finder, they named
+    the rectangle of a photo set into a play-area view KC where the finder reads the KS in it."""
     wide_index_insets: tuple[float, ...] = (0.0, 0.03)
     """The outline is read so as found, then moved inward by each further share of its width
     in turn: an outline a little outside the card takes in table at its corner, and where the

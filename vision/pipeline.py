@@ -69,11 +69,11 @@ def recognise(
             observations += read_loose_corners(frame, masks, quads, observations, model, config)
     with clock.stage("unread outlines"):
         observations = read_unread_outlines(frame, observations, model, config)
-    with clock.stage("wide indices"):
-        observations = read_wide_indices(frame, observations, model, config)
     if config.read_corners and config.index_finder:
         with clock.stage("index finder"):
             observations += find_by_index(frame, masks, observations, model, config)
+    with clock.stage("wide indices"):
+        observations = read_wide_indices(frame, observations, model, config)
     if config.learned_reader:
         with clock.stage("learned check"):
             observations = _apart(observations, kept, lambda fresh: checked_by_learned(
