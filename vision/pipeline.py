@@ -25,6 +25,8 @@ from vision.detect import MaskSet, card_masks, find_cards
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.fan_stubs import StubCorner, StubSearch, find_stub_corners
 from vision.finder_index import find_by_index
+from vision.learned import CardScores, checked, shipped_reader, surer_of
+from vision.learned_first import LearnedViews, learned_views, outline_key
 from vision.model import GlyphModel
 from vision.read import read_outline, read_views
 from vision.read_search import card_shaped, read_unread_outlines
@@ -53,6 +55,15 @@ def recognise(
     with clock.stage("outlines"):
         quads = find_cards(frame, config, masks)
     kept: set[int] = set()
+    views = LearnedViews(frame, shipped_reader()) if config.learned_reader else None
+    if views is not None and config.learned_first:
+        with clock.stage("learned first"):
+            views = learned_views(frame, [q for q in quads if not any(
+                same_outline(o.corners, q) for o in settled)], views.reader, config)
+    sure = views.is_sure if views is not None else _never
+    first_look = replace(config, second_look_shifts=(), blurred_outline_growth=0.0)
+    provisional: set[bytes] = set()
+    """Outlines the glyph reader left unread that carry the network's sure name meanwhile."""
     with clock.stage("read outlines"):
         for corners in quads:
             known = next((o for o in settled if same_outline(o.corners, corners)), None)
@@ -60,9 +71,16 @@ def recognise(
                 kept.add(id(known))
                 observations.append(known)
                 continue
-            reading, confidence = read_outline(frame, corners, model, config)
+            reading, confidence = read_outline(frame, corners, model,
+                                               first_look if sure(corners) else config)
             if reading is None and faces.has_joker:
                 reading, confidence = read_joker(frame, corners, faces, config)
+            if reading is None and views is not None and sure(corners):
+                # Named for the searches that follow, as a card read is; the learned check
+                # then names it by the network alone.
+                reading = views.sure_reading(corners)
+                confidence = reading.confidence if reading else 0.0
+                provisional.add(outline_key(corners))
             observations.append(CardObservation(corners, reading, round(confidence, 3)))
     if config.read_corners:
         with clock.stage("loose corners"):
@@ -74,10 +92,14 @@ def recognise(
             observations += find_by_index(frame, masks, observations, model, config)
     with clock.stage("wide indices"):
         observations = read_wide_indices(frame, observations, model, config)
-    if config.learned_reader:
+    if views is not None:
         with clock.stage("learned check"):
+            observations = [replace(o, reading=None, confidence=0.0)
+                            if o.whole and outline_key(o.corners) in provisional else o
+                            for o in observations]
+            seen = views
             observations = _apart(observations, kept, lambda fresh: checked_by_learned(
-                frame, fresh, config))
+                frame, fresh, config, seen))
     with clock.stage("known deck"):
         return read_known_deck(frame, observations, model.deck, read_before=kept)
 
@@ -126,13 +148,18 @@ class StageClock:
             self.calls[name] = self.calls.get(name, 0) + 1
 
 
-def checked_by_learned(frame: Image, observations: list[CardObservation],
-                       config: VisionConfig) -> list[CardObservation]:
-    """Every card named only where the learned reader's cues agree (vision.learned)."""
-    from vision.learned import CardScores, checked, shipped_reader, surer_of
+def _never(quad: Quad) -> bool:
+    """No outline is named surely (no learned reader)."""
+    return False
 
-    reader = shipped_reader()
-    rule = reader.rule
+
+def checked_by_learned(frame: Image, observations: list[CardObservation],
+                       config: VisionConfig, views: LearnedViews | None = None
+                       ) -> list[CardObservation]:
+    """Every card named only where the learned reader's cues agree (vision.learned); `views`
+    holds the scores of outlines the network has seen already."""
+    views = views or LearnedViews(frame, shipped_reader())
+    rule = views.reader.rule
     whole = [k for k, o in enumerate(observations) if o.whole]
     large = {k for k in whole if _long_side(observations[k].corners) > config.learned_max_length}
     whole = [k for k in whole if k not in large]
@@ -142,14 +169,14 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
     quads = [observations[k].corners for k in whole]
     for k in loose:
         quads += cards_of_index(observations[k].corners, config)
-    found = reader.scores(frame, quads)
+    found = views.scores(quads)
     scores: list[CardScores | None] = [None] * len(observations)
     for k, card_scores in zip(whole, found, strict=False):
         scores[k] = card_scores
     for n, k in enumerate(loose):
         scores[k] = surer_of(found[len(whole) + 2 * n:len(whole) + 2 * n + 2],
                              observations[k].reading, rule.courts)
-    out = checked(observations, scores, reader.rule)
+    out = checked(observations, scores, rule)
     return [observations[k] if k in large else o for k, o in enumerate(out)]
 
 

@@ -1,0 +1,168 @@
+"""The learned reader's first look: cards it names surely skip the glyph reader's rescue."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import vision.pipeline as pipeline_module
+import vision.read as read_module
+import vision.read_wide as read_wide_module
+from tools.scenes import paste_card, table_background
+from tools.synthetic import artwork_cards
+from vision.cards import Image, Quad
+from vision.config import VisionConfig
+from vision.learned import LearnedReader, shipped_reader
+from vision.learned_first import LearnedViews, learned_views
+from vision.model import GlyphModel
+from vision.pipeline import StageClock, recognise
+
+ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
+CARDS = ("JH", "TS", "9D", "AC", "KS", "QD", "AH", "9C")
+
+
+@pytest.fixture(scope="module")
+def reader() -> LearnedReader:
+    return shipped_reader()
+
+
+@pytest.fixture(scope="module")
+def model() -> GlyphModel:
+    return GlyphModel.load()
+
+
+def _table(long_side: float, seed: int) -> tuple[Image, list[Quad]]:
+    """Eight artwork cards of `long_side` pixels on a table, two rows of four."""
+    faces = dict(artwork_cards(ARTWORK))
+    frame = table_background(int(long_side * 6.5), int(long_side * 3.4), seed=seed)
+    quads = []
+    for i, name in enumerate(CARDS):
+        centre = (long_side * (0.9 + 1.5 * (i % 4)), long_side * (0.9 + 1.6 * (i // 4)))
+        quads.append(paste_card(frame, faces[name], centre, long_side,
+                                angle=-30 + 17 * i + 5 * seed, tilt=0.04))
+    return frame, quads
+
+
+@pytest.fixture(scope="module", params=[(95.0, 1), (140.0, 2)], ids=["95px", "140px"])
+def table(request: pytest.FixtureRequest) -> tuple[Image, list[Quad]]:
+    long_side, seed = request.param
+    return _table(long_side, seed)
+
+
+def test_each_outline_is_scored_once(reader: LearnedReader,
+                                     table: tuple[Image, list[Quad]]) -> None:
+    frame, quads = table
+    views = LearnedViews(frame, reader)
+    first = views.scores(quads[:3])
+    again = views.scores([*quads[1:], quads[0]])
+    assert len(views.scored) == len(quads)
+    direct = reader.scores(frame, quads)
+    for got, want in zip([again[-1], *again[:-1]], direct, strict=True):
+        assert np.allclose(got.rank, want.rank, atol=1e-5)
+        assert np.allclose(got.suit, want.suit, atol=1e-5)
+    assert np.array_equal(first[0].rank, again[-1].rank)
+
+
+def test_sure_cards_are_those_both_views_name_at_the_overrule_level(
+        reader: LearnedReader, table: tuple[Image, list[Quad]]) -> None:
+    frame, quads = table
+    views = learned_views(frame, quads, reader, VisionConfig())
+    level = max(reader.rule.threshold, reader.rule.overrule_threshold)
+    assert views.sure_at == level
+    for quad, scores in zip(quads, views.scores(quads), strict=True):
+        agreed = scores.agreed()
+        assert views.is_sure(quad) == (agreed is not None and agreed[1] >= level)
+    assert any(views.is_sure(q) for q in quads)
+
+
+def test_nothing_is_sure_with_the_first_look_off_or_unseen(
+        reader: LearnedReader, table: tuple[Image, list[Quad]]) -> None:
+    frame, quads = table
+    off = learned_views(frame, quads, reader, replace(VisionConfig(), learned_first=False))
+    assert not off.scored and not any(off.is_sure(q) for q in quads)
+    small = learned_views(frame, quads, reader,
+                          replace(VisionConfig(), learned_max_length=20.0))
+    assert not small.scored and not any(small.is_sure(q) for q in quads)
+
+
+def test_a_blank_region_is_never_sure(reader: LearnedReader) -> None:
+    frame = table_background(400, 300, seed=5)
+    blank = np.full((338, 242, 3), 245, np.uint8)
+    quad = paste_card(frame, blank, (200, 150), 120, angle=10)
+    views = learned_views(frame, [quad], reader, VisionConfig())
+    assert views.scored and not views.is_sure(quad)
+
+
+class _Calls:
+    """What the rescue stages were asked to do."""
+
+    def __init__(self) -> None:
+        self.outlines: list[tuple[Quad, VisionConfig]] = []
+        self.wide: list[Quad] = []
+        self.second_looks = 0
+
+    def clear(self) -> None:
+        self.outlines.clear()
+        self.wide.clear()
+        self.second_looks = 0
+
+
+@pytest.fixture()
+def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Calls]:
+    seen = _Calls()
+    outline, wide = pipeline_module.read_outline, read_wide_module._read_wide
+    second = read_module._second_look
+
+    def counted_outline(frame: Image, corners: Quad, model: GlyphModel,
+                        config: VisionConfig) -> object:
+        seen.outlines.append((corners, config))
+        return outline(frame, corners, model, config)
+
+    def counted_wide(frame: Image, corners: Quad, model: GlyphModel,
+                     config: VisionConfig) -> object:
+        seen.wide.append(corners)
+        return wide(frame, corners, model, config)
+
+    def counted_second(*args: object, **kwargs: object) -> object:
+        seen.second_looks += 1
+        return second(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline_module, "read_outline", counted_outline)
+    monkeypatch.setattr(read_wide_module, "_read_wide", counted_wide)
+    monkeypatch.setattr(read_module, "_second_look", counted_second)
+    yield seen
+
+
+def test_sure_cards_get_the_first_look_only_and_keep_their_names(
+        calls: _Calls, model: GlyphModel, reader: LearnedReader,
+        table: tuple[Image, list[Quad]]) -> None:
+    frame, _ = table
+    rescued = recognise(frame, model, replace(VisionConfig(), learned_first=False))
+    rescue_looks = calls.second_looks
+    assert all(config.second_look_shifts for _, config in calls.outlines)
+    calls.clear()
+    first = recognise(frame, model, VisionConfig())
+    views = learned_views(frame, [q for q, _ in calls.outlines], reader, VisionConfig())
+    sure = [views.is_sure(q) for q, _ in calls.outlines]
+    assert any(sure) and not all(sure)
+    for (_, config), is_sure in zip(calls.outlines, sure, strict=True):
+        assert (config.second_look_shifts == ()) is is_sure
+        assert (config.blurred_outline_growth == 0.0) is is_sure
+    assert not any(views.is_sure(q) for q in calls.wide)
+    assert calls.second_looks < rescue_looks
+    assert sorted(o.name for o in first if o.name) == sorted(o.name for o in rescued if o.name)
+    assert {o.name for o in first if o.name} <= set(CARDS)
+
+
+def test_the_first_look_is_timed_as_its_own_stage(model: GlyphModel) -> None:
+    frame, _ = _table(120.0, 3)
+    clock = StageClock()
+    recognise(frame, model, stages=clock)
+    assert clock.calls.get("learned first") == 1
+    off = StageClock()
+    recognise(frame, model, replace(VisionConfig(), learned_first=False), stages=off)
+    assert "learned first" not in off.calls

@@ -1,0 +1,71 @@
+"""The learned reader's look at every whole card before the glyph reader's rescue stages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.cards import Image, Quad, Reading
+from vision.config import VisionConfig
+from vision.learned import CardScores, LearnedReader, reading_of
+
+
+def _key(quad: Quad) -> bytes:
+    """A quad's identity in the cache: its corners' bytes."""
+    return np.ascontiguousarray(quad, np.float32).tobytes()
+
+
+def _long_side(quad: Quad) -> float:
+    """Length of the longer side of a card outline."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+
+
+@dataclass
+class LearnedViews:
+    """The network's scores of a frame's outlines, each quad scored once, and which of them it
+    names surely (both views at `sure_at` or more on a euchre card or the joker)."""
+
+    frame: Image
+    reader: LearnedReader
+    sure_at: float = 2.0
+    """Above 1: no card is sure (the rescue stages run everywhere)."""
+    scored: dict[bytes, CardScores] = field(default_factory=dict)
+
+    def scores(self, quads: list[Quad]) -> list[CardScores]:
+        """The scores of each quad; those not scored before are scored in one pass."""
+        fresh = list({_key(q): q for q in quads if _key(q) not in self.scored}.items())
+        for (key, _), found in zip(fresh, self.reader.scores(self.frame, [q for _, q in fresh]),
+                                   strict=True):
+            self.scored[key] = found
+        return [self.scored[_key(q)] for q in quads]
+
+    def is_sure(self, quad: Quad) -> bool:
+        """Whether the network, shown this outline before, names its card surely."""
+        return self.sure_reading(quad) is not None
+
+    def sure_reading(self, quad: Quad) -> Reading | None:
+        """The card the network names surely in this outline, shown it before; else None."""
+        found = self.scored.get(_key(quad))
+        agreed = found.agreed() if found is not None else None
+        if agreed is None or agreed[1] < self.sure_at:
+            return None
+        return reading_of(*agreed)
+
+
+def outline_key(quad: Quad) -> bytes:
+    """An outline's identity across stages: its corners' bytes."""
+    return _key(quad)
+
+
+def learned_views(frame: Image, quads: list[Quad], reader: LearnedReader,
+                  config: VisionConfig) -> LearnedViews:
+    """The network's look at every outline of its size (`learned_max_length`) when
+    `learned_first` is set; otherwise an empty cache in which no card is sure."""
+    rule = reader.rule
+    if not config.learned_first:
+        return LearnedViews(frame, reader)
+    views = LearnedViews(frame, reader, max(rule.threshold, rule.overrule_threshold))
+    views.scores([q for q in quads if _long_side(q) <= config.learned_max_length])
+    return views
