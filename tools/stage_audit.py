@@ -67,6 +67,7 @@ STAGES = (
     Stage("restored look (deconvolution)", "restore_looks", (0.0, 0.4, 0.7, -0.3)),
     Stage("index finder: sharpened look", "index_sharpen", True),
     Stage("index finder: quick look", "index_quick_look", True),
+    Stage("learned reader first: no rescue of cards it names surely", "learned_first", False),
 )
 
 
