@@ -384,10 +384,10 @@ class VisionConfig:
     narrowest direction's width (a sharp upright print is a little wider along its columns)."""
     learned_first: bool = True
     """The learned reader sees every whole card of its size before the glyph reader does: a card
-    both its views already name at the level where they overrule a weak glyph reading
-    (`max(threshold, overrule_threshold)` of the manifest) gets the glyph reader's first look
-    only, no rescue (second looks, sharpening, grown outlines, searches at its corners, wider
-    index views). A rescue could then only agree or veto unsurely. False: every card is
+    both its views already name at the level where they name a card alone (`threshold` of the
+    manifest) gets the glyph reader's first look only, no rescue (second looks, sharpening,
+    grown outlines, searches at its corners, wider index views): a rescue could then only agree
+    or veto unsurely. A reading of the first look is checked as always. False: every card is
     rescued as before."""
     restore_iterations: int = 10
     """Richardson-Lucy iterations; 30 read more rendered blurred corners but lost one card on

@@ -66,6 +66,6 @@ def learned_views(frame: Image, quads: list[Quad], reader: LearnedReader,
     rule = reader.rule
     if not config.learned_first:
         return LearnedViews(frame, reader)
-    views = LearnedViews(frame, reader, max(rule.threshold, rule.overrule_threshold))
+    views = LearnedViews(frame, reader, rule.threshold)
     views.scores([q for q in quads if _long_side(q) <= config.learned_max_length])
     return views

@@ -16,7 +16,7 @@ from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
-from vision.learned import LearnedReader, shipped_reader
+from vision.learned import LearnedReader, reading_of, shipped_reader
 from vision.learned_first import LearnedViews, learned_views
 from vision.model import GlyphModel
 from vision.pipeline import StageClock, recognise
@@ -36,14 +36,18 @@ def model() -> GlyphModel:
 
 
 def _table(long_side: float, seed: int) -> tuple[Image, list[Quad]]:
-    """Eight artwork cards of `long_side` pixels on a table, two rows of four."""
+    """Eight artwork cards of `long_side` pixels on a table, two rows of four, and a blank card
+    below them (which the network never names)."""
     faces = dict(artwork_cards(ARTWORK))
-    frame = table_background(int(long_side * 6.5), int(long_side * 3.4), seed=seed)
+    frame = table_background(int(long_side * 6.5), int(long_side * 5.0), seed=seed)
     quads = []
     for i, name in enumerate(CARDS):
         centre = (long_side * (0.9 + 1.5 * (i % 4)), long_side * (0.9 + 1.6 * (i // 4)))
         quads.append(paste_card(frame, faces[name], centre, long_side,
                                 angle=-30 + 17 * i + 5 * seed, tilt=0.04))
+    blank = np.full((338, 242, 3), 245, np.uint8)
+    quads.append(paste_card(frame, blank, (long_side * 3.2, long_side * 4.1), long_side,
+                            angle=80.0))
     return frame, quads
 
 
@@ -67,16 +71,19 @@ def test_each_outline_is_scored_once(reader: LearnedReader,
     assert np.array_equal(first[0].rank, again[-1].rank)
 
 
-def test_sure_cards_are_those_both_views_name_at_the_overrule_level(
+def test_sure_cards_are_those_both_views_name_at_the_naming_threshold(
         reader: LearnedReader, table: tuple[Image, list[Quad]]) -> None:
     frame, quads = table
     views = learned_views(frame, quads, reader, VisionConfig())
-    level = max(reader.rule.threshold, reader.rule.overrule_threshold)
+    level = reader.rule.threshold
     assert views.sure_at == level
     for quad, scores in zip(quads, views.scores(quads), strict=True):
         agreed = scores.agreed()
-        assert views.is_sure(quad) == (agreed is not None and agreed[1] >= level)
+        named = agreed is not None and reading_of(*agreed) is not None
+        assert views.is_sure(quad) == (named and agreed is not None and agreed[1] >= level)
+        assert (views.sure_reading(quad) is not None) == views.is_sure(quad)
     assert any(views.is_sure(q) for q in quads)
+    assert not views.is_sure(quads[-1])
 
 
 def test_nothing_is_sure_with_the_first_look_off_or_unseen(
