@@ -21,6 +21,13 @@ def grown_outline(corners: Quad, distance: float) -> Quad:
     return grown
 
 
+def long_side(corners: Quad) -> float:
+    """Mean length of a quad's two longer opposite sides (the card's length), in pixels."""
+    quad = np.asarray(corners, dtype=np.float64)
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+
+
 def short_side(corners: Quad) -> float:
     """Mean length of a quad's two shorter opposite sides (the card's width), in pixels."""
     quad = np.asarray(corners, dtype=np.float64)

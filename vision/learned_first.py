@@ -8,18 +8,13 @@ import numpy as np
 
 from vision.cards import Image, Quad, Reading
 from vision.config import VisionConfig
+from vision.deblur_outline import long_side
 from vision.learned import CardScores, LearnedReader, reading_of
 
 
 def _key(quad: Quad) -> bytes:
     """A quad's identity in the cache: its corners' bytes."""
     return np.ascontiguousarray(quad, np.float32).tobytes()
-
-
-def _long_side(quad: Quad) -> float:
-    """Length of the longer side of a card outline."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
 @dataclass
@@ -67,5 +62,5 @@ def learned_views(frame: Image, quads: list[Quad], reader: LearnedReader,
     if not config.learned_first:
         return LearnedViews(frame, reader)
     views = LearnedViews(frame, reader, rule.threshold)
-    views.scores([q for q in quads if _long_side(q) <= config.learned_max_length])
+    views.scores([q for q in quads if long_side(q) <= config.learned_max_length])
     return views

@@ -20,6 +20,7 @@ from vision.corners import (
     end_corners,
     find_corners,
 )
+from vision.deblur_outline import long_side
 from vision.deck_match import read_known_deck
 from vision.detect import MaskSet, card_masks, find_cards
 from vision.faces import JOKER, FaceSet, builtin_faces
@@ -107,7 +108,7 @@ def recognise(
 def same_outline(known: Quad, found: Quad, reach: float = 0.03) -> bool:
     """Whether two outlines are one card lying still: every corner of one within `reach` of
     the card's long side of a corner of the other, in turn."""
-    limit = reach * _long_side(known)
+    limit = reach * long_side(known)
     for turn in range(4):
         apart = np.linalg.norm(np.roll(found, turn, axis=0) - known, axis=1)
         if float(apart.max()) <= limit:
@@ -161,7 +162,7 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
     views = views or LearnedViews(frame, shipped_reader())
     rule = views.reader.rule
     whole = [k for k, o in enumerate(observations) if o.whole]
-    large = {k for k in whole if _long_side(observations[k].corners) > config.learned_max_length}
+    large = {k for k in whole if long_side(observations[k].corners) > config.learned_max_length}
     whole = [k for k in whole if k not in large]
     # A loose corner too weak to be named alone is shown to the network as the card it implies.
     loose = [k for k, o in enumerate(observations) if not o.whole and o.reading is not None
@@ -178,12 +179,6 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
                              observations[k].reading, rule.courts)
     out = checked(observations, scores, rule)
     return [observations[k] if k in large else o for k, o in enumerate(out)]
-
-
-def _long_side(quad: Quad) -> float:
-    """Length of the longer side of a card outline."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
 def read_joker(

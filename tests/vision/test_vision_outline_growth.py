@@ -14,7 +14,7 @@ from tests.vision.labelled import photo_and_truth
 from tools.synthetic import artwork_cards
 from vision.cards import Image, Quad, Reading
 from vision.deblur import edge_width
-from vision.deblur_outline import grown_outline, short_side
+from vision.deblur_outline import grown_outline, long_side, short_side
 from vision.glyphs import index_views
 from vision.imageio import read_image
 from vision.model import GlyphModel
@@ -60,6 +60,15 @@ def test_grown_outline_moves_every_side_out_by_the_distance() -> None:
     grown = grown_outline(square, 3.0)
     np.testing.assert_allclose(grown, [[7, 17], [113, 17], [113, 173], [7, 173]], atol=1e-4)
     assert short_side(grown) == pytest.approx(short_side(square) + 6.0)
+    assert long_side(grown) == pytest.approx(long_side(square) + 6.0)
+
+
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_a_quads_sides_are_measured_whichever_corner_comes_first(turn: int) -> None:
+    slanted = np.array([[0, 0], [100, 10], [90, 160], [-10, 150]], np.float32)
+    quad = np.roll(slanted, turn, axis=0)
+    assert short_side(quad) == pytest.approx(float(np.hypot(100, 10)))
+    assert long_side(quad) == pytest.approx(float(np.hypot(10, 150)))
 
 
 def test_grown_outline_of_a_turned_card_keeps_its_shape() -> None:
