@@ -29,7 +29,15 @@ from tools.reader_faces import (
     system_fonts,
 )
 from tools.split import photo_set, training_keys
-from vision.learned import COURTS, RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH, rectify
+from vision.learned import (
+    COURTS,
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    VIEW_HEIGHT,
+    VIEW_WIDTH,
+    rectify,
+    rectify_index,
+)
 
 Array = npt.NDArray[Any]
 LICENSED_SETS = ("edje_train", "webcam_felt")
@@ -157,18 +165,22 @@ def outline_error(quad: Array, length: float, rng: np.random.Generator) -> Array
     return moved
 
 
-def view_of(frame: Array, quad: Array, length: float, rng: np.random.Generator) -> Array:
-    """One rectified view of a card in a faulted frame, either end up."""
-    upright, turned = rectify(frame, outline_error(quad, length, rng), VIEW_WIDTH, VIEW_HEIGHT)
-    view: Array = upright if rng.random() < 0.5 else turned
-    return view
+def view_of(frame: Array, quad: Array, length: float, rng: np.random.Generator,
+            view: str = "card") -> Array:
+    """One rectified view of a card in a faulted frame, either end up: the whole card, or with
+    `view` "index" its index corner (`vision.learned.rectify_index`)."""
+    found = outline_error(quad, length, rng)
+    upright, turned = (rectify_index(frame, found) if view == "index" else
+                       rectify(frame, found, VIEW_WIDTH, VIEW_HEIGHT))
+    chosen: Array = upright if rng.random() < 0.5 else turned
+    return chosen
 
 
-def face_view(face: Face, rng: np.random.Generator) -> Array:
+def face_view(face: Face, rng: np.random.Generator, view: str = "card") -> Array:
     """A training view of a rendered face."""
     length = float(rng.uniform(85, 150))
     frame, quad = place_face(face, length, rng)
-    return view_of(camera_faults(frame, length, rng), quad, length, rng)
+    return view_of(camera_faults(frame, length, rng), quad, length, rng, view)
 
 
 @dataclass(frozen=True)
@@ -182,7 +194,7 @@ class Crop:
     rank_only: bool
 
 
-def crop_view(frame: Array, crop: Crop, rng: np.random.Generator) -> Array:
+def crop_view(frame: Array, crop: Crop, rng: np.random.Generator, view: str = "card") -> Array:
     """A training view of a dev photo's card, shrunk to 85-150 px card length."""
     quad = crop.quad.astype(np.float32)
     long_side = float(max(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
@@ -196,7 +208,7 @@ def crop_view(frame: Array, crop: Crop, rng: np.random.Generator) -> Array:
     local = (quad - np.array([x0, y0], np.float32)) * factor
     length = long_side * factor
     faulted = camera_faults(small.astype(np.float32), length, rng) if rng.random() < 0.8 else small
-    return view_of(faulted, local, length, rng)
+    return view_of(faulted, local, length, rng, view)
 
 
 def dev_crops(shared: Path, sets: tuple[str, ...], part: str, cache: Path,
@@ -279,12 +291,14 @@ class Recipe:
     figure_swap: float = 0.0
     """Share of the themes' court views whose figure is another deck's figure of another court
     rank of the same suit, so the rank is learned from the index, not from one deck's art."""
+    view: str = "card"
+    """What a view shows: "card" (the whole card) or "index" (its index corner)."""
 
     def key(self) -> str:
         """The name of the recipe's cache folder (a field added later is left out while at its
         default, so views made before it was added stay valid)."""
         text = repr(self)
-        for name, default in (("suitless_sets", ()), ("figure_swap", 0.0)):
+        for name, default in (("suitless_sets", ()), ("figure_swap", 0.0), ("view", "card")):
             if getattr(self, name) == default:
                 text = text.replace(f", {name}={default!r}", "")
         return text
@@ -327,7 +341,7 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
     decks = svg_cards_deck(cache) + standard_deck(cache) if recipe.deck_views else []
     for index, face in enumerate(decks):
         def deck_view(rng: np.random.Generator, face: Face = face) -> tuple[Array, int, int]:
-            return face_view(face, rng), *label_indices(face.rank, face.suit)
+            return face_view(face, rng, recipe.view), *label_indices(face.rank, face.suit)
         yield f"deck{index:03d}", recipe.deck_views, deck_view
     themed = [face for index, theme in enumerate(THEMES if recipe.theme_views else ())
               if (theme.name in HELD_OUT) == recipe.held_out_themes
@@ -337,7 +351,7 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
         def theme_view(rng: np.random.Generator, face: Face = face) -> tuple[Array, int, int]:
             if face.rank in COURTS and recipe.figure_swap and rng.random() < recipe.figure_swap:
                 face = swapped_figure(face, courts, rng)
-            return face_view(face, rng), *label_indices(face.rank, face.suit)
+            return face_view(face, rng, recipe.view), *label_indices(face.rank, face.suit)
         yield f"{face.source}-{face.rank}{face.suit}", recipe.theme_views, theme_view
     if not recipe.font_views and not recipe.crop_views:
         return
@@ -347,7 +361,7 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
 
     def font_view(rng: np.random.Generator) -> tuple[Array, int, int]:
         face = fonts.face(cards[rng.integers(len(cards))], rng)
-        return face_view(face, rng), *label_indices(face.rank, face.suit)
+        return face_view(face, rng, recipe.view), *label_indices(face.rank, face.suit)
     yield "fonts", recipe.font_views, font_view
     from vision.imageio import read_image
 
@@ -359,7 +373,7 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
             if crop.key not in frames:
                 frames.clear()
                 frames[crop.key] = read_image(shared / "dev" / crop.key)
-            return crop_view(frames[crop.key], crop, rng), *label_indices(
+            return crop_view(frames[crop.key], crop, rng, recipe.view), *label_indices(
                 crop.rank, crop.suit, crop.rank_only)
         yield f"crop{index:04d}", recipe.crop_views, real_view
 

@@ -12,16 +12,35 @@ import json
 import sys
 import time
 import zlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from tools.reader_data import HELD_OUT_DECKS, NO_SUIT, RECIPES, Recipe, Views, build
-from vision.learned import RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH, as_blob
+from vision.learned import (
+    INDEX_HEIGHT,
+    INDEX_WIDTH,
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    VIEW_HEIGHT,
+    VIEW_WIDTH,
+    as_blob,
+)
 
 CHANNELS = (8, 16, 32, 64)
 """Output channels of the four conv blocks (16, 32, 48, 64 read no better and cost 3x)."""
+INDEX_CHANNELS = (16, 32, 64)
+"""Output channels of the index reader's three conv blocks (over a 32x48 index view)."""
+SHAPES = {"card": (VIEW_WIDTH, VIEW_HEIGHT, CHANNELS),
+          "index": (INDEX_WIDTH, INDEX_HEIGHT, INDEX_CHANNELS)}
+"""Input width, height and conv channels of each kind of view (`Recipe.view`)."""
+INPUTS = {"card": "BGR card view rectified from the outline (vision.learned.rectify), each "
+                  "channel standardised over the view (vision.learned.as_blob), NCHW",
+          "index": "BGR index corner view rectified from the outline (vision.learned."
+                   "rectify_index), each channel standardised over the view (vision.learned."
+                   "as_blob), NCHW"}
 
 DEFAULT_CACHE = Path.home() / ".cache" / "cardtable-reader"
 DEFAULT_SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision"
@@ -40,8 +59,8 @@ TRAINING_DATA = (
     "(tools.reader_data.is_calibration)")
 
 
-def network() -> Any:
-    """The reader CNN: four conv blocks over a 64x96 view, a rank head and a suit head."""
+def network(view: str = "card") -> Any:
+    """The reader CNN: conv blocks over a view (`SHAPES`), a rank head and a suit head."""
     import torch
     from torch import nn
 
@@ -50,13 +69,15 @@ def network() -> Any:
 
         def __init__(self) -> None:
             super().__init__()
+            width, height, convs = SHAPES[view]
             layers: list[nn.Module] = []
-            channels = [3, *CHANNELS]
+            channels = [3, *convs]
             for a, b in itertools.pairwise(channels):
                 layers += [nn.Conv2d(a, b, 3, padding=1, bias=False), nn.BatchNorm2d(b),
                            nn.ReLU(inplace=True), nn.MaxPool2d(2)]
             self.features = nn.Sequential(*layers)
-            flat = CHANNELS[-1] * (VIEW_HEIGHT // 16) * (VIEW_WIDTH // 16)
+            reduced = 2 ** len(convs)
+            flat = convs[-1] * (height // reduced) * (width // reduced)
             self.hidden = nn.Sequential(nn.Flatten(), nn.Dropout(0.3), nn.Linear(flat, 128),
                                         nn.ReLU(inplace=True))
             self.rank = nn.Linear(128, len(RANK_CLASSES))
@@ -98,14 +119,14 @@ def jittered(images: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def train(views: Views, epochs: int, checkpoint: Path | None = None, batch: int = 128,
           seed: int = 0, log: Any = print, max_steps: int | None = None,
-          jitter: bool = False) -> Any:
+          jitter: bool = False, view: str = "card") -> Any:
     """Train a fresh (or checkpointed) network on the views; returns it in eval mode."""
     import torch
     from torch import nn
 
     torch.set_num_threads(1)
     torch.manual_seed(seed)
-    model = network()
+    model = network(view)
     steps_per_epoch = max(1, len(views) // batch)
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3,
@@ -175,23 +196,24 @@ def accuracy(model: Any, views: Views) -> dict[str, float]:
             "name": round(float((rank_ok & suit_ok)[known].mean()) if known.any() else 0.0, 4)}
 
 
-def export(model: Any, out: Path) -> None:
+def export(model: Any, out: Path, view: str = "card") -> None:
     """Write the model as ONNX (batch of any size; outputs 'rank' and 'suit' logits)."""
     import torch
 
-    dummy = torch.zeros(2, 3, VIEW_HEIGHT, VIEW_WIDTH)
+    width, height, _ = SHAPES[view]
+    dummy = torch.zeros(2, 3, height, width)
     torch.onnx.export(model, (dummy,), str(out), input_names=["views"],
                       output_names=["rank", "suit"], opset_version=13,
                       dynamic_axes={"views": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}},
                       dynamo=False)
 
 
-def write_manifest(out: Path, extra: dict[str, Any]) -> None:
+def write_manifest(out: Path, extra: dict[str, Any], view: str = "card") -> None:
     """The manifest beside the model: input, classes, training data, then any measured figures."""
+    width, height, _ = SHAPES[view]
     manifest = {
-        "model": out.name, "input_width": VIEW_WIDTH, "input_height": VIEW_HEIGHT,
-        "input": "BGR card view rectified from the outline (vision.learned.rectify), each "
-                 "channel standardised over the view (vision.learned.as_blob), NCHW",
+        "model": out.name, "view": view, "input_width": width, "input_height": height,
+        "input": INPUTS[view],
         "rank_classes": list(RANK_CLASSES), "suit_classes": list(SUIT_CLASSES),
         "training_data": TRAINING_DATA, **extra}
     out.with_suffix(".json").write_text(json.dumps(manifest, indent=1) + "\n")
@@ -209,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jitter", action="store_true",
                         help="draw each batch's views again a little off (tools.train_reader."
                              "jittered)")
+    parser.add_argument("--view", choices=sorted(SHAPES), default="card",
+                        help="what the network reads: the whole card, or its index corner")
     args = parser.parse_args(argv)
     try:
         import torch  # noqa: F401
@@ -219,28 +243,32 @@ def main(argv: list[str] | None = None) -> int:
         print(f"train reader: no labels.json in {str(args.shared)!r}", file=sys.stderr)
         return 2
     args.cache.mkdir(parents=True, exist_ok=True)
+    recipes_used = [replace(recipe, view=args.view) for recipe in RECIPES]
     built = [build(args.cache, args.shared, recipe, seed=args.seed + 7 * k)
-             for k, recipe in enumerate(RECIPES)]
+             for k, recipe in enumerate(recipes_used)]
     views = Views(*(np.concatenate([getattr(v, f) for v in built])
                     for f in ("images", "ranks", "suits")))
-    held = build(args.cache, args.shared, Recipe(deck_views=2, font_views=600, crop_views=0),
-                 seed=args.seed + 1000)
-    decks = build(args.cache, args.shared, HELD_OUT_DECKS, seed=args.seed + 2000)
+    held = build(args.cache, args.shared, Recipe(deck_views=2, font_views=600, crop_views=0,
+                                                 view=args.view), seed=args.seed + 1000)
+    decks = build(args.cache, args.shared, replace(HELD_OUT_DECKS, view=args.view),
+                  seed=args.seed + 2000)
     print(f"train reader: {len(views)} training views, {len(held)} synthetic hold-out views, "
           f"{len(decks)} views of held-out decks")
-    recipes = zlib.crc32("".join(recipe.key() for recipe in RECIPES).encode())
+    recipes = zlib.crc32("".join(recipe.key() for recipe in recipes_used).encode())
     jitter = "-jitter" if args.jitter else ""
-    checkpoint = args.cache / (f"checkpoint-{args.seed}-{len(views)}-{args.epochs}-{CHANNELS}-"
+    convs = SHAPES[args.view][2]
+    checkpoint = args.cache / (f"checkpoint-{args.seed}-{len(views)}-{args.epochs}-{convs}-"
                                f"{recipes:08x}{jitter}.pt")
-    model = train(views, args.epochs, checkpoint, seed=args.seed, jitter=args.jitter)
+    model = train(views, args.epochs, checkpoint, seed=args.seed, jitter=args.jitter,
+                  view=args.view)
     figures = {"synthetic_hold_out": accuracy(model, held),
                "held_out_decks": accuracy(model, decks),
                "training_views": accuracy(model, views)}
     print(f"train reader: {figures}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    export(model, args.out)
+    export(model, args.out, args.view)
     write_manifest(args.out, {"accuracy": figures, "epochs": args.epochs,
-                              "jitter": args.jitter})
+                              "jitter": args.jitter}, args.view)
     print(f"train reader: wrote {args.out} ({args.out.stat().st_size} bytes)")
     return 0
 

@@ -24,6 +24,12 @@ SUIT_CLASSES = ("C", "D", "H", "S", "none")
 COURTS = ("J", "Q", "K")
 VIEW_WIDTH = 64
 VIEW_HEIGHT = 96
+INDEX_WIDTH = 32
+INDEX_HEIGHT = 48
+INDEX_BOX = (-0.02, -0.02, 0.30, 0.34)
+"""The part of an upright card an index view shows (left, top, right, bottom as shares of the
+card's width and height): the index at its top-left corner, with room for an outline a little
+off."""
 
 Floats = npt.NDArray[np.float32]
 
@@ -53,6 +59,24 @@ def rectify(frame: Image, quad: Quad, width: int = VIEW_WIDTH,
     for start in (0, 2):
         matrix = cv2.getPerspectiveTransform(np.roll(pts, -start, axis=0), target)
         views.append(cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_AREA,
+                                         borderMode=cv2.BORDER_REPLICATE))
+    return views[0], views[1]
+
+
+def rectify_index(frame: Image, quad: Quad, width: int = INDEX_WIDTH,
+                  height: int = INDEX_HEIGHT) -> tuple[Image, Image]:
+    """The top-left index corner (`INDEX_BOX`) of the card upright and turned 180 degrees, each
+    warped to width x height straight from the frame, at more detail than the whole view."""
+    pts = oriented(quad)
+    left, top, right, bottom = INDEX_BOX
+    xs = [(u - left) / (right - left) * width for u in (0.0, 1.0)]
+    ys = [(v - top) / (bottom - top) * height for v in (0.0, 1.0)]
+    target = np.array([[xs[0], ys[0]], [xs[1], ys[0]], [xs[1], ys[1]], [xs[0], ys[1]]],
+                      np.float32)
+    views = []
+    for start in (0, 2):
+        matrix = cv2.getPerspectiveTransform(np.roll(pts, -start, axis=0), target)
+        views.append(cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_LINEAR,
                                          borderMode=cv2.BORDER_REPLICATE))
     return views[0], views[1]
 
@@ -109,6 +133,12 @@ class CardScores:
                  [RANK_CLASSES.index(rank) if rank in RANK_CLASSES else RANK_CLASSES.index("low")])
         s = SUIT_CLASSES.index(suit or "none")
         return float(min(self.rank[k][ranks].sum() * self.suit[k][s] for k in (0, 1)))
+
+    def view_support(self, view: int, reading: Reading) -> float:
+        """The probability one view (0 upright, 1 turned) gives a reading's card."""
+        rank = reading.rank.value if reading.rank.value in RANK_CLASSES else "low"
+        suit = SUIT_CLASSES.index(reading.suit.value if reading.suit else "none")
+        return float(self.rank[view][RANK_CLASSES.index(rank)] * self.suit[view][suit])
 
 
 def _name(rank: int, suit: int) -> str:
@@ -206,15 +236,16 @@ def _loose_backed(observation: CardObservation, scores: CardScores | None, rule:
 
 
 def checked(observations: list[CardObservation], scores: list[CardScores | None],
-            rule: Rule) -> list[CardObservation]:
+            rule: Rule, backed: frozenset[int] = frozenset()) -> list[CardObservation]:
     """The observations with each name kept only where the cues agree (`scores` per
     observation, None for those the network did not see; for a loose corner, the scores of the
-    card it implies); a name the network alone gives is not given twice in a frame."""
+    card it implies; `backed`, the positions of loose corners whose reading another cue
+    backs); a name the network alone gives is not given twice in a frame."""
     out = []
-    for observation, card_scores in zip(observations, scores, strict=True):
+    for k, (observation, card_scores) in enumerate(zip(observations, scores, strict=True)):
         if not observation.whole or card_scores is None:
             keep = (observation.reading is not None and observation.reading.is_euchre
-                    and (observation.confidence >= rule.loose
+                    and (observation.confidence >= rule.loose or k in backed
                          or _loose_backed(observation, card_scores, rule)))
             out.append(observation if keep else replace(observation, reading=None,
                                                         confidence=0.0))
@@ -231,6 +262,16 @@ def checked(observations: list[CardObservation], scores: list[CardScores | None]
         if alone and names.count(observation.name) > 1:
             out[k] = replace(observation, reading=None, confidence=0.0)
     return out
+
+
+def with_fresh_names(observations: list[CardObservation],
+                     found: dict[int, CardObservation]) -> list[CardObservation]:
+    """The observations with those of `found` (by position) put in, each only where its name
+    is not given elsewhere in the frame nor to another of `found`."""
+    given = [o.name for o in observations if o.name is not None]
+    fresh = [o.name for o in found.values()]
+    return [found[k] if k in found and found[k].name not in given
+            and fresh.count(found[k].name) == 1 else o for k, o in enumerate(observations)]
 
 
 @dataclass(frozen=True)

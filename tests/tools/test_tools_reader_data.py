@@ -29,7 +29,14 @@ from tools.reader_faces import (
     label_of,
     system_fonts,
 )
-from vision.learned import RANK_CLASSES, SUIT_CLASSES, VIEW_HEIGHT, VIEW_WIDTH
+from vision.learned import (
+    INDEX_HEIGHT,
+    INDEX_WIDTH,
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    VIEW_HEIGHT,
+    VIEW_WIDTH,
+)
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "vision"
 
@@ -127,6 +134,49 @@ def test_a_recipe_names_its_cache_by_the_fields_it_sets() -> None:
     assert suitless.key() != plain.key() and "webcam_felt" in suitless.key()
     assert Recipe(theme_views=3).key() != plain.key()
     assert Recipe(theme_views=3, held_out_themes=True).key() != Recipe(theme_views=3).key()
+    assert ", view=" not in plain.key() and Recipe(view="index").key() != plain.key()
+
+
+def test_index_views_are_the_same_cards_seen_at_their_corner(tmp_path: Path,
+                                                            fonts: FontFaces) -> None:
+    cards = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=5, crop_views=0),
+                  log=lambda _: None)
+    corners = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=5, crop_views=0,
+                                             view="index"), log=lambda _: None)
+    assert corners.images.shape == (5, INDEX_HEIGHT, INDEX_WIDTH, 3)
+    assert np.array_equal(corners.ranks, cards.ranks)
+    assert np.array_equal(corners.suits, cards.suits)
+    # Drawn from the same frames: each corner view is the top-left of its card's view.
+    for whole, corner in zip(cards.images, corners.images, strict=True):
+        cut = cv2.resize(whole[:round(0.34 * VIEW_HEIGHT), :round(0.30 * VIEW_WIDTH)],
+                         (INDEX_WIDTH, INDEX_HEIGHT), interpolation=cv2.INTER_AREA)
+        other = cv2.resize(whole[-round(0.34 * VIEW_HEIGHT):, -round(0.30 * VIEW_WIDTH):],
+                           (INDEX_WIDTH, INDEX_HEIGHT), interpolation=cv2.INTER_AREA)
+        near = np.abs(cut.astype(int) - corner.astype(int)).mean()
+        assert near < np.abs(other.astype(int) - corner.astype(int)).mean() + 1
+
+
+def test_the_index_network_trains_and_exports_for_opencv(tmp_path: Path,
+                                                         fonts: FontFaces) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from tools.train_reader import export, train, write_manifest
+    from vision.learned import as_blob
+    from vision.learned_index import load_index_reader
+
+    views = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=6, crop_views=0,
+                                           view="index"), log=lambda _: None)
+    model = train(views, epochs=1, batch=4, log=lambda _: None, view="index")
+    out = tmp_path / "index.onnx"
+    export(model, out, "index")
+    write_manifest(out, {"threshold": 0.6}, "index")
+    reader = load_index_reader(out)
+    blob = as_blob(list(views.images[:3]))
+    reader.net.setInput(blob)
+    rank, _ = reader.net.forward(["rank", "suit"])
+    with torch.no_grad():
+        expected = model(torch.from_numpy(blob))
+    assert np.allclose(rank, expected[0].numpy(), atol=1e-3)
 
 
 def test_crops_of_a_suitless_set_teach_the_rank_only(tmp_path: Path) -> None:
