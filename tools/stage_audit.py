@@ -68,6 +68,10 @@ STAGES = (
     Stage("index finder: sharpened look", "index_sharpen", True),
     Stage("index finder: quick look", "index_quick_look", True),
     Stage("learned reader first: no rescue of cards it names surely", "learned_first", False),
+    Stage("index reader: second opinion on unread cards and weak loose corners",
+          "learned_index", False),
+    Stage("close-ups unread by the glyphs shown to the learned reader shrunk",
+          "learned_large_length", 0.0),
 )
 
 

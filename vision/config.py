@@ -515,3 +515,14 @@ class VisionConfig:
     of the table camera's size (90-140 px long) and vetoes right readings of close-ups (as
     photographed, vosloo_crops' measured half fell from 1.00 to 0.82 with it; at 140 px
     0.92), where the glyph reader alone names far fewer wrong cards than at camera scale."""
+    learned_index: bool = True
+    """A whole card of the learned reader's size it does not name alone is named where the
+    index reader (`vision/learned_index.py`, a second network over its index corners at more
+    detail) names it alike in both views, at that reader's calibrated `threshold`; and a loose
+    corner read too weakly to be named alone (`loose_backed` to `loose` of the learned reader's
+    manifest) keeps its name where the index reader, shown that corner, gives its card the
+    index reader's `loose_support` or more."""
+    learned_large_length: float = 140.0
+    """A whole card longer than `learned_max_length` that the glyph reader leaves unread is
+    shown to the learned reader shrunk to this long side (area averaging), and named where both
+    its views agree at the manifest's `threshold` (never against a glyph reading); 0: off."""

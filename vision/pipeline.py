@@ -28,6 +28,8 @@ from vision.fan_stubs import StubCorner, StubSearch, find_stub_corners
 from vision.finder_index import find_by_index
 from vision.learned import CardScores, checked, shipped_reader, surer_of
 from vision.learned_first import LearnedViews, learned_views, outline_key
+from vision.learned_index import index_support, named_with_index, shipped_index_reader
+from vision.learned_large import named_large
 from vision.model import GlyphModel
 from vision.read import read_outline, read_views
 from vision.read_search import card_shaped, read_unread_outlines
@@ -177,8 +179,22 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
     for n, k in enumerate(loose):
         scores[k] = surer_of(found[len(whole) + 2 * n:len(whole) + 2 * n + 2],
                              observations[k].reading, rule.courts)
-    out = checked(observations, scores, rule)
-    return [observations[k] if k in large else o for k, o in enumerate(out)]
+    backed: frozenset[int] = frozenset()
+    if config.learned_index and loose:
+        index = shipped_index_reader()
+        readings = [observations[k].reading for k in loose]
+        support = index_support(frame, [observations[k].corners for k in loose],
+                                [r for r in readings if r is not None], index, config)
+        backed = frozenset(k for k, level in zip(loose, support, strict=True)
+                           if level >= index.loose_support)
+    out = checked(observations, scores, rule, backed)
+    out = [observations[k] if k in large else o for k, o in enumerate(out)]
+    if config.learned_index:
+        out = named_with_index(frame, out, dict(zip(whole, found, strict=False)),
+                               shipped_index_reader(), config)
+    if config.learned_large_length > 0:
+        out = named_large(frame, out, views.reader, config)
+    return out
 
 
 def read_joker(

@@ -1,0 +1,140 @@
+"""The learned index reader: a small CNN over a card's index corner, a second opinion."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.cards import CardObservation, Image, Quad, Reading
+from vision.config import VisionConfig
+from vision.corners import cards_of_index
+from vision.learned import (
+    DATA,
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    CardScores,
+    ModelFileError,
+    as_blob,
+    oriented,
+    read_onnx,
+    reading_of,
+    rectify_index,
+    softmax,
+    with_fresh_names,
+)
+from vision.read_search import card_shaped
+
+INDEX_MODEL_PATH = DATA / "index.onnx"
+
+
+@dataclass(frozen=True)
+class IndexReader:
+    """The shipped index network with its manifest (input size, classes, threshold)."""
+
+    net: Any
+    manifest: dict[str, Any]
+
+    @property
+    def threshold(self) -> float:
+        """Where a card both readers name alike is named (above 1: never)."""
+        return float(self.manifest.get("threshold", 2.0))
+
+    @property
+    def loose_support(self) -> float:
+        """Where a weak loose corner's reading is backed by the index view of its corner (above
+        1: never)."""
+        return float(self.manifest.get("loose_support", 2.0))
+
+    def scores(self, frame: Image, quads: list[Quad]) -> list[CardScores]:
+        """Class probabilities of the index corners of every quad (both ends), in one pass."""
+        if not quads:
+            return []
+        width, height = self.manifest["input_width"], self.manifest["input_height"]
+        views: list[Image] = []
+        for quad in quads:
+            views.extend(rectify_index(frame, quad, width, height))
+        self.net.setInput(as_blob(views))
+        rank_logits, suit_logits = self.net.forward(["rank", "suit"])
+        ranks = softmax(np.asarray(rank_logits, np.float32))
+        suits = softmax(np.asarray(suit_logits, np.float32))
+        return [CardScores(ranks[2 * k:2 * k + 2], suits[2 * k:2 * k + 2])
+                for k in range(len(quads))]
+
+
+def named_by_both(card: CardScores, index: CardScores, threshold: float) -> Reading | None:
+    """The euchre card both readers name in both views, when the weaker of their joint
+    probabilities is `threshold` or more; else None."""
+    whole, corner = card.agreed(), index.agreed()
+    if whole is None or corner is None or whole[0] != corner[0]:
+        return None
+    reading = reading_of(whole[0], min(whole[1], corner[1]))
+    if reading is None or not reading.is_euchre or reading.confidence < threshold:
+        return None
+    return reading
+
+
+def load_index_reader(path: Path = INDEX_MODEL_PATH) -> IndexReader:
+    """Load an index model and the manifest beside it (`NAME.json`), checking they match."""
+    manifest_path = path.with_suffix(".json")
+    try:
+        manifest = json.loads(manifest_path.read_text())
+        net = read_onnx(path)
+    except (OSError, ValueError, cv2.error) as error:
+        raise ModelFileError(f"cannot load the index reader {str(path)!r}: {error}") from error
+    if (tuple(manifest.get("rank_classes", ())) != RANK_CLASSES
+            or tuple(manifest.get("suit_classes", ())) != SUIT_CLASSES
+            or manifest.get("view") != "index"):
+        raise ModelFileError(f"{str(manifest_path)!r} is not an index reader of these classes")
+    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+    return IndexReader(net, manifest)
+
+
+@cache
+def shipped_index_reader() -> IndexReader:
+    """The index reader shipped in vision/data, loaded once."""
+    return load_index_reader(INDEX_MODEL_PATH)
+
+
+def named_with_index(frame: Image, observations: list[CardObservation],
+                     card_scores: dict[int, CardScores], reader: IndexReader,
+                     config: VisionConfig) -> list[CardObservation]:
+    """The observations with each unnamed whole card of a card's shape the card reader has
+    scores for (by position) named where the index reader names it alike (`named_by_both`);
+    a name given elsewhere in the frame, or to two such cards, is not given. (An outline
+    spanning two cards has the index of one at its corner.)"""
+    unread = [k for k in sorted(card_scores)
+              if observations[k].whole and observations[k].reading is None
+              and card_shaped(observations[k].corners, None, config)]
+    found: dict[int, CardObservation] = {}
+    for k, index in zip(unread, reader.scores(frame, [observations[k].corners for k in unread]),
+                        strict=True):
+        reading = named_by_both(card_scores[k], index, reader.threshold)
+        if reading is not None:
+            found[k] = replace(observations[k], reading=reading, confidence=reading.confidence)
+    return with_fresh_names(observations, found)
+
+
+def index_support(frame: Image, corners: list[Quad], readings: list[Reading],
+                  reader: IndexReader, config: VisionConfig) -> list[float]:
+    """For each loose corner (its index box, `vision.corners.corner_views`) and its glyph
+    reading, the index reader's probability of that card in the index view of the corner: the
+    view of a card the corner implies (`cards_of_index`) whose top-left is the corner's tip."""
+    quads = [quad for box in corners for quad in cards_of_index(box, config)]
+    found = reader.scores(frame, quads)
+    out = []
+    for n, (box, reading) in enumerate(zip(corners, readings, strict=True)):
+        best = 0.0
+        for quad, scores in zip(quads[2 * n:2 * n + 2], found[2 * n:2 * n + 2], strict=True):
+            pts = oriented(quad)
+            for view, start in enumerate((0, 2)):
+                tip = np.roll(pts, -start, axis=0)[0]
+                if float(np.linalg.norm(np.asarray(box) - tip, axis=1).min()) <= 1.5:
+                    best = max(best, scores.view_support(view, reading))
+        out.append(best)
+    return out
