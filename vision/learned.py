@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -53,12 +54,19 @@ def oriented(quad: Quad) -> Quad:
 def rectify(frame: Image, quad: Quad, width: int = VIEW_WIDTH,
             height: int = VIEW_HEIGHT) -> tuple[Image, Image]:
     """The card upright and turned 180 degrees, each warped to width x height from the frame."""
-    pts = oriented(quad)
     target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    return _both_ends(frame, quad, target, (width, height), cv2.INTER_AREA)
+
+
+def _both_ends(frame: Image, quad: Quad, target: Floats, size: tuple[int, int],
+               flags: int) -> tuple[Image, Image]:
+    """The frame warped so that the card's corners (upright, then turned 180 degrees) land on
+    `target`, each to `size`."""
+    pts = oriented(quad)
     views = []
     for start in (0, 2):
         matrix = cv2.getPerspectiveTransform(np.roll(pts, -start, axis=0), target)
-        views.append(cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_AREA,
+        views.append(cv2.warpPerspective(frame, matrix, size, flags=flags,
                                          borderMode=cv2.BORDER_REPLICATE))
     return views[0], views[1]
 
@@ -67,18 +75,12 @@ def rectify_index(frame: Image, quad: Quad, width: int = INDEX_WIDTH,
                   height: int = INDEX_HEIGHT) -> tuple[Image, Image]:
     """The top-left index corner (`INDEX_BOX`) of the card upright and turned 180 degrees, each
     warped to width x height straight from the frame, at more detail than the whole view."""
-    pts = oriented(quad)
     left, top, right, bottom = INDEX_BOX
     xs = [(u - left) / (right - left) * width for u in (0.0, 1.0)]
     ys = [(v - top) / (bottom - top) * height for v in (0.0, 1.0)]
     target = np.array([[xs[0], ys[0]], [xs[1], ys[0]], [xs[1], ys[1]], [xs[0], ys[1]]],
                       np.float32)
-    views = []
-    for start in (0, 2):
-        matrix = cv2.getPerspectiveTransform(np.roll(pts, -start, axis=0), target)
-        views.append(cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_LINEAR,
-                                         borderMode=cv2.BORDER_REPLICATE))
-    return views[0], views[1]
+    return _both_ends(frame, quad, target, (width, height), cv2.INTER_LINEAR)
 
 
 def as_blob(views: list[Image]) -> Floats:
@@ -284,18 +286,25 @@ class LearnedReader:
 
     def scores(self, frame: Image, quads: list[Quad]) -> list[CardScores]:
         """Class probabilities of every quad of a frame, all views in one forward pass."""
-        if not quads:
-            return []
-        width, height = self.manifest["input_width"], self.manifest["input_height"]
-        views: list[Image] = []
-        for quad in quads:
-            views.extend(rectify(frame, quad, width, height))
-        self.net.setInput(as_blob(views))
-        rank_logits, suit_logits = self.net.forward(["rank", "suit"])
-        ranks = softmax(np.asarray(rank_logits, np.float32))
-        suits = softmax(np.asarray(suit_logits, np.float32))
-        return [CardScores(ranks[2 * k:2 * k + 2], suits[2 * k:2 * k + 2])
-                for k in range(len(quads))]
+        return scored_quads(self.net, self.manifest, frame, quads, rectify)
+
+
+def scored_quads(net: Any, manifest: dict[str, Any], frame: Image, quads: list[Quad],
+                 views_of: Callable[[Image, Quad, int, int], tuple[Image, Image]]
+                 ) -> list[CardScores]:
+    """A network's class probabilities for both ends of every quad (`views_of` at the
+    manifest's input size), all in one forward pass."""
+    if not quads:
+        return []
+    width, height = manifest["input_width"], manifest["input_height"]
+    views: list[Image] = []
+    for quad in quads:
+        views.extend(views_of(frame, quad, width, height))
+    net.setInput(as_blob(views))
+    rank_logits, suit_logits = net.forward(["rank", "suit"])
+    ranks = softmax(np.asarray(rank_logits, np.float32))
+    suits = softmax(np.asarray(suit_logits, np.float32))
+    return [CardScores(ranks[k:k + 2], suits[k:k + 2]) for k in range(0, len(views), 2)]
 
 
 def load_reader(path: Path = MODEL_PATH) -> LearnedReader:

@@ -20,12 +20,11 @@ from vision.learned import (
     SUIT_CLASSES,
     CardScores,
     ModelFileError,
-    as_blob,
     oriented,
     read_onnx,
     reading_of,
     rectify_index,
-    softmax,
+    scored_quads,
     with_fresh_names,
 )
 from vision.read_search import card_shaped
@@ -53,18 +52,7 @@ class IndexReader:
 
     def scores(self, frame: Image, quads: list[Quad]) -> list[CardScores]:
         """Class probabilities of the index corners of every quad (both ends), in one pass."""
-        if not quads:
-            return []
-        width, height = self.manifest["input_width"], self.manifest["input_height"]
-        views: list[Image] = []
-        for quad in quads:
-            views.extend(rectify_index(frame, quad, width, height))
-        self.net.setInput(as_blob(views))
-        rank_logits, suit_logits = self.net.forward(["rank", "suit"])
-        ranks = softmax(np.asarray(rank_logits, np.float32))
-        suits = softmax(np.asarray(suit_logits, np.float32))
-        return [CardScores(ranks[2 * k:2 * k + 2], suits[2 * k:2 * k + 2])
-                for k in range(len(quads))]
+        return scored_quads(self.net, self.manifest, frame, quads, rectify_index)
 
 
 def named_by_both(card: CardScores, index: CardScores, threshold: float) -> Reading | None:

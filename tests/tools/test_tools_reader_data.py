@@ -105,23 +105,27 @@ def test_a_tiny_build_has_the_documented_shapes_and_is_cached(tmp_path: Path,
     assert len(list(tmp_path.glob("views-*/chunk*.npz"))) == 1
 
 
-def test_training_runs_one_step_and_exports_for_opencv(tmp_path: Path, fonts: FontFaces) -> None:
+@pytest.mark.parametrize("view", ["card", "index"])
+def test_training_runs_one_step_and_exports_for_opencv(tmp_path: Path, fonts: FontFaces,
+                                                       view: str) -> None:
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
     from tools.train_reader import export, train, write_manifest
     from vision.learned import as_blob, load_reader
+    from vision.learned_index import load_index_reader
 
-    views = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=6, crop_views=0),
+    views = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=6, crop_views=0, view=view),
                   log=lambda _: None)
-    model = train(views, epochs=1, checkpoint=tmp_path / "ckpt.pt", batch=4, log=lambda _: None)
+    model = train(views, epochs=1, checkpoint=tmp_path / "ckpt.pt", batch=4, log=lambda _: None,
+                  view=view)
     assert (tmp_path / "ckpt.pt").exists()
-    out = tmp_path / "reader.onnx"
-    export(model, out)
-    write_manifest(out, {})
-    reader = load_reader(out)
+    out = tmp_path / f"{view}.onnx"
+    export(model, out, view)
+    write_manifest(out, {}, view)
+    net = load_reader(out).net if view == "card" else load_index_reader(out).net
     blob = as_blob(list(views.images[:3]))
-    reader.net.setInput(blob)
-    rank, suit = reader.net.forward(["rank", "suit"])
+    net.setInput(blob)
+    rank, suit = net.forward(["rank", "suit"])
     with torch.no_grad():
         expected = model(torch.from_numpy(blob))
     assert np.allclose(rank, expected[0].numpy(), atol=1e-3)
@@ -154,29 +158,6 @@ def test_index_views_are_the_same_cards_seen_at_their_corner(tmp_path: Path,
                            (INDEX_WIDTH, INDEX_HEIGHT), interpolation=cv2.INTER_AREA)
         near = np.abs(cut.astype(int) - corner.astype(int)).mean()
         assert near < np.abs(other.astype(int) - corner.astype(int)).mean() + 1
-
-
-def test_the_index_network_trains_and_exports_for_opencv(tmp_path: Path,
-                                                         fonts: FontFaces) -> None:
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("onnx")
-    from tools.train_reader import export, train, write_manifest
-    from vision.learned import as_blob
-    from vision.learned_index import load_index_reader
-
-    views = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=6, crop_views=0,
-                                           view="index"), log=lambda _: None)
-    model = train(views, epochs=1, batch=4, log=lambda _: None, view="index")
-    out = tmp_path / "index.onnx"
-    export(model, out, "index")
-    write_manifest(out, {"threshold": 0.6}, "index")
-    reader = load_index_reader(out)
-    blob = as_blob(list(views.images[:3]))
-    reader.net.setInput(blob)
-    rank, _ = reader.net.forward(["rank", "suit"])
-    with torch.no_grad():
-        expected = model(torch.from_numpy(blob))
-    assert np.allclose(rank, expected[0].numpy(), atol=1e-3)
 
 
 def test_crops_of_a_suitless_set_teach_the_rank_only(tmp_path: Path) -> None:
