@@ -11,6 +11,7 @@ from vision.cards import CardObservation, Image, Quad
 from vision.config import VisionConfig
 from vision.deblur_outline import long_side
 from vision.learned import LearnedReader, reading_of, with_fresh_names
+from vision.learned_index import IndexReader, named_by_both
 from vision.read_search import card_shaped
 
 
@@ -31,12 +32,14 @@ def shrunk(frame: Image, quad: Quad, length: float) -> tuple[Image, Quad]:
 
 
 def named_large(frame: Image, observations: list[CardObservation], reader: LearnedReader,
-                config: VisionConfig) -> list[CardObservation]:
+                config: VisionConfig, index: IndexReader | None = None
+                ) -> list[CardObservation]:
     """The observations with each unnamed whole card of a card's shape longer than
     `learned_max_length` named by the network, shown it shrunk to `learned_large_length`,
     where both views agree on a euchre card at the reader's `threshold` (a joker is known by
-    its face alone: shown a book cover, the network saw one); a name given elsewhere in the
-    frame, or to two such cards, is not given."""
+    its face alone: shown a book cover, the network saw one), or, given the index reader,
+    where both readers name it alike (`named_by_both`); a name given elsewhere in the frame,
+    or to two such cards, is not given."""
     length = config.learned_large_length
     unread = [k for k, o in enumerate(observations)
               if o.whole and o.reading is None and long_side(o.corners) > config.learned_max_length
@@ -44,10 +47,12 @@ def named_large(frame: Image, observations: list[CardObservation], reader: Learn
     found: dict[int, CardObservation] = {}
     for k in unread:
         small, quad = shrunk(frame, observations[k].corners, length)
-        agreed = reader.scores(small, [quad])[0].agreed()
-        if agreed is None or agreed[1] < reader.rule.threshold:
-            continue
-        reading = reading_of(*agreed)
+        scores = reader.scores(small, [quad])[0]
+        agreed = scores.agreed()
+        reading = (reading_of(*agreed) if agreed is not None
+                   and agreed[1] >= reader.rule.threshold else None)
+        if reading is None and index is not None:
+            reading = named_by_both(scores, index.scores(small, [quad])[0], index.threshold)
         if reading is not None and reading.is_euchre:
             found[k] = replace(observations[k], reading=reading, confidence=reading.confidence)
     return with_fresh_names(observations, found)

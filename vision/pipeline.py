@@ -193,7 +193,8 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
         out = named_with_index(frame, out, dict(zip(whole, found, strict=False)),
                                shipped_index_reader(), config)
     if config.learned_large_length > 0:
-        out = named_large(frame, out, views.reader, config)
+        out = named_large(frame, out, views.reader, config,
+                          shipped_index_reader() if config.learned_index else None)
     return out
 
 

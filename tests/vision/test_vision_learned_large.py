@@ -101,3 +101,19 @@ def test_glyph_readings_stand_and_names_given_elsewhere_are_not_given_again(
     # A card not of a card's shape (a square box) is never named.
     square = np.array([[10, 10], [300, 10], [300, 300], [10, 300]], np.float32)
     assert named_large(frame, _unread([square]), reader, VisionConfig())[0].name is None
+
+
+def test_with_the_index_reader_close_ups_are_named_where_both_readers_agree(
+        reader: LearnedReader, close_up: tuple[Image, list[Quad], float]) -> None:
+    from vision.learned_index import shipped_index_reader
+
+    frame, quads, _ = close_up
+    # The card reader alone names nothing here (its level above 1); both readers alike do.
+    alone_never = replace(reader, rule=replace(reader.rule, threshold=2.0))
+    config = VisionConfig()
+    assert all(o.name is None for o in named_large(frame, _unread(quads), alone_never, config))
+    out = named_large(frame, _unread(quads), alone_never, config, shipped_index_reader())
+    names = [o.name for o in out]
+    assert names[-1] is None
+    assert sum(n is not None for n in names) >= 3
+    assert all(n == want for n, want in zip(names, CARDS, strict=False) if n is not None)
