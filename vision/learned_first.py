@@ -10,6 +10,8 @@ from vision.cards import Image, Quad, Reading
 from vision.config import VisionConfig
 from vision.deblur_outline import long_side
 from vision.learned import CardScores, LearnedReader, reading_of
+from vision.learned_index import IndexReader, named_by_both
+from vision.read_search import card_shaped
 
 
 def _key(quad: Quad) -> bytes:
@@ -27,6 +29,9 @@ class LearnedViews:
     sure_at: float = 2.0
     """Above 1: no card is sure (the rescue stages run everywhere)."""
     scored: dict[bytes, CardScores] = field(default_factory=dict)
+    agreed: dict[bytes, Reading] = field(default_factory=dict)
+    """Outlines the card reader alone is not sure of that both readers name alike
+    (`vision.learned_index.named_by_both`): sure as well."""
 
     def scores(self, quads: list[Quad]) -> list[CardScores]:
         """The scores of each quad; those not scored before are scored in one pass."""
@@ -44,9 +49,9 @@ class LearnedViews:
         """The card the network names surely in this outline, shown it before; else None."""
         found = self.scored.get(_key(quad))
         agreed = found.agreed() if found is not None else None
-        if agreed is None or agreed[1] < self.sure_at:
-            return None
-        return reading_of(*agreed)
+        alone = (reading_of(*agreed) if agreed is not None and agreed[1] >= self.sure_at
+                 else None)
+        return alone or self.agreed.get(_key(quad))
 
 
 def outline_key(quad: Quad) -> bytes:
@@ -55,12 +60,20 @@ def outline_key(quad: Quad) -> bytes:
 
 
 def learned_views(frame: Image, quads: list[Quad], reader: LearnedReader,
-                  config: VisionConfig) -> LearnedViews:
+                  config: VisionConfig, index: IndexReader | None = None) -> LearnedViews:
     """The network's look at every outline of its size (`learned_max_length`) when
-    `learned_first` is set; otherwise an empty cache in which no card is sure."""
+    `learned_first` is set, and the index reader's (when given) at those of a card's shape it
+    is not sure of; otherwise an empty cache in which no card is sure."""
     rule = reader.rule
     if not config.learned_first:
         return LearnedViews(frame, reader)
     views = LearnedViews(frame, reader, rule.threshold)
-    views.scores([q for q in quads if long_side(q) <= config.learned_max_length])
+    sized = [q for q in quads if long_side(q) <= config.learned_max_length]
+    views.scores(sized)
+    if index is not None:
+        unsure = [q for q in sized if not views.is_sure(q) and card_shaped(q, None, config)]
+        for quad, corner in zip(unsure, index.scores(frame, unsure), strict=True):
+            both = named_by_both(views.scored[_key(quad)], corner, index.threshold)
+            if both is not None:
+                views.agreed[_key(quad)] = both
     return views

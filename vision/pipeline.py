@@ -62,7 +62,8 @@ def recognise(
     if views is not None and config.learned_first:
         with clock.stage("learned first"):
             views = learned_views(frame, [q for q in quads if not any(
-                same_outline(o.corners, q) for o in settled)], views.reader, config)
+                same_outline(o.corners, q) for o in settled)], views.reader, config,
+                shipped_index_reader() if config.learned_index else None)
     sure = views.is_sure if views is not None else _never
     first_look = replace(config, second_look_shifts=(), blurred_outline_growth=0.0)
     provisional: set[bytes] = set()

@@ -18,6 +18,7 @@ from vision.cards import Image, Quad
 from vision.config import VisionConfig
 from vision.learned import LearnedReader, reading_of, shipped_reader
 from vision.learned_first import LearnedViews, learned_views
+from vision.learned_index import shipped_index_reader
 from vision.model import GlyphModel
 from vision.pipeline import StageClock, recognise
 
@@ -153,7 +154,8 @@ def test_sure_cards_get_the_first_look_only_and_keep_their_names(
     assert all(config.second_look_shifts for _, config in calls.outlines)
     calls.clear()
     first = recognise(frame, model, VisionConfig())
-    views = learned_views(frame, [q for q, _ in calls.outlines], reader, VisionConfig())
+    views = learned_views(frame, [q for q, _ in calls.outlines], reader, VisionConfig(),
+                          shipped_index_reader())
     sure = [views.is_sure(q) for q, _ in calls.outlines]
     assert any(sure) and not all(sure)
     for (_, config), is_sure in zip(calls.outlines, sure, strict=True):
@@ -173,3 +175,25 @@ def test_the_first_look_is_timed_as_its_own_stage(model: GlyphModel) -> None:
     off = StageClock()
     recognise(frame, model, replace(VisionConfig(), learned_first=False), stages=off)
     assert "learned first" not in off.calls
+
+
+def test_cards_both_readers_name_alike_are_sure_too(
+        reader: LearnedReader, table: tuple[Image, list[Quad]]) -> None:
+    from vision.learned_index import named_by_both
+
+    frame, quads = table
+    index = shipped_index_reader()
+    # The card reader alone is made unsure of every card: only the readers' agreement is left.
+    unsure = replace(reader, rule=replace(reader.rule, threshold=2.0))
+    alone = learned_views(frame, quads, unsure, VisionConfig())
+    assert not any(alone.is_sure(q) for q in quads) and not alone.agreed
+    both = learned_views(frame, quads, unsure, VisionConfig(), index)
+    corners = index.scores(frame, quads)
+    for quad, name, card, corner in zip(quads, [*CARDS, None], both.scores(quads), corners,
+                                        strict=True):
+        expected = named_by_both(card, corner, index.threshold)
+        got = both.sure_reading(quad)
+        assert (got.name if got else None) == (expected.name if expected else None)
+        assert got is None or got.name == name
+    assert sum(both.is_sure(q) for q in quads) >= 5
+    assert not both.is_sure(quads[-1])
