@@ -389,6 +389,11 @@ class VisionConfig:
     grown outlines, searches at its corners, wider index views): a rescue could then only agree
     or veto unsurely. A reading of the first look is checked as always. False: every card is
     rescued as before."""
+    learned_skip_plain: bool = True
+    """A nine, ten or ace the card network names surely at its first look is not read by the
+    glyph reader at all: against a sure network a glyph reading of another card is vetoed,
+    and the network names the card alone. Courts still get the glyph reader's look (their
+    index letter stands against the network's reading of a figure). False: read them too."""
     restore_iterations: int = 10
     """Richardson-Lucy iterations; 30 read more rendered blurred corners but lost one card on
     edje (a width-dependent reading in a fan)."""

@@ -45,13 +45,16 @@ class LearnedViews:
         """Whether the network, shown this outline before, names its card surely."""
         return self.sure_reading(quad) is not None
 
-    def sure_reading(self, quad: Quad) -> Reading | None:
-        """The card the network names surely in this outline, shown it before; else None."""
+    def alone_reading(self, quad: Quad) -> Reading | None:
+        """The card the card network alone names surely in this outline, shown it before."""
         found = self.scored.get(_key(quad))
         agreed = found.agreed() if found is not None else None
-        alone = (reading_of(*agreed) if agreed is not None and agreed[1] >= self.sure_at
-                 else None)
-        return alone or self.agreed.get(_key(quad))
+        return (reading_of(*agreed) if agreed is not None and agreed[1] >= self.sure_at
+                else None)
+
+    def sure_reading(self, quad: Quad) -> Reading | None:
+        """The card the network names surely in this outline, shown it before; else None."""
+        return self.alone_reading(quad) or self.agreed.get(_key(quad))
 
 
 def outline_key(quad: Quad) -> bytes:

@@ -75,6 +75,13 @@ def recognise(
                 kept.add(id(known))
                 observations.append(known)
                 continue
+            alone = views.alone_reading(corners) if views is not None else None
+            if (config.learned_skip_plain and alone is not None
+                    and alone.rank in (Rank.NINE, Rank.TEN, Rank.ACE)):
+                # A glyph reading could only agree, or be vetoed: the network names it alone.
+                observations.append(CardObservation(corners, alone, alone.confidence))
+                provisional.add(outline_key(corners))
+                continue
             reading, confidence = read_outline(frame, corners, model,
                                                first_look if sure(corners) else config)
             if reading is None and faces.has_joker:

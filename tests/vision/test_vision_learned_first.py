@@ -17,7 +17,7 @@ from tools.synthetic import artwork_cards
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
 from vision.learned import LearnedReader, reading_of, shipped_reader
-from vision.learned_first import LearnedViews, learned_views
+from vision.learned_first import LearnedViews, learned_views, outline_key
 from vision.learned_index import shipped_index_reader
 from vision.model import GlyphModel
 from vision.pipeline import StageClock, recognise
@@ -197,3 +197,22 @@ def test_cards_both_readers_name_alike_are_sure_too(
         assert got is None or got.name == name
     assert sum(both.is_sure(q) for q in quads) >= 5
     assert not both.is_sure(quads[-1])
+
+
+def test_sure_nines_tens_and_aces_are_named_without_a_glyph_look(
+        calls: _Calls, model: GlyphModel, reader: LearnedReader,
+        table: tuple[Image, list[Quad]]) -> None:
+    frame, _ = table
+    looked = recognise(frame, model, replace(VisionConfig(), learned_skip_plain=False))
+    read_before = [q for q, _ in calls.outlines]
+    calls.clear()
+    skipped = recognise(frame, model, VisionConfig())
+    read_now = [q for q, _ in calls.outlines]
+    views = learned_views(frame, read_before, reader, VisionConfig())
+    plain = [q for q in read_before if (r := views.alone_reading(q)) is not None
+             and r.rank.value in "9TA"]
+    assert plain
+    assert len(read_now) == len(read_before) - len(plain)
+    plain_keys = {outline_key(q) for q in plain}
+    assert not any(outline_key(q) in plain_keys for q in read_now)
+    assert sorted(o.name for o in skipped if o.name) == sorted(o.name for o in looked if o.name)
