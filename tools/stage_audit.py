@@ -72,6 +72,7 @@ STAGES = (
           "learned_index", False),
     Stage("close-ups unread by the glyphs shown to the learned reader shrunk",
           "learned_large_length", 0.0),
+    Stage("sure nines, tens and aces named without a glyph look", "learned_skip_plain", False),
 )
 
 
