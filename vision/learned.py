@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -117,12 +117,23 @@ class CardScores:
 
     def names(self) -> tuple[str, str]:
         """The name each view gives (rank class + suit class)."""
-        return tuple(  # type: ignore[return-value]
-            _name(int(np.argmax(self.rank[k])), int(np.argmax(self.suit[k]))) for k in (0, 1))
+        return self._names
 
     def agreed(self) -> tuple[str, float] | None:
         """The name both views give and the lower of their joint probabilities, when they agree."""
-        first, second = self.names()
+        return self._agreement
+
+    @cached_property
+    def _names(self) -> tuple[str, str]:
+        """`names`, worked out once (the stages ask it of one card many times)."""
+        first, second = (_name(int(np.argmax(self.rank[k])), int(np.argmax(self.suit[k])))
+                         for k in (0, 1))
+        return first, second
+
+    @cached_property
+    def _agreement(self) -> tuple[str, float] | None:
+        """`agreed`, worked out once."""
+        first, second = self._names
         if first != second:
             return None
         probability = min(float(self.rank[k].max() * self.suit[k].max()) for k in (0, 1))

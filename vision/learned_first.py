@@ -32,6 +32,8 @@ class LearnedViews:
     agreed: dict[bytes, Reading] = field(default_factory=dict)
     """Outlines the card reader alone is not sure of that both readers name alike
     (`vision.learned_index.named_by_both`): sure as well."""
+    index_scored: dict[bytes, CardScores] = field(default_factory=dict)
+    """The index reader's scores of the outlines it has been shown."""
 
     def scores(self, quads: list[Quad]) -> list[CardScores]:
         """The scores of each quad; those not scored before are scored in one pass."""
@@ -40,6 +42,15 @@ class LearnedViews:
                                    strict=True):
             self.scored[key] = found
         return [self.scored[_key(q)] for q in quads]
+
+    def index_scores(self, index: IndexReader, quads: list[Quad]) -> list[CardScores]:
+        """The index reader's scores of each quad; those not scored before are scored in one
+        pass."""
+        fresh = list({_key(q): q for q in quads if _key(q) not in self.index_scored}.items())
+        for (key, _), found in zip(fresh, index.scores(self.frame, [q for _, q in fresh]),
+                                   strict=True):
+            self.index_scored[key] = found
+        return [self.index_scored[_key(q)] for q in quads]
 
     def is_sure(self, quad: Quad) -> bool:
         """Whether the network, shown this outline before, names its card surely."""
@@ -75,7 +86,7 @@ def learned_views(frame: Image, quads: list[Quad], reader: LearnedReader,
     views.scores(sized)
     if index is not None:
         unsure = [q for q in sized if not views.is_sure(q) and card_shaped(q, None, config)]
-        for quad, corner in zip(unsure, index.scores(frame, unsure), strict=True):
+        for quad, corner in zip(unsure, views.index_scores(index, unsure), strict=True):
             both = named_by_both(views.scored[_key(quad)], corner, index.threshold)
             if both is not None:
                 views.agreed[_key(quad)] = both

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -91,16 +92,20 @@ def shipped_index_reader() -> IndexReader:
 
 def named_with_index(frame: Image, observations: list[CardObservation],
                      card_scores: dict[int, CardScores], reader: IndexReader,
-                     config: VisionConfig) -> list[CardObservation]:
+                     config: VisionConfig,
+                     index_scores: Callable[[list[Quad]], list[CardScores]] | None = None,
+                     ) -> list[CardObservation]:
     """The observations with each unnamed whole card of a card's shape the card reader has
     scores for (by position) named where the index reader names it alike (`named_by_both`);
     a name given elsewhere in the frame, or to two such cards, is not given. (An outline
-    spanning two cards has the index of one at its corner.)"""
+    spanning two cards has the index of one at its corner.) `index_scores` gives the index
+    reader's scores of quads seen before (by default the reader looks afresh)."""
     unread = [k for k in sorted(card_scores)
               if observations[k].whole and observations[k].reading is None
               and card_shaped(observations[k].corners, None, config)]
     found: dict[int, CardObservation] = {}
-    for k, index in zip(unread, reader.scores(frame, [observations[k].corners for k in unread]),
+    scores_of = index_scores or (lambda quads: reader.scores(frame, quads))
+    for k, index in zip(unread, scores_of([observations[k].corners for k in unread]),
                         strict=True):
         reading = named_by_both(card_scores[k], index, reader.threshold)
         if reading is not None:

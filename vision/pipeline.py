@@ -198,8 +198,9 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
     out = checked(observations, scores, rule, backed)
     out = [observations[k] if k in large else o for k, o in enumerate(out)]
     if config.learned_index:
-        out = named_with_index(frame, out, dict(zip(whole, found, strict=False)),
-                               shipped_index_reader(), config)
+        index = shipped_index_reader()
+        out = named_with_index(frame, out, dict(zip(whole, found, strict=False)), index, config,
+                               lambda quads: views.index_scores(index, quads))
     if config.learned_large_length > 0:
         out = named_large(frame, out, views.reader, config,
                           shipped_index_reader() if config.learned_index else None)

@@ -16,7 +16,7 @@ from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
-from vision.learned import LearnedReader, reading_of, shipped_reader
+from vision.learned import CardScores, LearnedReader, reading_of, shipped_reader
 from vision.learned_first import LearnedViews, learned_views, outline_key
 from vision.learned_index import shipped_index_reader
 from vision.model import GlyphModel
@@ -70,6 +70,30 @@ def test_each_outline_is_scored_once(reader: LearnedReader,
         assert np.allclose(got.rank, want.rank, atol=1e-5)
         assert np.allclose(got.suit, want.suit, atol=1e-5)
     assert np.array_equal(first[0].rank, again[-1].rank)
+
+
+def test_each_outline_is_shown_to_the_index_reader_once(table: tuple[Image, list[Quad]]
+                                                         ) -> None:
+    frame, quads = table
+    index = shipped_index_reader()
+    shown: list[int] = []
+
+    class Counting:
+        """The shipped index reader, counting the outlines it is shown."""
+
+        def scores(self, frame: Image, quads: list[Quad]) -> list[CardScores]:
+            shown.append(len(quads))
+            return index.scores(frame, quads)
+
+    views = LearnedViews(frame, shipped_reader())
+    first = views.index_scores(Counting(), quads[:3])  # type: ignore[arg-type]
+    again = views.index_scores(Counting(), [*quads[1:], quads[0]])  # type: ignore[arg-type]
+    assert shown == [3, len(quads) - 3]
+    direct = index.scores(frame, quads)
+    for got, want in zip([again[-1], *again[:-1]], direct, strict=True):
+        assert np.allclose(got.rank, want.rank, atol=1e-5)
+        assert np.allclose(got.suit, want.suit, atol=1e-5)
+    assert first[0] is again[-1]
 
 
 def test_sure_cards_are_those_both_views_name_at_the_naming_threshold(
