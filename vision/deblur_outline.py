@@ -23,13 +23,22 @@ def grown_outline(corners: Quad, distance: float) -> Quad:
 
 def long_side(corners: Quad) -> float:
     """Mean length of a quad's two longer opposite sides (the card's length), in pixels."""
-    quad = np.asarray(corners, dtype=np.float64)
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+    first, second = _opposite_sides(corners)
+    return max(first, second) / 2
 
 
 def short_side(corners: Quad) -> float:
     """Mean length of a quad's two shorter opposite sides (the card's width), in pixels."""
+    first, second = _opposite_sides(corners)
+    return min(first, second) / 2
+
+
+_NEXT = np.array([1, 2, 3, 0])
+
+
+def _opposite_sides(corners: Quad) -> tuple[float, float]:
+    """The summed lengths of a quad's sides 0 and 2, and of its sides 1 and 3."""
     quad = np.asarray(corners, dtype=np.float64)
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+    step = quad - quad[_NEXT]
+    sides = np.sqrt((step * step).sum(axis=1)).tolist()
+    return sides[0] + sides[2], sides[1] + sides[3]

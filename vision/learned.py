@@ -43,12 +43,19 @@ def oriented(quad: Quad) -> Quad:
     """The quad's corners clockwise on screen (y down), starting at a corner of a short side."""
     pts = np.asarray(quad, np.float32).reshape(4, 2)
     x, y = pts[:, 0], pts[:, 1]
-    area = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    area = float(np.dot(x, y[_NEXT]) - np.dot(x[_NEXT], y))
     if area < 0:
-        pts = pts[::-1].copy()
-    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+        pts = pts[::-1]
+    step = pts - pts[_NEXT]
+    sides = np.sqrt((step * step).sum(axis=1))
     start = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1
-    return np.roll(pts, -start, axis=0).astype(np.float32)
+    return np.ascontiguousarray(pts[_TURNS[start]], np.float32)
+
+
+_NEXT = np.array([1, 2, 3, 0])
+"""Each corner's next corner (a quad's corners rolled by one)."""
+_TURNS = (np.array([0, 1, 2, 3]), np.array([1, 2, 3, 0]), np.array([2, 3, 0, 1]))
+"""A quad's corners starting at corner 0, 1 or 2."""
 
 
 def rectify(frame: Image, quad: Quad, width: int = VIEW_WIDTH,
@@ -65,7 +72,7 @@ def _both_ends(frame: Image, quad: Quad, target: Floats, size: tuple[int, int],
     pts = oriented(quad)
     views = []
     for start in (0, 2):
-        matrix = cv2.getPerspectiveTransform(np.roll(pts, -start, axis=0), target)
+        matrix = cv2.getPerspectiveTransform(pts[_TURNS[start]], target)
         views.append(cv2.warpPerspective(frame, matrix, size, flags=flags,
                                          borderMode=cv2.BORDER_REPLICATE))
     return views[0], views[1]
