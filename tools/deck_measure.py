@@ -59,6 +59,8 @@ class Tally:
     """Wrong names that are not euchre cards (a 6 read as an 8)."""
     overrides: list[bool] = field(default_factory=list)
     """Per card the profile renamed from the glyph reader's reading: whether it was right."""
+    lost: list[str] = field(default_factory=list)
+    """Counted cards named rightly without the profile and not with it."""
 
     def row(self) -> str:
         recall = self.right / self.counted if self.counted else float("nan")
@@ -71,8 +73,10 @@ def inside(point: np.ndarray, quad: Quad) -> bool:
                                 (float(point[0]), float(point[1])), False) >= 0
 
 
-def tally_image(observations: list[CardObservation], truths: list[Truth], tally: Tally) -> None:
-    """Add one image's named observations to the tally (one right name per truth card)."""
+def tally_image(observations: list[CardObservation], truths: list[Truth],
+                tally: Tally) -> set[int]:
+    """Add one image's named observations to the tally (one right name per truth card); the
+    truth cards named rightly."""
     named = set()
     for truth in truths:
         tally.counted += truth.counted
@@ -91,6 +95,7 @@ def tally_image(observations: list[CardObservation], truths: list[Truth], tally:
             tally.other_wrong += not euchre
             seen = truths[hits[0]].name if hits else "nothing"
             tally.wrongs.append(f"{seen}->{observation.name}")
+    return named
 
 
 def tally_overrides(before: list[CardObservation], after: list[CardObservation],
@@ -145,8 +150,10 @@ def measure(name: str, frames: Iterable[tuple[Image, list[Truth]]], base: GlyphM
     for frame, truths in frames:
         before = recognise(frame, base, config)
         after = recognise(frame, profiled, config)
-        tally_image(before, truths, plain)
-        tally_image(after, truths, known)
+        right_before = tally_image(before, truths, plain)
+        right_after = tally_image(after, truths, known)
+        known.lost += [str(truths[k].name) for k in sorted(right_before - right_after)
+                       if truths[k].counted]
         tally_overrides(before, after, truths, known)
         tally_margins(matcher, frame, truths, known)
     print(f"{name:28s} without {plain.row()}  with {known.row()}", flush=True)
@@ -156,6 +163,8 @@ def measure(name: str, frames: Iterable[tuple[Image, list[Truth]]], base: GlyphM
               f"{len(known.overrides) - sum(known.overrides)} wrong")
     if known.stranger_margins:
         print(f"{'':28s} not-in-profile lead {quantiles(known.stranger_margins)}")
+    if known.lost:
+        print(f"{'':28s} named without the profile, not with it: {', '.join(known.lost)}")
     for label, tally in (("without", plain), ("with", known)):
         if tally.wrongs:
             print(f"{'':28s} wrong {label}: {', '.join(tally.wrongs)}")

@@ -195,7 +195,10 @@ def deck_reading(
     glyph reader read it, or made unreadable where the profile contradicts the glyph reader.
 
     `sure` tells whether the match may name its card; `sibling` is the similarity it needs
-    where the glyph reader named a card the profile does not hold."""
+    where the glyph reader named a card the profile does not hold. Where the glyph reader
+    named another enrolled card, the profile renames it when sure and ahead of it by
+    `override_margin`, leaves it when ahead by less than `min_margin` (the profile cannot tell
+    the two apart), and otherwise leaves it unreadable."""
     generic = observation.name
     if generic == match.name or JOKER in (generic, match.name):
         return observation
@@ -205,12 +208,25 @@ def deck_reading(
         return _named(observation, match) if sure and match.similarity >= sibling else observation
     if generic is None:
         return _named(observation, match) if sure else observation
-    # The glyph reader named another card of the deck than the profile's best: the profile
-    # does not bear it out.
+    # The glyph reader named another card of the deck than the profile's best.
     lead = match.similarity - match.scores[generic]
     if sure and lead >= config.override_margin:
         return _named(observation, match)
-    return replace(observation, reading=None, confidence=0.0)
+    if lead < config.min_margin:
+        return observation  # the profile cannot tell the two apart: it contradicts nothing
+    return replace(observation, reading=None, confidence=0.0)  # it does not bear it out
+
+
+def ink_vetoes(observation: CardObservation, match: DeckMatch, matcher: DeckMatcher,
+               config: DeckMatchConfig) -> bool:
+    """Whether a name, whoever gave it, is no name because the card does not show its suit's
+    ink; never where the profile's faces and colours name that very card clearly (by
+    `override_margin`): the ink of a small index is a few pixels, mixed with the paper's."""
+    if observation.name is None:
+        return False
+    if match.name == observation.name and match.margin >= config.override_margin:
+        return False
+    return matcher.ink_contradicts(observation.name, match.ink)
 
 
 def _named(observation: CardObservation, match: DeckMatch) -> CardObservation:
@@ -241,9 +257,7 @@ def read_known_deck(
             floor = matcher.sibling[match.name] - config.stranger_slack
             observation = deck_reading(observation, match, matcher.is_sure(match), floor,
                                        config)
-            # Whoever named it, a name whose suit's ink the card does not show is no name.
-            if observation.name is not None and matcher.ink_contradicts(observation.name,
-                                                                        match.ink):
+            if ink_vetoes(observation, match, matcher, config):
                 observation = replace(observation, reading=None, confidence=0.0)
         out.append(observation)
     named = [o for o in out if o.whole and o.name is not None]

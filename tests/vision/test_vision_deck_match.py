@@ -10,9 +10,11 @@ import pytest
 
 from app.cli import main
 from tools.drawn_deck import EUCHRE, drawn_scene, single_render
-from vision.cards import CardObservation, Quad
+from vision.cards import CardObservation, Quad, Reading, parse_card
 from vision.config import VisionConfig
+from vision.deck_config import DeckMatchConfig
 from vision.deck_faces import ARRAY_NAMES
+from vision.deck_match import DeckMatch, deck_reading, ink_vetoes, matcher_for
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.profile import enroll_images, with_profile
@@ -110,3 +112,55 @@ def test_deck_enroll_from_a_folder_writes_the_deck_faces(tmp_path: Path) -> None
     loaded = GlyphModel.load(out)
     assert loaded.deck is not None and len(loaded.deck) == len(chosen)
     assert out.stat().st_size < 100_000
+
+
+def _observation(name: str | None) -> CardObservation:
+    """A whole card read by the glyph reader as `name` (None: unread)."""
+    corners = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
+    if name is None:
+        return CardObservation(corners, None, 0.0)
+    rank, suit = parse_card(name)
+    return CardObservation(corners, Reading(rank, suit, 0.9), 0.9)
+
+
+@pytest.mark.parametrize(("lead", "sure", "expected"), [
+    (0.0, False, "TD"),     # the profile cannot tell the two apart: the glyph name stands
+    (0.015, False, "TD"),
+    (0.03, False, None),    # it prefers another card, not surely: the name is withdrawn
+    (0.03, True, None),     # surely, but not by the override margin
+    (0.06, True, "9D"),     # surely and well ahead: the profile's card
+    (0.06, False, None),
+])
+def test_a_glyph_name_the_profile_doubts_stands_only_where_it_cannot_tell(
+        lead: float, sure: bool, expected: str | None) -> None:
+    config = DeckMatchConfig()
+    assert config.min_margin <= 0.02 < 0.03 < config.override_margin <= 0.06
+    match = DeckMatch("9D", {"9D": 0.74, "TD": 0.74 - lead, "QS": 0.3}, None)
+    got = deck_reading(_observation("TD"), match, sure, 0.6, config)
+    assert got.name == expected
+    assert (got.confidence == 0.0) == (expected is None)
+
+
+def test_the_profile_names_an_unread_card_only_when_sure() -> None:
+    match = DeckMatch("QH", {"QH": 0.8, "KH": 0.6}, None)
+    assert deck_reading(_observation(None), match, True, 0.6, DeckMatchConfig()).name == "QH"
+    assert deck_reading(_observation(None), match, False, 0.6, DeckMatchConfig()).name is None
+
+
+@pytest.mark.parametrize(("best", "margin", "vetoed"), [
+    ("JD", 0.3, False),   # the faces and colours name that very card clearly
+    ("JD", 0.03, True),   # not clearly enough: the ink stands against the name
+    ("QD", 0.3, True),    # the profile names another card
+])
+def test_ink_of_another_colour_withdraws_a_name_the_profile_does_not_name_clearly(
+        profiled: GlyphModel, best: str, margin: float, vetoed: bool) -> None:
+    assert profiled.deck is not None
+    matcher = matcher_for(profiled.deck)
+    black = profiled.deck.suit_inks["S"]
+    assert matcher.ink_contradicts("JD", black)
+    scores = {best: 0.9, "KS": 0.9 - margin}
+    match = DeckMatch(best, scores, black)
+    assert ink_vetoes(_observation("JD"), match, matcher, DeckMatchConfig()) is vetoed
+    red = profiled.deck.suit_inks["D"]
+    assert not ink_vetoes(_observation("JD"), DeckMatch(best, scores, red), matcher,
+                          DeckMatchConfig())
