@@ -165,8 +165,16 @@ class DeckMatcher:
         config = self.config
         return (match.similarity >= config.min_similarity
                 and match.similarity >= self.sibling[match.name] - config.sibling_slack
-                and match.margin >= config.min_margin
+                and self.ink_margin(match) >= config.min_margin
                 and not self.ink_contradicts(match.name, match.ink))
+
+    def ink_margin(self, match: DeckMatch) -> float:
+        """The best card's lead over the next card whose suit's ink the card does not
+        contradict: a card of the same figure in a suit of another colour (a four-colour
+        deck's diamond and spade) is told apart by its ink, not its face."""
+        others = [score for name, score in match.scores.items()
+                  if name != match.name and not self.ink_contradicts(name, match.ink)]
+        return match.similarity - max(others, default=0.0)
 
     def ink_contradicts(self, name: str, ink: npt.NDArray[np.float32] | None) -> bool:
         """Whether the ink seen lies nearer the enrolled ink of a suit of another colour than
@@ -189,7 +197,7 @@ def matcher_for(deck: DeckFaces, config: DeckMatchConfig = DEFAULT) -> DeckMatch
 
 def deck_reading(
     observation: CardObservation, match: DeckMatch, sure: bool, sibling: float,
-    config: DeckMatchConfig,
+    config: DeckMatchConfig, contradicted: bool = False,
 ) -> CardObservation:
     """The observation as the profile's match leaves it: named from the profile, left as the
     glyph reader read it, or made unreadable where the profile contradicts the glyph reader.
@@ -198,7 +206,9 @@ def deck_reading(
     where the glyph reader named a card the profile does not hold. Where the glyph reader
     named another enrolled card, the profile renames it when sure and ahead of it by
     `override_margin`, leaves it when ahead by less than `min_margin` (the profile cannot tell
-    the two apart), and otherwise leaves it unreadable."""
+    the two apart), and otherwise leaves it unreadable. `contradicted` tells that the card
+    does not show the ink of the glyph reader's suit: the profile names it when sure, else it
+    is unreadable."""
     generic = observation.name
     if generic == match.name or JOKER in (generic, match.name):
         return observation
@@ -208,6 +218,10 @@ def deck_reading(
         return _named(observation, match) if sure and match.similarity >= sibling else observation
     if generic is None:
         return _named(observation, match) if sure else observation
+    if contradicted:
+        # Read in a suit whose ink the card does not show: the profile names it, or no one.
+        return (_named(observation, match) if sure
+                else replace(observation, reading=None, confidence=0.0))
     # The glyph reader named another card of the deck than the profile's best.
     lead = match.similarity - match.scores[generic]
     if sure and lead >= config.override_margin:
@@ -255,8 +269,10 @@ def read_known_deck(
             observation) not in read_before else None
         if match is not None:
             floor = matcher.sibling[match.name] - config.stranger_slack
+            contradicted = (observation.name is not None
+                            and matcher.ink_contradicts(observation.name, match.ink))
             observation = deck_reading(observation, match, matcher.is_sure(match), floor,
-                                       config)
+                                       config, contradicted)
             if ink_vetoes(observation, match, matcher, config):
                 observation = replace(observation, reading=None, confidence=0.0)
         out.append(observation)

@@ -164,3 +164,29 @@ def test_ink_of_another_colour_withdraws_a_name_the_profile_does_not_name_clearl
     red = profiled.deck.suit_inks["D"]
     assert not ink_vetoes(_observation("JD"), DeckMatch(best, scores, red), matcher,
                           DeckMatchConfig())
+
+
+@pytest.mark.parametrize(("sure", "expected"), [(True, "QD"), (False, None)])
+def test_a_glyph_suit_whose_ink_the_card_lacks_gives_way_to_the_profile(
+        sure: bool, expected: str | None) -> None:
+    match = DeckMatch("QD", {"QD": 0.85, "QS": 0.849, "KD": 0.6}, None)
+    got = deck_reading(_observation("QS"), match, sure, 0.6, DeckMatchConfig(),
+                       contradicted=True)
+    assert got.name == expected
+
+
+def test_cards_of_another_ink_do_not_crowd_the_best_match(profiled: GlyphModel) -> None:
+    assert profiled.deck is not None
+    matcher = matcher_for(profiled.deck)
+    inks = profiled.deck.suit_inks
+    # The drawn deck's diamonds are blue and its spades black: a queen of diamonds whose face
+    # matches the queen of spades nearly as well is told by its ink.
+    scores = {"QD": 0.95, "QS": 0.945, "KD": 0.8, "QH": 0.7}
+    blue = DeckMatch("QD", scores, inks["D"])
+    assert matcher.ink_contradicts("QS", inks["D"])
+    assert blue.margin < DeckMatchConfig().min_margin
+    assert matcher.ink_margin(blue) == pytest.approx(0.95 - 0.8)
+    assert matcher.is_sure(blue)
+    unknown = DeckMatch("QD", scores, None)
+    assert matcher.ink_margin(unknown) == pytest.approx(blue.margin)
+    assert not matcher.is_sure(unknown)
