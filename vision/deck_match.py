@@ -172,21 +172,38 @@ class DeckMatcher:
         """The best card's lead over the next card whose suit's ink the card does not
         contradict: a card of the same figure in a suit of another colour (a four-colour
         deck's diamond and spade) is told apart by its ink, not its face."""
+        ruled_out = self.contradicted_suits(match.ink)
         others = [score for name, score in match.scores.items()
-                  if name != match.name and not self.ink_contradicts(name, match.ink)]
+                  if name != match.name and name[1:] not in ruled_out]
         return match.similarity - max(others, default=0.0)
 
     def ink_contradicts(self, name: str, ink: npt.NDArray[np.float32] | None) -> bool:
         """Whether the ink seen lies nearer the enrolled ink of a suit of another colour than
         that of the named card's suit (by `ink_margin`); never when either is unknown."""
+        return name[1:] in self.contradicted_suits(ink)
+
+    def contradicted_suits(self, ink: npt.NDArray[np.float32] | None) -> frozenset[str]:
+        """The enrolled suits whose ink the seen ink contradicts (`ink_contradicts`)."""
+        suits, table, apart = self._inks
+        if ink is None or not suits:
+            return frozenset()
+        step = table - np.asarray(ink, np.float32)
+        distance = np.sqrt((step * step).sum(axis=1))
+        return frozenset(suit for k, suit in enumerate(suits) if apart[k].any()
+                         and float(distance[apart[k]].min()) + self.config.ink_margin
+                         < float(distance[k]))
+
+    @cached_property
+    def _inks(self) -> tuple[list[str], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """The enrolled suits with an ink, their inks, and which pairs have different colours
+        (inks `ink_separation` or more apart)."""
         inks = self.deck.suit_inks
-        own = inks.get(name[1:])
-        if ink is None or own is None:
-            return False
-        mine = float(np.linalg.norm(ink - own))
-        others = [float(np.linalg.norm(ink - other)) for other in inks.values()
-                  if float(np.linalg.norm(other - own)) >= self.config.ink_separation]
-        return bool(others) and min(others) + self.config.ink_margin < mine
+        suits = sorted(inks)
+        table = (np.stack([inks[suit] for suit in suits]).astype(np.float32) if suits
+                 else np.zeros((0, 2), np.float32))
+        step = table[:, None, :] - table[None, :, :]
+        apart = np.sqrt((step * step).sum(axis=2)) >= self.config.ink_separation
+        return suits, table, apart
 
 
 @lru_cache(maxsize=4)
