@@ -37,6 +37,27 @@ class FeltFinderConfig:
 
 
 @dataclass(frozen=True)
+class OutlineFitConfig:
+    """Fitting an unread outline to the card's own edges (`vision/outline_fit.py`)."""
+
+    reach: float = 0.25
+    """Each side's edge is sought this share of the card's short side either way of it."""
+    samples: int = 24
+    side_margin: float = 0.12
+    """Points sampled along each side, leaving this share at each end (the rounded corners)."""
+    min_step: float = 12.0
+    """A step across the side of at least this many grey levels (over two pixels) is an edge."""
+    min_share: float = 0.6
+    """At least this share of the samples must show the edge, on one straight line."""
+    inlier_distance: float = 1.5
+    """Pixels from the fitted line within which a sampled edge point lies on it."""
+    max_turn_degrees: float = 20.0
+    """A fitted side turned more than this from the outline's is another edge."""
+    max_move: float = 0.4
+    """A fitted corner further than this share of the short side from the outline's: no fit."""
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     """Every tunable of detection and reading; the defaults are the shipped settings."""
 
@@ -508,6 +529,9 @@ class VisionConfig:
 
     felt_finder: FeltFinderConfig | None = FeltFinderConfig()
     """Cards on a plain cloth, judged against its local colour (`finder_felt.py`); None: off."""
+    outline_fit: OutlineFitConfig | None = OutlineFitConfig()
+    """A whole outline left unread is fitted to the card's own edges and read again there
+    (`outline_fit.py`); None: off."""
 
     # The learned reader (vision/learned.py, vision/data/reader.onnx)
     learned_reader: bool = True

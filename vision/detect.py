@@ -193,7 +193,7 @@ def _checked(
     aspect = max(side_a, side_b) / max(1.0, min(side_a, side_b))
     if not config.min_aspect < aspect < config.max_aspect:
         return None
-    if aspect > config.squeezed_aspect and not _is_even(quad, config.max_side_ratio):
+    if aspect > config.squeezed_aspect and not is_even(quad, config.max_side_ratio):
         return None
     if seen and float(np.abs(np.asarray(seen) - quad).max(axis=(1, 2)).min()) < 0.03 * max(
         side_a, side_b
@@ -206,7 +206,7 @@ def _checked(
     return quad, support
 
 
-def _is_even(quad: Quad, max_ratio: float) -> bool:
+def is_even(quad: Quad, max_ratio: float) -> bool:
     """Whether each pair of opposite sides of the quad differ in length at most `max_ratio`."""
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     return all(max(sides[i], sides[i + 2]) <= max_ratio * max(1.0, min(sides[i], sides[i + 2]))

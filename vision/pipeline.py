@@ -10,7 +10,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.cards import CardObservation, Image, Quad, Rank, Reading
+from vision.cards import CardObservation, Image, Quad, Rank, Reading, inside
 from vision.config import VisionConfig
 from vision.corners import (
     CardCorner,
@@ -22,15 +22,16 @@ from vision.corners import (
 )
 from vision.deblur_outline import long_side
 from vision.deck_match import read_known_deck
-from vision.detect import MaskSet, card_masks, find_cards
+from vision.detect import MaskSet, card_masks, find_cards, is_even
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.fan_stubs import StubCorner, StubSearch, find_stub_corners
 from vision.finder_index import find_by_index
-from vision.learned import CardScores, checked, shipped_reader, surer_of
+from vision.learned import CardScores, checked, decide, shipped_reader, surer_of
 from vision.learned_first import LearnedViews, learned_views, outline_key
 from vision.learned_index import index_support, named_with_index, shipped_index_reader
-from vision.learned_large import named_large
+from vision.learned_large import named_large, shrunk
 from vision.model import GlyphModel
+from vision.outline_fit import fitted_outline
 from vision.read import read_outline, read_views
 from vision.read_search import card_shaped, read_unread_outlines
 from vision.read_wide import read_wide_indices
@@ -111,8 +112,70 @@ def recognise(
             seen = views
             observations = _apart(observations, kept, lambda fresh: checked_by_learned(
                 frame, fresh, config, seen))
+    if config.outline_fit is not None:
+        with clock.stage("fitted outlines"):
+            observations = _apart(observations, kept, lambda fresh: fitted_unread(
+                frame, fresh, model, config, views))
     with clock.stage("known deck"):
         return read_known_deck(frame, observations, model.deck, read_before=kept)
+
+
+def fitted_unread(frame: Image, observations: list[CardObservation], model: GlyphModel,
+                  config: VisionConfig, views: LearnedViews | None) -> list[CardObservation]:
+    """The observations with each whole outline left unread by every stage fitted to the
+    card's own edges (`vision.outline_fit`) and read there as any outline is (the glyph
+    reader, then the learned check); it is replaced only where the fitted outline is named."""
+    fit = config.outline_fit
+    unread = [k for k, o in enumerate(observations) if o.whole and o.reading is None]
+    if fit is None or not unread:
+        return observations
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    fitted: list[tuple[int, CardObservation]] = []
+    for k in unread:
+        quad = fitted_outline(gray, observations[k].corners, fit)
+        if quad is None or not (card_shaped(quad, None, config,
+                                            (config.min_aspect, config.max_aspect))
+                                and is_even(quad, config.max_side_ratio)):
+            continue
+        reading, confidence = read_outline(frame, quad, model, config)
+        if views is not None and long_side(quad) > config.learned_max_length:
+            # A close-up: the network, shown it shrunk, must back the glyph name here too.
+            small, part = shrunk(frame, quad, config.learned_large_length)
+            rule = views.reader.rule
+            reading = decide(reading, views.reader.scores(small, [part])[0], rule.threshold,
+                             rule.support, rule.courts)
+            confidence = reading.confidence if reading is not None else 0.0
+        fitted.append((k, CardObservation(quad, reading, round(confidence, 3))))
+    if not fitted:
+        return observations
+    found = [o for _, o in fitted]
+    if views is not None:
+        found = checked_by_learned(frame, found, config, views)
+    out: list[CardObservation | None] = list(observations)
+    for (k, _), observation in zip(fitted, found, strict=True):
+        if observation.reading is None:
+            continue
+        on = [n for n, other in enumerate(out) if n != k and other is not None
+              and other.reading is not None and _on_one_card(observation.corners, other.corners)]
+        # A card named there already: the fit is a piece of it, or of another card.
+        if any(out[n].whole or out[n].name != observation.name for n in on):  # type: ignore[union-attr]
+            continue
+        out[k] = observation
+        # A loose corner of the same name on the fitted card is that card's index.
+        for n in on:
+            out[n] = None
+    return [o for o in out if o is not None]
+
+
+def _on_one_card(a: Quad, b: Quad, share: float = 0.25) -> bool:
+    """Whether two outlines lie on one card: the centre of either inside the other, or `share`
+    of the smaller covered by the larger."""
+    if inside(np.mean(a, axis=0), b) or inside(np.mean(b, axis=0), a):
+        return True
+    first, second = (cv2.convexHull(np.asarray(q, np.float32).reshape(-1, 1, 2)) for q in (a, b))
+    common, _ = cv2.intersectConvexConvex(first, second)
+    smaller = min(cv2.contourArea(first), cv2.contourArea(second))
+    return smaller > 0 and common >= share * smaller
 
 
 def same_outline(known: Quad, found: Quad, reach: float = 0.03) -> bool:
