@@ -55,6 +55,9 @@ class OutlineFitConfig:
     """A fitted side turned more than this from the outline's is another edge."""
     max_move: float = 0.4
     """A fitted corner further than this share of the short side from the outline's: no fit."""
+    min_move: float = 0.05
+    """No corner moved as far as this share of the short side: the outline was on the card,
+    and reading it again would only be a second try at the same view (no fit)."""
 
 
 @dataclass(frozen=True)

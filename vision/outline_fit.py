@@ -93,7 +93,8 @@ def _meet(a: tuple[Floats, Floats], b: tuple[Floats, Floats]) -> Floats | None:
 
 def fitted_outline(gray: Image, quad: Quad, config: OutlineFitConfig) -> Quad | None:
     """The outline with every side moved onto the card's straight edge near it, or None when a
-    side shows no such edge or the sides meet far from the outline's corners."""
+    side shows no such edge, the sides meet far from the outline's corners, or the outline lay
+    on the card's edges already."""
     pts = _clockwise(quad)
     sides = np.linalg.norm(pts[_NEXT] - pts, axis=1)
     short = float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
@@ -112,6 +113,8 @@ def fitted_outline(gray: Image, quad: Quad, config: OutlineFitConfig) -> Quad | 
             return None
         corners.append(corner)
     fitted = np.asarray(corners, np.float32)
+    if float(np.hypot(*(fitted - pts).T).max()) < config.min_move * short:
+        return None
     if cv2.contourArea(fitted.reshape(-1, 1, 2)) < 0.5 * cv2.contourArea(pts.reshape(-1, 1, 2)):
         return None
     return fitted

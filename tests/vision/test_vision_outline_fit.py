@@ -86,6 +86,17 @@ def test_no_fit_where_no_card_edge_runs() -> None:
     assert fitted_outline(gray, across, OutlineFitConfig()) is None
 
 
+@pytest.mark.parametrize("length", [95.0, 140.0])
+def test_an_outline_on_the_card_already_gets_no_second_look(length: float) -> None:
+    frame, quads = _scene(length, "green", seed=11)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    for truth in quads:
+        assert fitted_outline(gray, truth, OutlineFitConfig()) is None
+        assert fitted_outline(gray, _moved(truth, 0.02, 0.0), OutlineFitConfig()) is None
+        assert fitted_outline(gray, _moved(truth, 0.02, 0.0),
+                              OutlineFitConfig(min_move=0.0)) is not None
+
+
 @pytest.fixture(scope="module")
 def model() -> GlyphModel:
     return GlyphModel.load()
