@@ -448,8 +448,8 @@ def _joining_level(ink: Image, pieces: Mask, config: VisionConfig) -> float:
 def _redness(view: Image, ink_mask: Image, paper: tuple[float, ...]) -> float:
     """How red the ink is, whatever its strength: after white balance on the paper colour, the
     ink's mean R - max(G, B) over its mean darkness (a pale pink and a full red alike)."""
-    gains = (*(PAPER_LEVEL / max(level, 1.0) for level in paper), 0.0)
-    blue, green, red = cv2.split(cv2.multiply(view, gains, dtype=cv2.CV_32F))  # type: ignore[call-overload]
+    gains = np.asarray([PAPER_LEVEL / max(level, 1.0) for level in paper[:3]], np.float32)
+    blue, green, red = cv2.split(view.astype(np.float32) * gains)
     chroma = cv2.mean(cv2.subtract(red, cv2.max(blue, green)), mask=ink_mask)[0]
     darkness = PAPER_LEVEL - cv2.mean(cv2.min(cv2.min(blue, green), red), mask=ink_mask)[0]
     return float(chroma / max(darkness, MIN_INK_DARKNESS))
