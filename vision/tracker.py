@@ -68,6 +68,8 @@ class TrackerConfig:
 
     stable_time: float = 0.3
     """A card is placed once it has lain still this long, and removed once gone this long."""
+    unread_stable_time: float = 0.6
+    """A card not yet read must lie still this long (and the stable time) to be unreadable."""
     still_distance: float = 0.08
     """The centre may wander this far while the card counts as lying still."""
     match_distance: float = 0.6
@@ -95,6 +97,9 @@ class TrackerConfig:
     def __post_init__(self) -> None:
         if not self.stable_time > 0:
             raise TrackerError(f"stable_time must be positive, got {self.stable_time!r}")
+        if not self.unread_stable_time >= 0:
+            raise TrackerError("unread_stable_time must not be negative, got "
+                               f"{self.unread_stable_time!r}")
         if not 0 < self.min_presence <= 1 or not 0 < self.min_agreement <= 1:
             raise TrackerError("min_presence and min_agreement must be in (0, 1]")
         if self.min_votes < 1:
@@ -301,6 +306,8 @@ class CardTracker:
         if track.seen / frames < self.config.min_presence:
             return []
         card, confidence = self._identity(track)
+        if card is None and t - track.since + 1e-9 < self.config.unread_stable_time:
+            return []  # a card still unread gets longer to show its index
         seat = self.zones.seat_of(track.centre)
         if seat is None:
             self.tracks.remove(track)

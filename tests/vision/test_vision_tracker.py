@@ -14,6 +14,8 @@ from vision.zones import default_zones
 ZONES = default_zones(1000, 800)
 SPOT = {"N": (500.0, 200.0), "E": (750.0, 400.0), "S": (500.0, 600.0), "W": (250.0, 400.0)}
 STEP = 0.1
+QUICK = TrackerConfig(unread_stable_time=0.3)
+"""Unread cards placed after the same wait as named ones, for tests of voting and following."""
 
 
 def card(centre: tuple[float, float], name: str | None = "TH", confidence: float = 0.95,
@@ -42,7 +44,7 @@ def run(tracker: CardTracker, frames: list[list[CardObservation]], start: float 
 
 
 def test_a_still_card_is_placed_once_after_the_stable_time() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     events = run(tracker, [[card(SPOT["E"])]] * 3)
     assert events == []
     events = run(tracker, [[card(SPOT["E"])]] * 20, start=0.3)
@@ -59,7 +61,7 @@ def test_the_stable_time_is_configurable() -> None:
 
 
 def test_a_card_gone_for_the_stable_time_is_removed_with_its_identity() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     run(tracker, [[card(SPOT["S"], "JD")]] * 6)
     events = run(tracker, [[]] * 6, start=0.6)
     assert events == [CardEvent(EventKind.REMOVED, events[0].t, "S", "JD", 0.95)]
@@ -68,7 +70,7 @@ def test_a_card_gone_for_the_stable_time_is_removed_with_its_identity() -> None:
 
 
 def test_a_card_covered_for_a_moment_creates_and_removes_nothing() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     here = [card(SPOT["W"], "AS")]
     frames = [here] * 5 + [[]] * 2 + [here] * 5 + [[]] * 2 + [here] * 5
     events = run(tracker, frames)
@@ -76,7 +78,7 @@ def test_a_card_covered_for_a_moment_creates_and_removes_nothing() -> None:
 
 
 def test_a_hand_resting_on_a_card_does_not_remove_it() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     run(tracker, [[card(SPOT["W"], "AS")]] * 5)
     assert run(tracker, [[]] * 20, start=0.5, is_clear=False) == []
     assert run(tracker, [[card(SPOT["W"], "AS")]] * 5, start=2.5) == []
@@ -85,14 +87,14 @@ def test_a_hand_resting_on_a_card_does_not_remove_it() -> None:
 
 
 def test_a_moving_hand_or_a_flickering_shape_creates_nothing() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     sweep = [[card((200.0 + 45 * i, 380.0), None, 0.0)] for i in range(14)]
     flicker = [[card(SPOT["N"], None, 0.1)] if i % 3 == 0 else [] for i in range(30)]
     assert run(tracker, sweep + flicker) == []
 
 
 def test_a_card_that_settles_is_placed_only_once_it_lies_still() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     sliding = [[card((700.0 + 20 * i, 400.0))] for i in range(5)]
     still = [[card((780.0, 400.0))]] * 6
     events = run(tracker, sliding + still)
@@ -100,7 +102,7 @@ def test_a_card_that_settles_is_placed_only_once_it_lies_still() -> None:
 
 
 def test_a_nudged_card_stays_the_same_card() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     x, y = SPOT["N"]
     frames = [[card((x, y), "KC")]] * 5
     frames += [[card((x + 6 * i, y + 3 * i), "KC", angle=i)] for i in range(1, 6)]
@@ -112,28 +114,53 @@ def test_a_nudged_card_stays_the_same_card() -> None:
 
 
 def test_low_confidence_makes_an_unreadable_card_in_its_zone() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     events = run(tracker, [[card(SPOT["E"], "QS", 0.55)]] * 6)
     assert events == [CardEvent(EventKind.UNREADABLE, events[0].t, "E", None, 0.55)]
     assert events[0].t == pytest.approx(0.3)
     assert events[0].to_json()["card"] is None
 
 
-def test_disagreeing_readings_make_an_unreadable_card() -> None:
+def test_an_unread_card_is_given_longer_than_a_named_one_before_it_is_placed() -> None:
     tracker = CardTracker(ZONES)
+    events = run(tracker, [[card(SPOT["E"], "QS", 0.55)]] * 12)
+    assert [e.kind for e in events] == [EventKind.UNREADABLE]
+    assert events[0].t == pytest.approx(TrackerConfig().unread_stable_time)
+
+
+def test_a_card_held_still_for_less_than_the_unread_wait_makes_nothing() -> None:
+    tracker = CardTracker(ZONES)
+    frames = [[card(SPOT["W"], None, 0.2)]] * 5 + [[]] * 10
+    assert run(tracker, frames) == []
+
+
+def test_a_card_read_during_the_unread_wait_is_placed_named() -> None:
+    tracker = CardTracker(ZONES)
+    frames = [[card(SPOT["N"], None, 0.2)]] * 4 + [[card(SPOT["N"], "KD", 0.95)]] * 8
+    events = run(tracker, frames)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "KD")]
+
+
+def test_a_negative_unread_wait_is_refused() -> None:
+    with pytest.raises(TrackerError, match="unread_stable_time"):
+        TrackerConfig(unread_stable_time=-0.1)
+
+
+def test_disagreeing_readings_make_an_unreadable_card() -> None:
+    tracker = CardTracker(ZONES, QUICK)
     frames = [[card(SPOT["S"], "TH" if i % 2 else "TD", 0.9)] for i in range(6)]
     events = run(tracker, frames)
     assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
 
 
 def test_a_single_confident_reading_among_misses_is_not_enough() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     frames = [[card(SPOT["S"], "TH", 0.9)]] + [[card(SPOT["S"], None, 0.2)]] * 5
     assert [e.kind for e in run(tracker, frames)] == [EventKind.UNREADABLE]
 
 
 def test_a_card_already_on_the_table_cannot_appear_again() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     frames = [[card(SPOT["N"], "JH"), card(SPOT["S"], "JH")]] * 6
     events = run(tracker, frames)
     assert sorted((e.seat, e.kind, e.card) for e in events) == [
@@ -142,7 +169,7 @@ def test_a_card_already_on_the_table_cannot_appear_again() -> None:
 
 
 def test_four_cards_of_a_trick_each_land_in_their_own_seat() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     names = {"N": "9C", "E": "AC", "S": "KC", "W": "QC"}
     frames: list[list[CardObservation]] = []
     for index in range(4):
@@ -152,12 +179,12 @@ def test_four_cards_of_a_trick_each_land_in_their_own_seat() -> None:
 
 
 def test_cards_outside_every_seat_zone_are_ignored() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     assert run(tracker, [[card((20.0, 20.0))]] * 10) == []
 
 
 def test_time_must_not_run_backwards() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     tracker.update(1.0, [])
     with pytest.raises(TrackerError, match=r"0\.5"):
         tracker.update(0.5, [])
@@ -178,7 +205,7 @@ def test_readings_are_typed() -> None:
 
 
 def test_a_hand_merged_with_a_card_cannot_drag_it_away() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     x, y = SPOT["S"]
     frames = [[card((x, y), "9D")]] * 5
     frames += [[card((x + 20 * i, y + 25 * i), None, 0.0, long_side=220.0)] for i in range(1, 5)]
@@ -190,27 +217,27 @@ def test_a_hand_merged_with_a_card_cannot_drag_it_away() -> None:
 
 
 def test_a_card_too_small_to_read_is_unreadable() -> None:
-    tracker = CardTracker(ZONES, TrackerConfig(min_read_side=100.0))
+    tracker = CardTracker(ZONES, TrackerConfig(min_read_side=100.0, unread_stable_time=0.3))
     events = run(tracker, [[card(SPOT["N"], "AC", 1.0, long_side=80.0)]] * 6)
     assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
 
 
 def test_unsure_readings_of_another_card_spoil_the_vote() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     sure, unsure = [card(SPOT["E"], "9C", 0.95)], [card(SPOT["E"], "9S", 0.6)]
     assert [e.kind for e in run(tracker, [sure, unsure, sure, sure])] == [EventKind.UNREADABLE]
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     assert [e.card for e in run(tracker, [sure, sure, sure, sure])] == ["9C"]
 
 
 def test_reused_observations_count_for_presence_but_not_as_new_readings() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     seen = [card(SPOT["N"], "KH", 0.9)]
     events: list[CardEvent] = []
     for index in range(6):
         events += tracker.update(index * STEP, seen, fresh=index == 0)
     assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     assert tracker.update(0.0, seen) == [] and tracker.is_settling
     events = [e for i in range(1, 6) for e in tracker.update(i * STEP, seen, fresh=i < 3)]
     assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "KH")]
@@ -218,7 +245,7 @@ def test_reused_observations_count_for_presence_but_not_as_new_readings() -> Non
 
 
 def test_an_index_corner_alone_does_not_make_a_card() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     whole = card(SPOT["E"], "AH", 0.95)
     middle = np.array(SPOT["E"], np.float32)
     corner = CardObservation(whole.corners * 0.3 + middle * 0.7, whole.reading, 0.95,
@@ -227,7 +254,7 @@ def test_an_index_corner_alone_does_not_make_a_card() -> None:
 
 
 def test_an_unreadable_piece_inside_a_card_lying_there_is_not_a_new_card() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     placed = run(tracker, [[card(SPOT["S"])]] * 5)
     assert [e.kind for e in placed] == [EventKind.PLACED]
     x, y = SPOT["S"]
@@ -243,7 +270,7 @@ def test_an_unreadable_piece_inside_a_card_lying_there_is_not_a_new_card() -> No
 def test_an_unreadable_piece_of_a_card_across_the_seat_line_is_not_a_new_card(
         offset: tuple[float, float]) -> None:
     centre = (500.0, 400.0)  # where the four seat zones meet
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     placed = run(tracker, [[card(centre, long_side=300.0)]] * 5)
     assert [e.kind for e in placed] == [EventKind.PLACED]
     piece = card((centre[0] + offset[0], centre[1] + offset[1]), None, 0.0, long_side=120.0)
@@ -251,7 +278,7 @@ def test_an_unreadable_piece_of_a_card_across_the_seat_line_is_not_a_new_card(
 
 
 def test_an_unreadable_outline_around_a_card_lying_there_is_not_a_new_card() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     run(tracker, [[card(SPOT["S"])]] * 5)
     around = card((SPOT["S"][0], SPOT["S"][1] - 210), None, 0.0, long_side=480.0)
     assert ZONES.seat_of(around.corners.mean(axis=0)) != "S"
@@ -259,7 +286,7 @@ def test_an_unreadable_outline_around_a_card_lying_there_is_not_a_new_card() -> 
 
 
 def test_an_unreadable_card_laid_over_another_across_the_seat_line_is_placed() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     run(tracker, [[card((500.0, 470.0))]] * 5)
     over = card((500.0, 380.0), None, 0.0)
     events = run(tracker, [[card((500.0, 470.0)), over]] * 10, start=0.5)
@@ -267,7 +294,7 @@ def test_an_unreadable_card_laid_over_another_across_the_seat_line_is_placed() -
 
 
 def test_a_card_placed_unreadable_is_identified_once_it_can_be_read_where_it_lies() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     events = run(tracker, [[card(SPOT["S"], None, 0.0)]] * 5)
     assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
     # Straightened where it lies: nudged a little, and now read.
@@ -281,7 +308,7 @@ def test_a_card_placed_unreadable_is_identified_once_it_can_be_read_where_it_lie
 
 
 def test_a_card_lying_unreadable_is_not_named_by_a_few_stray_readings() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     run(tracker, [[card(SPOT["W"], None, 0.0)]] * 5)
     stray = [[card(SPOT["W"], "9H", 0.75)], [card(SPOT["W"], None, 0.0)],
              [card(SPOT["W"], "KH", 0.8)], [card(SPOT["W"], "9H", 0.72)]]
@@ -290,7 +317,7 @@ def test_a_card_lying_unreadable_is_not_named_by_a_few_stray_readings() -> None:
 
 
 def test_a_card_read_late_as_one_already_on_the_table_stays_unreadable() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     run(tracker, [[card(SPOT["N"], "AH"), card(SPOT["E"], None, 0.0)]] * 5)
     events = run(tracker, [[card(SPOT["N"], "AH"), card(SPOT["E"], "AH")]] * 6, start=0.5)
     assert events == []
@@ -299,7 +326,7 @@ def test_a_card_read_late_as_one_already_on_the_table_stays_unreadable() -> None
 
 @pytest.mark.parametrize("seat", ["N", "E", "S", "W"])
 def test_freshness_is_told_per_observation(seat: str) -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     other = "S" if seat == "N" else "N"
     kept, read = card(SPOT[seat], "QD", 0.9), card(SPOT[other], "AS", 0.9)
     events = tracker.update(0.0, [kept, read], fresh=[True, True])
@@ -310,13 +337,13 @@ def test_freshness_is_told_per_observation(seat: str) -> None:
 
 
 def test_freshness_flags_must_match_the_observations() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     with pytest.raises(TrackerError, match="freshness"):
         tracker.update(0.0, [card(SPOT["N"], "QD")], fresh=[True, False])
 
 
 def test_every_event_carries_where_the_card_lies() -> None:
-    tracker = CardTracker(ZONES)
+    tracker = CardTracker(ZONES, QUICK)
     x, y = SPOT["W"]
     events = run(tracker, [[card((x, y), None, 0.0)]] * 5)
     events += run(tracker, [[card((x + 6.04, y + 3.96), "KD", 0.9)]] * 5, start=0.5)
