@@ -13,7 +13,7 @@ fi
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 if ! .venv/bin/python -m pip install --disable-pip-version-check --progress-bar off \
-        -e '.[test]' 2>&1 | tee "$log" \
+        -c constraints.txt -e '.[test]' 2>&1 | tee "$log" \
         | { grep --line-buffered -E '^(Collecting|Successfully installed)' || true; } \
         | sed -u -E 's/^Collecting /   fetching /'; then
     echo "installing into .venv failed; pip said:" >&2
