@@ -12,7 +12,7 @@ four times its area, as score.py matches):
 
     python -m tools.card_losses [--shared ../shared/vision] [--scale 140] [--half measured]
                                 [--without FIELD] [--work DIR] [--reuse]
-                                [--predictions FILE.jsonl]
+                                [--predictions FILE.jsonl] [--list]
 """
 
 from __future__ import annotations
@@ -115,21 +115,42 @@ def counted(truth: dict[str, Any]) -> bool:
             and _truth_rank(truth) in EUCHRE)
 
 
-def set_losses(document: dict[str, Any], lines: Iterable[dict[str, Any]],
-               keys: set[str]) -> dict[str, Counter[str]]:
-    """Per set (and 'ALL'), how many counted cards of the given images fall in each class."""
+def card_classes(document: dict[str, Any], lines: Iterable[dict[str, Any]],
+                 keys: set[str]) -> list[tuple[str, dict[str, Any], str]]:
+    """Every counted card of the given images, in image order: (image key, truth, class)."""
     cards = {line["image"]: line["cards"] for line in lines}
     rank_only = {name: bool(meta.get("rank_only"))
                  for name, meta in (document.get("sets") or {}).items()}
-    out: dict[str, Counter[str]] = {}
+    out = []
     for key in sorted(keys):
         record = document["images"][key]
         for truth in record["cards"]:
-            if not counted(truth):
-                continue
-            found = card_class(truth, cards.get(key, []), rank_only.get(record["set"], False))
-            for group in (record["set"], "ALL"):
-                out.setdefault(group, Counter())[found] += 1
+            if counted(truth):
+                found = card_class(truth, cards.get(key, []),
+                                   rank_only.get(record["set"], False))
+                out.append((key, truth, found))
+    return out
+
+
+def set_losses(document: dict[str, Any], lines: Iterable[dict[str, Any]],
+               keys: set[str]) -> dict[str, Counter[str]]:
+    """Per set (and 'ALL'), how many counted cards of the given images fall in each class."""
+    out: dict[str, Counter[str]] = {}
+    for key, _, found in card_classes(document, lines, keys):
+        for group in (document["images"][key]["set"], "ALL"):
+            out.setdefault(group, Counter())[found] += 1
+    return out
+
+
+def lost_lines(document: dict[str, Any], lines: Iterable[dict[str, Any]],
+               keys: set[str]) -> list[str]:
+    """One line per counted card not identified: image, its label, how it was lost, its box."""
+    out = []
+    for key, truth, found in card_classes(document, lines, keys):
+        if found != "identified":
+            label = truth.get("card") or truth.get("rank")
+            box = " ".join(f"{float(v):.0f}" for v in truth["box"])
+            out.append(f"{key}  {label}  {found}  box {box}")
     return out
 
 
@@ -179,6 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="with --work: use predictions already there")
     parser.add_argument("--predictions", type=Path, metavar="FILE.jsonl",
                         help="classify the cards of this prediction file instead of reading")
+    parser.add_argument("--list", action="store_true",
+                        help="also list every card not identified, with how it was lost")
     args = parser.parse_args(argv)
     if not (args.shared / "labels.json").is_file():
         print(f"error: {str(args.shared)!r} has no labels.json", file=sys.stderr)
@@ -208,10 +231,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             elif not (args.reuse and out.exists()):
                 write_predictions(folder, GlyphModel.load(), config, out, keys)
             lines = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+        if not all(isinstance(line, dict) and isinstance(line.get("image"), str)
+                   and isinstance(line.get("cards"), list) for line in lines):
+            raise ValueError(f"{str(out)!r} holds a line that is not an image's predictions")
     except (VisionError, OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print("\n".join(table(set_losses(document, lines, keys))))
+    if args.list:
+        print("\n".join(["", "cards not identified:", *lost_lines(document, lines, keys)]))
     return 0
 
 
