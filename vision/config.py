@@ -58,6 +58,10 @@ class OutlineFitConfig:
     min_move: float = 0.05
     """No corner moved as far as this share of the short side: the outline was on the card,
     and reading it again would only be a second try at the same view (no fit)."""
+    end_cut_min_aspect: float | None = 1.65
+    """An unread outline longer than this many times its width is also read at its two ends
+    cut to `end_cut_aspect` (a card lying on the uncovered strip of another's back; None: off)."""
+    end_cut_aspect: float = 1.4
 
 
 @dataclass(frozen=True)

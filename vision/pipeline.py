@@ -31,7 +31,7 @@ from vision.learned_first import LearnedViews, learned_views, outline_key
 from vision.learned_index import index_support, named_with_index, shipped_index_reader
 from vision.learned_large import named_large, shrunk
 from vision.model import GlyphModel
-from vision.outline_fit import fitted_outline
+from vision.outline_fit import end_cuts, fitted_outline
 from vision.read import read_outline, read_views
 from vision.read_search import card_shaped, read_unread_outlines
 from vision.read_wide import read_wide_indices
@@ -123,38 +123,40 @@ def recognise(
 def fitted_unread(frame: Image, observations: list[CardObservation], model: GlyphModel,
                   config: VisionConfig, views: LearnedViews | None) -> list[CardObservation]:
     """The observations with each whole outline left unread by every stage fitted to the
-    card's own edges (`vision.outline_fit`) and read there as any outline is (the glyph
-    reader, then the learned check); it is replaced only where the fitted outline is named."""
+    card's own edges (`vision.outline_fit`), and an outline too long for a card cut to a card
+    at either end, each read there as any outline is (the glyph reader, then the learned
+    check); it is replaced only where these name one card and nothing named lies there."""
     fit = config.outline_fit
     unread = [k for k, o in enumerate(observations) if o.whole and o.reading is None]
     if fit is None or not unread:
         return observations
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    fitted: list[tuple[int, CardObservation]] = []
+    tried: list[tuple[int, CardObservation]] = []
     for k in unread:
-        quad = fitted_outline(gray, observations[k].corners, fit)
-        if quad is None or not (card_shaped(quad, None, config,
-                                            (config.min_aspect, config.max_aspect))
-                                and is_even(quad, config.max_side_ratio)):
-            continue
-        reading, confidence = read_outline(frame, quad, model, config)
-        if views is not None and long_side(quad) > config.learned_max_length:
-            # A close-up: the network, shown it shrunk, must back the glyph name here too.
-            small, part = shrunk(frame, quad, config.learned_large_length)
-            rule = views.reader.rule
-            reading = decide(reading, views.reader.scores(small, [part])[0], rule.threshold,
-                             rule.support, rule.courts)
-            confidence = reading.confidence if reading is not None else 0.0
-        fitted.append((k, CardObservation(quad, reading, round(confidence, 3))))
-    if not fitted:
+        corners = observations[k].corners
+        quads = [fitted_outline(gray, corners, fit)]
+        if fit.end_cut_min_aspect is not None:
+            quads += end_cuts(corners, fit.end_cut_aspect, fit.end_cut_min_aspect)
+        for quad in quads:
+            if quad is None or not (card_shaped(quad, None, config,
+                                                (config.min_aspect, config.max_aspect))
+                                    and is_even(quad, config.max_side_ratio)):
+                continue
+            tried.append((k, _read_refitted(frame, quad, model, config, views)))
+    if not tried:
         return observations
-    found = [o for _, o in fitted]
+    found = [o for _, o in tried]
     if views is not None:
         found = checked_by_learned(frame, found, config, views)
+    named: dict[int, list[CardObservation]] = {}
+    for (k, _), observation in zip(tried, found, strict=True):
+        if observation.reading is not None:
+            named.setdefault(k, []).append(observation)
     out: list[CardObservation | None] = list(observations)
-    for (k, _), observation in zip(fitted, found, strict=True):
-        if observation.reading is None:
-            continue
+    for k, choices in named.items():
+        if len({o.name for o in choices}) > 1:
+            continue  # the fit and the ends name different cards: it stays unread
+        observation = choices[0]
         on = [n for n, other in enumerate(out) if n != k and other is not None
               and other.reading is not None and _on_one_card(observation.corners, other.corners)]
         # A card named there already: the fit is a piece of it, or of another card.
@@ -165,6 +167,21 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
         for n in on:
             out[n] = None
     return [o for o in out if o is not None]
+
+
+def _read_refitted(frame: Image, quad: Quad, model: GlyphModel, config: VisionConfig,
+                   views: LearnedViews | None) -> CardObservation:
+    """A refitted outline read by the glyph reader (above the learned reader's size, backed by
+    the network on a shrunk view too)."""
+    reading, confidence = read_outline(frame, quad, model, config)
+    if views is not None and long_side(quad) > config.learned_max_length:
+        # A close-up: the network, shown it shrunk, must back the glyph name here too.
+        small, part = shrunk(frame, quad, config.learned_large_length)
+        rule = views.reader.rule
+        reading = decide(reading, views.reader.scores(small, [part])[0], rule.threshold,
+                         rule.support, rule.courts)
+        confidence = reading.confidence if reading is not None else 0.0
+    return CardObservation(quad, reading, round(confidence, 3))
 
 
 def _on_one_card(a: Quad, b: Quad, share: float = 0.25) -> bool:
