@@ -558,6 +558,10 @@ class VisionConfig:
     corner read too weakly to be named alone (`loose_backed` to `loose` of the learned reader's
     manifest) keeps its name where the index reader, shown that corner, gives its card the
     index reader's `loose_support` or more."""
+    index_keeps_vetoed: bool = True
+    """A whole card's glyph reading the learned reader vetoes (one of its views doubts it)
+    stands where one of its views names that card and the index reader gives it its
+    `loose_support` or more in both views (`learned_index.kept_with_index`)."""
     learned_large_length: float = 140.0
     """A whole card longer than `learned_max_length` that the glyph reader leaves unread is
     shown to the learned reader shrunk to this long side (area averaging), and named where both

@@ -113,6 +113,33 @@ def named_with_index(frame: Image, observations: list[CardObservation],
     return with_fresh_names(observations, found)
 
 
+def kept_with_index(before: list[CardObservation], after: list[CardObservation],
+                    card_scores: dict[int, CardScores], reader: IndexReader,
+                    index_scores: Callable[[list[Quad]], list[CardScores]],
+                    ) -> list[CardObservation]:
+    """`after` (the card reader's check of `before`) with each whole card's glyph reading the
+    check vetoed put back where the two other cues agree with it: one of the card reader's views
+    names that card, and the index reader gives it `loose_support` or more in both views (three
+    readers, each unsure alone, naming one card); a name given elsewhere is not given again."""
+    vetoed = [k for k in sorted(card_scores)
+              if before[k].whole and after[k].reading is None
+              and _is_named_by(before[k].reading, card_scores[k])]
+    found: dict[int, CardObservation] = {}
+    for k, index in zip(vetoed, index_scores([before[k].corners for k in vetoed]), strict=True):
+        reading = before[k].reading
+        assert reading is not None
+        level = min(index.view_support(view, reading) for view in (0, 1))
+        if level >= reader.loose_support:
+            kept = replace(reading, confidence=round(level, 3))
+            found[k] = replace(before[k], reading=kept, confidence=kept.confidence)
+    return with_fresh_names(after, found)
+
+
+def _is_named_by(reading: Reading | None, scores: CardScores) -> bool:
+    """Whether a euchre reading is the card one of the card reader's views names."""
+    return reading is not None and reading.is_euchre and reading.name in scores.names()
+
+
 def index_support(frame: Image, corners: list[Quad], readings: list[Reading],
                   reader: IndexReader, config: VisionConfig) -> list[float]:
     """For each loose corner (its index box, `vision.corners.corner_views`) and its glyph

@@ -28,7 +28,12 @@ from vision.fan_stubs import StubCorner, StubSearch, find_stub_corners
 from vision.finder_index import find_by_index
 from vision.learned import CardScores, checked, decide, shipped_reader, surer_of
 from vision.learned_first import LearnedViews, learned_views, outline_key
-from vision.learned_index import index_support, named_with_index, shipped_index_reader
+from vision.learned_index import (
+    index_support,
+    kept_with_index,
+    named_with_index,
+    shipped_index_reader,
+)
 from vision.learned_large import named_large, shrunk
 from vision.model import GlyphModel
 from vision.outline_fit import end_cuts, fitted_outline
@@ -279,6 +284,9 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
     out = [observations[k] if k in large else o for k, o in enumerate(out)]
     if config.learned_index:
         index = shipped_index_reader()
+        if config.index_keeps_vetoed:
+            out = kept_with_index(observations, out, dict(zip(whole, found, strict=False)),
+                                  index, lambda quads: views.index_scores(index, quads))
         out = named_with_index(frame, out, dict(zip(whole, found, strict=False)), index, config,
                                lambda quads: views.index_scores(index, quads))
     if config.learned_large_length > 0:
