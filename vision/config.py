@@ -239,10 +239,6 @@ class VisionConfig:
     whole side of the region, when one lies inside it."""
     part_rings: bool = True
     """Regions of the edge-ring fallback that reach the frame's border are opened too."""
-    whole_ring_support: float = 0.95
-    """An edge ring whose quad follows its outline at least this well is a card in its own right
-    where the other masks found only pieces of it (a card in shade, whose whiteness masks hold
-    part of its face); above 1: off."""
     part_max_box: float = 0.5
     """Regions whose bounding box is larger than this share of the frame are not opened."""
     # fans 6

@@ -233,19 +233,6 @@ def _piece_of(inner: Sequence[int], outer: Sequence[int]) -> bool:
             and outer[2] * outer[3] <= 4 * inner_area)
 
 
-def _ring_over_pieces(box: Sequence[int], found_boxes: list[Sequence[int]], masks: MaskSet,
-                      config: VisionConfig) -> bool:
-    """Whether an edge ring's region away from the border holds only pieces of itself among
-    the regions found in the other masks (a shaded card whose whiteness holds part of it)."""
-    height, width = masks.masks[0].shape[:2]
-    x, y, w, h = box
-    margin = min(x, y, width - x - w, height - y - h) - masks.pad
-    if config.whole_ring_support > 1.0 or margin <= 1:
-        return False
-    overlapping = [b for b in found_boxes if _rect_iou(box, b) > config.nms_iou]
-    return all(_piece_of(b, box) and b[2] * b[3] < box[2] * box[3] for b in overlapping)
-
-
 def _same_box(a: Sequence[int], b: Sequence[int]) -> bool:
     """True when two bounding rectangles (x, y, w, h) agree to within 2% of their size."""
     tolerance = 0.02 * max(a[2], a[3], b[2], b[3]) + 1
@@ -609,19 +596,14 @@ def find_cards(
             box = cv2.boundingRect(contour)
             if any(_same_box(box, other) for other in seen_boxes):
                 continue
-            whole_ring = False
             if index in fallback and (
                 _touches_border(box, masks) or any(_rect_iou(box, b) > config.nms_iou for b in
                                                    found_boxes)
             ):
                 if config.part_rings and _touches_border(box, masks):
                     to_part.append((contour, box))
-                if not _ring_over_pieces(box, found_boxes, masks, config):
-                    continue
-                whole_ring = True
-            found = _quad_of(contour, config, [c for _, c in candidates])
-            if whole_ring and (found is None or found[1] < config.whole_ring_support):
                 continue
+            found = _quad_of(contour, config, [c for _, c in candidates])
             if found is None:
                 unshaped.append((contour, box))
                 if index in masks.opened_in:
@@ -633,7 +615,7 @@ def find_cards(
                     weak.append((len(candidates), contour))
                 if index not in fallback:
                     found_boxes.append(box)
-                penalty = -10.0 if index in fallback and not whole_ring else 0.0
+                penalty = -10.0 if index in fallback else 0.0
                 candidates.append((penalty + round(support, 1) + area / frame_area, quad))
     if weak and masks.gray is not None:
         _narrow_weak(candidates, weak, masks.gray, frame_area, config)

@@ -20,9 +20,8 @@ from vision.read_wide import read_wide_indices
 NAMES = ("9C", "TD", "JS", "QH", "KC", "AD")
 WIDE = glyph_config()
 """The shipped settings: the wider views on."""
-USUAL = glyph_config(wide_index_windows=(), outline_fit=None, whole_ring_support=2.0)
-"""Without the wider views (nor the fitted outlines and whole edge rings, other ways to the
-index)."""
+USUAL = glyph_config(wide_index_windows=(), outline_fit=None)
+"""Without the wider views (nor the fitted outlines, another way to the index)."""
 
 
 def large_index_card(name: str, grow: float = 1.3, edge: int | None = None) -> Image:
