@@ -18,6 +18,7 @@ four times its area, as score.py matches):
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import sys
 import tempfile
@@ -184,6 +185,29 @@ def half_keys(document: dict[str, Any], half: str) -> set[str]:
     return training if half == "training" else keys - training
 
 
+def config_value(text: str) -> Any:
+    """A Python literal, or a config class of `vision.config` called with literals
+    (`LearnedFinderConfig(rank=-5.0)`); None when it is neither."""
+    from vision import config as settings
+
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body if text.strip() else None
+    except SyntaxError:
+        return None
+    if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name):
+        kind = getattr(settings, tree.func.id, None)
+        if not (isinstance(kind, type) and tree.func.id.endswith("Config")) or tree.args:
+            return None
+        try:
+            return kind(**{k.arg: ast.literal_eval(k.value) for k in tree.keywords if k.arg})
+        except (ValueError, TypeError):
+            return None
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Read the chosen half of every dev set at one scale and print where its cards are lost."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -195,6 +219,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sets", default="", help="comma-separated set names (default: all)")
     parser.add_argument("--without", action="append", default=[], metavar="FIELD",
                         help="a VisionConfig stage to turn off (None, False or ())")
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                        help="a VisionConfig field set to a Python literal (True, 0.5, ...) or "
+                             "a config of vision.config (LearnedFinderConfig(rank=-5.0))")
     parser.add_argument("--work", type=Path, metavar="DIR", help="keep the predictions here")
     parser.add_argument("--reuse", action="store_true",
                         help="with --work: use predictions already there")
@@ -212,6 +239,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: VisionConfig has no field {name!r}", file=sys.stderr)
             return 2
         config = replace(config, **{name: switched_off(getattr(config, name))})
+    for setting in args.set:
+        name, _, text = setting.partition("=")
+        value = config_value(text)
+        if name not in {f.name for f in fields(VisionConfig)} or value is None:
+            print(f"error: --set {setting!r}: give a VisionConfig field and a Python literal",
+                  file=sys.stderr)
+            return 2
+        config = replace(config, **{name: value})
     try:
         folder = cached_scaled_folder(args.shared, args.scale) if args.scale else args.shared
         document = read_labels(folder / "labels.json")
@@ -223,7 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             work = args.work or Path(tmp)
             work.mkdir(parents=True, exist_ok=True)
             tag = f"{args.scale:g}px" if args.scale else "photo"
-            off = "".join(f"-no_{name}" for name in sorted(args.without))
+            off = "".join(f"-no_{name}" for name in sorted(args.without)) + "".join(
+                f"-{setting}" for setting in sorted(args.set))
             chosen = "_".join(sorted(wanted)) or "all"
             out = work / f"predictions-{tag}-{args.half}-{chosen}{off}.jsonl"
             if args.predictions is not None:

@@ -10,7 +10,8 @@ import pytest
 
 import tools.scaling
 from tests.tools.rendered_folder import rendered_folder
-from tools.card_losses import card_class, main
+from tools.card_losses import card_class, config_value, main
+from vision.config import LearnedFinderConfig
 
 TRUTH = {"card": "QH", "box": [100.0, 100.0, 200.0, 250.0]}
 ON_IT = [[102.0, 98.0], [201.0, 101.0], [199.0, 252.0], [99.0, 249.0]]
@@ -98,8 +99,28 @@ def test_the_pipeline_reads_a_rendered_folder_when_no_predictions_are_given(
     assert kept.exists()
 
 
+def test_a_stage_is_turned_on_by_a_setting(folder: Path, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    work = tmp_path / "work"
+    argv = ["--shared", str(folder), "--half", "all", "--work", str(work), "--set",
+            "learned_finder=LearnedFinderConfig(rank=-5.0)", "--set", "lines=False"]
+    assert main(argv) == 0
+    assert int(_rows(capsys.readouterr().out)["ALL"][1]) >= 3
+    (kept,) = work.glob("predictions-photo-all-all-*.jsonl")
+    assert "LearnedFinderConfig(rank=-5.0)" in kept.name and "lines=False" in kept.name
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("0.5", 0.5), ("True", True), ("(0.1, 0.2)", (0.1, 0.2)),
+    ("LearnedFinderConfig(level=0.6)", LearnedFinderConfig(level=0.6)),
+    ("LearnedFinderConfig(1)", None), ("VisionConfig(", None), ("os.system('x')", None),
+    ("GlyphModel()", None), ("", None)])
+def test_settings_are_literals_or_config_classes(text: str, value: object) -> None:
+    assert config_value(text) == value
+
+
 @pytest.mark.parametrize("problem", ["no labels", "no such stage", "bad predictions",
-                                     "missing predictions"])
+                                     "missing predictions", "bad setting"])
 def test_bad_input_is_refused_with_exit_2_naming_it(
         problem: str, folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     predictions = tmp_path / "bad.jsonl"
@@ -108,9 +129,11 @@ def test_bad_input_is_refused_with_exit_2_naming_it(
             "no such stage": ["--shared", str(folder), "--without", "no_such_stage"],
             "bad predictions": ["--shared", str(folder), "--predictions", str(predictions)],
             "missing predictions": ["--shared", str(folder), "--predictions",
-                                    str(tmp_path / "none.jsonl")]}[problem]
+                                    str(tmp_path / "none.jsonl")],
+            "bad setting": ["--shared", str(folder), "--set", "lines=maybe"]}[problem]
     assert main(argv) == 2
     error = capsys.readouterr().err
     assert error.startswith("error: ")
     assert {"no labels": "labels.json", "no such stage": "no_such_stage",
-            "bad predictions": "bad.jsonl", "missing predictions": "none.jsonl"}[problem] in error
+            "bad predictions": "bad.jsonl", "missing predictions": "none.jsonl",
+            "bad setting": "lines=maybe"}[problem] in error
