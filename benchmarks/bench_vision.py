@@ -17,6 +17,7 @@ import statistics
 import sys
 import time
 import tracemalloc
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,12 @@ def report_frame(label: str, frame: np.ndarray, model: GlyphModel, runs: int) ->
           f"peak allocations {peak_allocations(frame, model):.1f} MB (tracemalloc), "
           f"process peak RSS so far {_peak_rss_mb():.0f} MB")
     report_stages(frame, model, runs)
+    without = replace(VisionConfig(), learned_finder=None)
+    colour = sorted(o.name for o in recognise(frame, model, without) if o.name)
+    cpu_without = time_frame(frame, model, runs, without, clock=time.thread_time)
+    print(f"  without the learned finder's second look: CPU median "
+          f"{statistics.median(cpu_without):.1f} ms, "
+          f"{sum(name in CARDS for name in colour)} read right")
 
 
 def report_stages(frame: np.ndarray, model: GlyphModel, runs: int) -> None:

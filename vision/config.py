@@ -37,6 +37,31 @@ class FeltFinderConfig:
 
 
 @dataclass(frozen=True)
+class LearnedFinderConfig:
+    """The learned finder (`vision/finder_net.py`): a network marks every card face's visible
+    inside, and the outlines of that mask are candidates like those of the colour masks."""
+
+    long_side: int = 640
+    """The shrunk frame is shrunk further to at most this long side for the network (trained
+    on cards 26-220 px long; the table's cards are about 47 px at 640)."""
+    level: float = 0.5
+    """A pixel is a card face's inside from this probability on."""
+    corners: bool = True
+    """The mask is searched for loose corners too, after the colour masks: it parts a covered
+    card's visible part from the card lying on it."""
+    rank: float = 0.0
+    """Rank offset of its outlines (the colour masks' are 0, the edge rings' -10)."""
+    agreement: float = 1.0
+    """Every outline's rank rises by this much times its agreement with the faces the finder
+    marks (`detect.agreement`): an outline that takes in table beside a card, or only a piece
+    of a card, yields to one that follows the face."""
+    in_doubt: bool = True
+    """The frame is read first without the finder, and again with it only where that leaves
+    something unread; the second look only adds names (`vision.doubt`). Outlines sought
+    outside `pipeline.recognise` (`detect.find_cards` alone) are then sought without it."""
+
+
+@dataclass(frozen=True)
 class OutlineFitConfig:
     """Fitting an unread outline to the card's own edges (`vision/outline_fit.py`)."""
 
@@ -536,6 +561,9 @@ class VisionConfig:
 
     felt_finder: FeltFinderConfig | None = FeltFinderConfig()
     """Cards on a plain cloth, judged against its local colour (`finder_felt.py`); None: off."""
+    learned_finder: LearnedFinderConfig | None = LearnedFinderConfig()
+    """The learned finder (`vision/finder_net.py`) marks card faces in the shrunk frame; its mask
+    is searched for outlines like the colour masks; None: off."""
     outline_fit: OutlineFitConfig | None = OutlineFitConfig()
     """A whole outline left unread is fitted to the card's own edges and read again there
     (`outline_fit.py`); None: off."""

@@ -68,10 +68,8 @@ def find_corners(
     too_few = 2 * np.pi * min_area
     step_area = config.fan_step_min_area * (card_width or 0.0) ** 2 * masks.scale ** 2
     corners: list[CardCorner] = []
-    searched = config.corner_masks + config.corner_more_masks
-    for index, mask in enumerate(masks.masks[:searched]):
-        if index in masks.fallback:
-            continue
+    for index in searched_masks(masks, config):
+        mask = masks.masks[index]
         limit = np.array(mask.shape[::-1], np.float32) - masks.pad - 2
         for contour in masks.contours(index):
             # Every boundary point is listed, so a contour of fewer points than this cannot
@@ -288,3 +286,13 @@ def cards_of_index(outline: Quad, config: VisionConfig, aspect: float = 1.4) -> 
     right = np.array([pts[1] - along, pts[1], pts[1] + downward, pts[1] - along + downward],
                      np.float32)
     return left, right
+
+
+def searched_masks(masks: MaskSet, config: VisionConfig) -> list[int]:
+    """The masks searched for loose corners: the first `corner_masks` and
+    `corner_more_masks` colour masks, then the learned finder's (`LearnedFinderConfig.corners`)."""
+    searched = config.corner_masks + config.corner_more_masks
+    first = [index for index in range(min(searched, len(masks.masks)))
+             if index not in masks.fallback and index not in masks.learned]
+    learned = config.learned_finder is not None and config.learned_finder.corners
+    return first + (sorted(masks.learned) if learned else [])

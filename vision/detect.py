@@ -20,6 +20,7 @@ from vision.cards import Image, Quad
 from vision.config import VisionConfig
 from vision.finder_felt import card_regions, light_share, object_mask
 from vision.finder_lines import line_quads, line_segments
+from vision.finder_net import inside_mask
 from vision.finder_parts import parted_pieces
 from vision.outline_boxes import Bounds, bounds, bounds_iou
 from vision.outline_sides import crossed, side_quads
@@ -233,6 +234,30 @@ def _piece_of(inner: Sequence[int], outer: Sequence[int]) -> bool:
             and outer[2] * outer[3] <= 4 * inner_area)
 
 
+def agreement(quad: Quad, faces: Image, parts: Image) -> float:
+    """How well an outline agrees with the card faces the learned finder marks (mask `faces`,
+    its 4-connected regions numbered in `parts`): the share of the outline marked, times the
+    share of the marked region it lies on most that the outline takes in."""
+    x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(faces.shape[1], x + w), min(faces.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad - (x0, y0)).astype(np.int32), 1)
+    area = int(inside.sum())
+    if area == 0:
+        return 0.0
+    covered = parts[y0:y1, x0:x1][inside > 0]
+    covered = covered[covered > 0]
+    if covered.size == 0:
+        return 0.0
+    region = int(np.bincount(covered).argmax())
+    taken = int((covered == region).sum())
+    whole = int(np.count_nonzero(parts == region))
+    return (covered.size / area) * (taken / whole)
+
+
 def _same_box(a: Sequence[int], b: Sequence[int]) -> bool:
     """True when two bounding rectangles (x, y, w, h) agree to within 2% of their size."""
     tolerance = 0.02 * max(a[2], a[3], b[2], b[3]) + 1
@@ -261,6 +286,9 @@ class MaskSet:
     """The shrunk, padded frame in grey, where card sides hidden in a region are checked."""
     colour: Image | None = None
     """The shrunk, padded frame in colour, for finders that judge colours."""
+    learned: frozenset[int] = frozenset()
+    """Masks of the learned finder (`vision.finder_net`): searched for outlines only, ranked at
+    `LearnedFinderConfig.rank`."""
     opened_in: frozenset[int] = frozenset()
     """Masks that follow edges (cut along them, or their rings), whose regions not card-shaped
     are opened: there a card and a light thing touching it are joined by thin bridges, where
@@ -286,9 +314,16 @@ def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     opening = np.ones((3, 3), np.uint8)
     masks, fallback, gray, edge_cut = _masks(small, pad, config)
     opened = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in masks]
+    learned: frozenset[int] = frozenset()
+    if config.learned_finder is not None and not config.learned_finder.in_doubt:
+        faces = inside_mask(small[pad:-pad, pad:-pad], config.learned_finder.long_side,
+                            config.learned_finder.level)
+        opened.append(cv2.copyMakeBorder(faces, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                         value=0))
+        learned = frozenset({len(opened) - 1})
     indices = frozenset(range(len(opened), len(opened) + len(fallback)))
     return MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray,
-                   opened_in=indices | {edge_cut}, colour=small)
+                   opened_in=indices | {edge_cut}, colour=small, learned=learned)
 
 
 def _side_candidates(
@@ -558,7 +593,8 @@ def _enlarged_candidates(frame: Image, masks: MaskSet,
     morphology is coarse against a card), in mask pixels, ranked at `enlarged_priority`."""
     if not config.enlarged_look or max(frame.shape[:2]) >= config.enlarged_look:
         return []
-    larger = replace(config, detect_min_long_side=config.enlarged_look, enlarged_look=0)
+    larger = replace(config, detect_min_long_side=config.enlarged_look, enlarged_look=0,
+                     learned_finder=None)
     quads = find_cards(frame, larger)
     return [(config.enlarged_priority + cv2.contourArea(quad) * masks.scale**2 / 1e6,
              (quad * masks.scale + masks.pad).astype(np.float32)) for quad in quads]
@@ -616,6 +652,8 @@ def find_cards(
                 if index not in fallback:
                     found_boxes.append(box)
                 penalty = -10.0 if index in fallback else 0.0
+                if index in masks.learned and config.learned_finder is not None:
+                    penalty = config.learned_finder.rank
                 candidates.append((penalty + round(support, 1) + area / frame_area, quad))
     if weak and masks.gray is not None:
         _narrow_weak(candidates, weak, masks.gray, frame_area, config)
@@ -630,6 +668,12 @@ def find_cards(
     candidates += _line_candidates(masks, candidates, frame_area, config)
     candidates += cloth_candidates(masks, candidates, config)
     candidates += _enlarged_candidates(frame, masks, config)
+    if masks.learned and config.learned_finder is not None and config.learned_finder.agreement:
+        weight = config.learned_finder.agreement
+        faces = masks.masks[min(masks.learned)]
+        parts = cv2.connectedComponents(faces, connectivity=4)[1]
+        candidates = [(score + weight * agreement(quad, faces, parts), quad)
+                      for score, quad in candidates]
     kept: list[tuple[Quad, Bounds]] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         extent = bounds(quad)

@@ -9,7 +9,7 @@ import numpy as np
 
 from vision.cards import Image
 from vision.config import VisionConfig
-from vision.corners import CardCorner, fitted_edge
+from vision.corners import CardCorner, fitted_edge, searched_masks
 from vision.detect import MaskSet
 
 
@@ -29,9 +29,7 @@ def find_stub_corners(masks: MaskSet, config: VisionConfig, card_width: float,
     masks that does not lie wholly on non-zero pixels of `exclude` (see `StubSearch`)."""
     search = StubSearch(masks, config, card_width, exclude)
     too_few = 2 * np.pi * search.min_area
-    for index in range(min(len(masks.masks), config.corner_masks + config.corner_more_masks)):
-        if index in masks.fallback:
-            continue
+    for index in searched_masks(masks, config):
         for contour in masks.contours(index):
             if len(contour) ** 2 < too_few:
                 continue

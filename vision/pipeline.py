@@ -10,7 +10,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.cards import CardObservation, Image, Quad, Rank, Reading, inside
+from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import VisionConfig
 from vision.corners import (
     CardCorner,
@@ -23,6 +23,7 @@ from vision.corners import (
 from vision.deblur_outline import long_side
 from vision.deck_match import read_known_deck
 from vision.detect import MaskSet, card_masks, find_cards, is_even
+from vision.doubt import in_doubt, merged, on_one_card
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.fan_stubs import StubCorner, StubSearch, find_stub_corners
 from vision.finder_index import find_by_index
@@ -54,8 +55,30 @@ def recognise(
 
     `settled` are named cards the caller knows to lie still as they were read (a tracker's
     placed cards where the view did not change): an outline found where one of them lies
-    (`same_outline`) is that observation itself, returned as it is and not read again."""
+    (`same_outline`) is that observation itself, returned as it is and not read again.
+
+    With the learned finder looking only in doubt (`LearnedFinderConfig.in_doubt`), the frame
+    is read first without it; where that leaves something unread, it is read again with it,
+    and only the fresh names of that second look are added (`vision.doubt.merged`)."""
     config = config or VisionConfig()
+    finder = config.learned_finder
+    if finder is None or not finder.in_doubt:
+        return _recognise(frame, model, config, stages, settled)
+    clock = stages or StageClock(enabled=False)
+    first = _recognise(frame, model, replace(config, learned_finder=None), clock, settled)
+    if not in_doubt(first):
+        return first
+    known = [*settled, *(o for o in first if o.name and o.whole)]
+    second = replace(config, learned_finder=replace(finder, in_doubt=False))
+    return merged(first, _recognise(frame, model, second, clock.prefixed("second look: "),
+                                    known))
+
+
+def _recognise(
+    frame: Image, model: GlyphModel, config: VisionConfig,
+    stages: StageClock | None, settled: Sequence[CardObservation],
+) -> list[CardObservation]:
+    """One look at the frame with the given settings (`recognise`)."""
     clock = stages or StageClock(enabled=False)
     faces = builtin_faces() + model.faces
     with clock.stage("masks"):
@@ -163,7 +186,7 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
             continue  # the fit and the ends name different cards: it stays unread
         observation = choices[0]
         on = [n for n, other in enumerate(out) if n != k and other is not None
-              and other.reading is not None and _on_one_card(observation.corners, other.corners)]
+              and other.reading is not None and on_one_card(observation.corners, other.corners)]
         # A card named there already: the fit is a piece of it, or of another card.
         if any(out[n].whole or out[n].name != observation.name for n in on):  # type: ignore[union-attr]
             continue
@@ -187,17 +210,6 @@ def _read_refitted(frame: Image, quad: Quad, model: GlyphModel, config: VisionCo
                          rule.support, rule.courts)
         confidence = reading.confidence if reading is not None else 0.0
     return CardObservation(quad, reading, round(confidence, 3))
-
-
-def _on_one_card(a: Quad, b: Quad, share: float = 0.25) -> bool:
-    """Whether two outlines lie on one card: the centre of either inside the other, or `share`
-    of the smaller covered by the larger."""
-    if inside(np.mean(a, axis=0), b) or inside(np.mean(b, axis=0), a):
-        return True
-    first, second = (cv2.convexHull(np.asarray(q, np.float32).reshape(-1, 1, 2)) for q in (a, b))
-    common, _ = cv2.intersectConvexConvex(first, second)
-    smaller = min(cv2.contourArea(first), cv2.contourArea(second))
-    return smaller > 0 and common >= share * smaller
 
 
 def same_outline(known: Quad, found: Quad, reach: float = 0.03) -> bool:
@@ -225,10 +237,17 @@ def _apart(observations: list[CardObservation], kept: set[int],
 class StageClock:
     """CPU time (this thread's) and calls per stage of recognition, summed over calls."""
 
-    def __init__(self, enabled: bool = True) -> None:
+    def __init__(self, enabled: bool = True, prefix: str = "") -> None:
         self.enabled = enabled
+        self.prefix = prefix
         self.seconds: dict[str, float] = {}
         self.calls: dict[str, int] = {}
+
+    def prefixed(self, prefix: str) -> StageClock:
+        """The same clock, its stages named with `prefix` before them (a second look)."""
+        other = StageClock(self.enabled, self.prefix + prefix)
+        other.seconds, other.calls = self.seconds, self.calls
+        return other
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -240,8 +259,9 @@ class StageClock:
         try:
             yield
         finally:
-            self.seconds[name] = self.seconds.get(name, 0.0) + time.thread_time() - start
-            self.calls[name] = self.calls.get(name, 0) + 1
+            key = self.prefix + name
+            self.seconds[key] = self.seconds.get(key, 0.0) + time.thread_time() - start
+            self.calls[key] = self.calls.get(key, 0) + 1
 
 
 def _never(quad: Quad) -> bool:

@@ -1,4 +1,5 @@
-"""The glyph reader on its own, without the learned reader's check, for tests of its stages."""
+"""The glyph reader on its own, without the learned reader's check or the learned finder's second
+look, for tests of its stages."""
 
 from __future__ import annotations
 
@@ -8,5 +9,6 @@ from vision.config import VisionConfig
 
 
 def glyph_config(**changes: Any) -> VisionConfig:
-    """A config whose names come from the glyph reader's stages alone."""
-    return VisionConfig(**{"learned_reader": False, **changes})
+    """A config whose names come from the glyph reader's stages alone, on the colour masks'
+    outlines."""
+    return VisionConfig(**{"learned_reader": False, "learned_finder": None, **changes})
