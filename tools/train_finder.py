@@ -7,9 +7,7 @@ folder."""
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -17,12 +15,11 @@ from typing import Any
 import numpy as np
 
 from tools.finder_data import IGNORE, SCENE, SceneMaker, gimp_patterns, real_photos
+from tools.training import ready, resume, save, training_parser
 from vision.finder_net import CLASSES, INPUT, STRIDE
 
 CHANNELS = (8, 16, 32, 64)
 """Output channels at 1/2, 1/4, 1/8 and 1/16 of the input."""
-DEFAULT_CACHE = Path.home() / ".cache" / "cardtable-reader"
-DEFAULT_SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision"
 TRAINING_DATA = (
     "scenes drawn by tools.finder_data: the reader's card faces (npm svg-cards 4.0.2, "
     "LGPL-2.1; npm @younestouati/playing-cards-standard-deck 3.0.0, LGPL-3.0; 33 deck themes "
@@ -80,9 +77,8 @@ def network(channels: tuple[int, ...] = CHANNELS) -> Any:
     return FinderNet()
 
 
-def scenes(shared: Path, cache: Path, seed: int, worker: int) -> Any:
+def scenes(maker: SceneMaker, seed: int, worker: int) -> Any:
     """An endless stream of (image, labels) scenes for one data worker."""
-    maker = scene_maker(shared, cache)
     rng = np.random.default_rng([seed, worker, int(time.time())])
     while True:
         yield maker.make(rng)
@@ -100,7 +96,7 @@ def scene_maker(shared: Path, cache: Path) -> SceneMaker:
     return SceneMaker(faces, gimp_patterns(cache), shared, real_photos(shared, cache))
 
 
-def stream(shared: Path, cache: Path, seed: int, batch: int) -> Any:
+def stream(maker: SceneMaker, seed: int, batch: int) -> Any:
     """Batches of scenes made in a second process (torch's DataLoader)."""
     import torch
     from torch.utils.data import DataLoader, IterableDataset, get_worker_info
@@ -109,7 +105,7 @@ def stream(shared: Path, cache: Path, seed: int, batch: int) -> Any:
         def __iter__(self) -> Any:
             info = get_worker_info()
             worker = info.id if info is not None else 0
-            for image, labels in scenes(shared, cache, seed, worker):
+            for image, labels in scenes(maker, seed, worker):
                 yield (torch.from_numpy(image.transpose(2, 0, 1).astype(np.float32)),
                        torch.from_numpy(labels.astype(np.int64)))
 
@@ -117,9 +113,8 @@ def stream(shared: Path, cache: Path, seed: int, batch: int) -> Any:
                            persistent_workers=True))
 
 
-def validation(shared: Path, cache: Path, count: int = 240) -> tuple[Any, Any]:
+def validation(maker: SceneMaker, count: int = 240) -> tuple[Any, Any]:
     """A fixed set of scenes (seeded) to follow training by."""
-    maker = scene_maker(shared, cache)
     rng = np.random.default_rng(12345)
     made = [maker.make(rng) for _ in range(count)]
     images = np.stack([m[0] for m in made])
@@ -147,8 +142,9 @@ def scores(model: Any, images: np.ndarray, labels: np.ndarray) -> dict[str, floa
     return out
 
 
-def train(shared: Path, cache: Path, steps: int, checkpoint: Path, batch: int = 12,
-          seed: int = 0, log: Any = print, start: Path | None = None) -> Any:
+def train(maker: SceneMaker, steps: int, checkpoint: Path, batch: int = 12,
+          seed: int = 0, log: Any = print, start: Path | None = None, every: int = 500,
+          validate: int = 240) -> Any:
     """Train (or go on training) the finder for `steps` batches, from the weights of `start`
     when given; returns it in eval mode."""
     import torch
@@ -164,18 +160,14 @@ def train(shared: Path, cache: Path, steps: int, checkpoint: Path, batch: int = 
     if start is not None and not checkpoint.exists():
         model.load_state_dict(torch.load(start, weights_only=False)["model"])
         log(f"train finder: starting from the weights of {start}")
-    if checkpoint.exists():
-        state = torch.load(checkpoint, weights_only=False)
-        model.load_state_dict(state["model"])
-        optimiser.load_state_dict(state["optimiser"])
-        schedule.load_state_dict(state["schedule"])
+    state = resume(checkpoint, model, optimiser, schedule)
+    if state:
         done = state["step"]
         log(f"train finder: resumed after step {done}")
     loss_of = nn.CrossEntropyLoss(weight=torch.tensor(WEIGHTS), ignore_index=IGNORE)
-    images, labels = validation(shared, cache)
-    batches = stream(shared, cache, seed, batch)
+    images, labels = validation(maker, count=validate)
+    batches = stream(maker, seed, batch)
     began, total = time.perf_counter(), 0.0
-    every = 500
     while done < steps:
         model.train()
         x, y = next(batches)
@@ -191,8 +183,7 @@ def train(shared: Path, cache: Path, steps: int, checkpoint: Path, batch: int = 
             log(f"train finder: step {done}/{steps} loss {total / every:.4f} "
                 f"validation IoU {figures} ({time.perf_counter() - began:.0f} s)")
             total = 0.0
-            torch.save({"model": model.state_dict(), "optimiser": optimiser.state_dict(),
-                        "schedule": schedule.state_dict(), "step": done}, checkpoint)
+            save(checkpoint, model, optimiser, schedule, step=done)
     model.eval()
     return model
 
@@ -210,30 +201,18 @@ def export(model: Any, out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Train, export and write the manifest."""
-    parser = argparse.ArgumentParser(prog="python -m tools.train_finder", description=__doc__)
-    parser.add_argument("--out", type=Path, required=True, help="the ONNX file to write")
-    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE,
-                        help="faces, patterns and checkpoint")
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
-                        help="the shared vision folder (labels.json, dev/)")
+    parser = training_parser("python -m tools.train_finder", __doc__,
+                             "faces, patterns and checkpoint")
     parser.add_argument("--steps", type=int, default=12000)
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--start", type=Path, help="a checkpoint whose weights to start from")
-    args = parser.parse_args(argv)
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        print("train finder: torch is missing; install the train extra", file=sys.stderr)
+    args = ready(parser, argv, "train finder")
+    if args is None:
         return 2
-    if not (args.shared / "labels.json").exists():
-        print(f"train finder: no labels.json in {str(args.shared)!r}", file=sys.stderr)
-        return 2
-    args.cache.mkdir(parents=True, exist_ok=True)
     begun = f"-from-{args.start.stem}" if args.start else ""
     checkpoint = args.cache / f"finder-{args.seed}-{args.steps}-{CHANNELS}{begun}.pt"
-    model = train(args.shared, args.cache, args.steps, checkpoint, seed=args.seed,
-                  start=args.start)
-    images, labels = validation(args.shared, args.cache)
+    maker = scene_maker(args.shared, args.cache)
+    model = train(maker, args.steps, checkpoint, seed=args.seed, start=args.start)
+    images, labels = validation(maker)
     figures = scores(model, images, labels)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     export(model, args.out)

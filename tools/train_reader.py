@@ -6,10 +6,8 @@ resumes from the checkpoint in the cache folder."""
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
-import sys
 import time
 import zlib
 from dataclasses import replace
@@ -19,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from tools.reader_data import HELD_OUT_DECKS, NO_SUIT, RECIPES, Recipe, Views, build
+from tools.training import ready, resume, save, training_parser
 from vision.learned import (
     INDEX_HEIGHT,
     INDEX_WIDTH,
@@ -42,8 +41,6 @@ INPUTS = {"card": "BGR card view rectified from the outline (vision.learned.rect
                    "rectify_index), each channel standardised over the view (vision.learned."
                    "as_blob), NCHW"}
 
-DEFAULT_CACHE = Path.home() / ".cache" / "cardtable-reader"
-DEFAULT_SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision"
 TRAINING_DATA = (
     "npm svg-cards 4.0.2 (52 faces, 2 jokers, 17 backs; LGPL-2.1); npm "
     "@younestouati/playing-cards-standard-deck 3.0.0 (52 faces, joker, back; LGPL-3.0); faces "
@@ -132,11 +129,8 @@ def train(views: Views, epochs: int, checkpoint: Path | None = None, batch: int 
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3,
                                                    total_steps=epochs * steps_per_epoch)
     start = 0
-    if checkpoint is not None and checkpoint.exists():
-        state = torch.load(checkpoint, weights_only=False)
-        model.load_state_dict(state["model"])
-        optimiser.load_state_dict(state["optimiser"])
-        schedule.load_state_dict(state["schedule"])
+    state = resume(checkpoint, model, optimiser, schedule)
+    if state:
         start = state["epoch"]
         log(f"train reader: resumed after epoch {start}")
     rank_loss = nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -166,8 +160,7 @@ def train(views: Views, epochs: int, checkpoint: Path | None = None, batch: int 
         log(f"train reader: epoch {epoch + 1}/{epochs} loss {total / steps_per_epoch:.4f} "
             f"({time.perf_counter() - began:.0f} s)")
         if checkpoint is not None:
-            torch.save({"model": model.state_dict(), "optimiser": optimiser.state_dict(),
-                        "schedule": schedule.state_dict(), "epoch": epoch + 1}, checkpoint)
+            save(checkpoint, model, optimiser, schedule, epoch=epoch + 1)
     model.eval()
     return model
 
@@ -221,28 +214,16 @@ def write_manifest(out: Path, extra: dict[str, Any], view: str = "card") -> None
 
 def main(argv: list[str] | None = None) -> int:
     """Build the views, train, export and write the manifest."""
-    parser = argparse.ArgumentParser(prog="python -m tools.train_reader", description=__doc__)
-    parser.add_argument("--out", type=Path, required=True, help="the ONNX file to write")
-    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="views and checkpoint")
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
-                        help="the shared vision folder (labels.json, dev/)")
+    parser = training_parser("python -m tools.train_reader", __doc__, "views and checkpoint")
     parser.add_argument("--epochs", type=int, default=7)
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jitter", action="store_true",
                         help="draw each batch's views again a little off (tools.train_reader."
                              "jittered)")
     parser.add_argument("--view", choices=sorted(SHAPES), default="card",
                         help="what the network reads: the whole card, or its index corner")
-    args = parser.parse_args(argv)
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        print("train reader: torch is missing; install the train extra", file=sys.stderr)
+    args = ready(parser, argv, "train reader")
+    if args is None:
         return 2
-    if not (args.shared / "labels.json").exists():
-        print(f"train reader: no labels.json in {str(args.shared)!r}", file=sys.stderr)
-        return 2
-    args.cache.mkdir(parents=True, exist_ok=True)
     recipes_used = [replace(recipe, view=args.view) for recipe in RECIPES]
     built = [build(args.cache, args.shared, recipe, seed=args.seed + 7 * k)
              for k, recipe in enumerate(recipes_used)]

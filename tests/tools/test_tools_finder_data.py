@@ -119,3 +119,32 @@ def test_a_gimp_pattern_is_read(tmp_path: Path) -> None:
     assert (image[:, :, ::-1] == pixels).all()
     (tmp_path / "bad.pat").write_bytes(b"not a pattern at all, really not")
     assert read_pattern(tmp_path / "bad.pat") is None
+
+
+def test_training_runs_two_steps_and_exports_for_opencv(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import json
+
+    from tools.train_finder import export, train
+    from vision.finder_net import CLASSES, load_finder
+
+    maker = SceneMaker(_faces(), [], None, [])
+    checkpoint = tmp_path / "finder.pt"
+    model = train(maker, 2, checkpoint, batch=2, log=lambda _: None, every=1, validate=4)
+    assert checkpoint.exists()
+    again = train(maker, 2, checkpoint, batch=2, log=lambda _: None, every=1, validate=4)
+    for a, b in zip(model.state_dict().values(), again.state_dict().values(), strict=True):
+        assert torch.equal(a, b)
+    out = tmp_path / "finder.onnx"
+    export(model, out)
+    out.with_suffix(".json").write_text(json.dumps({"classes": list(CLASSES), "stride": STRIDE}))
+    finder = load_finder(out)
+    image, _ = maker.make(np.random.default_rng(3))
+    frame = np.ascontiguousarray(image[:96, :160])
+    blob = np.ascontiguousarray(frame.transpose(2, 0, 1)[None], np.float32)
+    finder.net.setInput(blob)
+    with torch.no_grad():
+        expected = model(torch.from_numpy(blob)).numpy()
+    assert np.allclose(finder.net.forward(), expected, atol=1e-3)
+    assert finder.inside(frame).shape == frame.shape[:2]
