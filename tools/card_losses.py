@@ -187,25 +187,22 @@ def half_keys(document: dict[str, Any], half: str) -> set[str]:
 
 def config_value(text: str) -> Any:
     """A Python literal, or a config class of `vision.config` called with literals
-    (`LearnedFinderConfig(rank=-5.0)`); None when it is neither."""
+    (`LearnedFinderConfig(rank=-5.0)`); ValueError when it is neither."""
     from vision import config as settings
 
     try:
-        tree = ast.parse(text.strip(), mode="eval").body if text.strip() else None
-    except SyntaxError:
-        return None
+        tree = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError as error:
+        raise ValueError(f"not a Python expression: {text!r}") from error
     if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name):
         kind = getattr(settings, tree.func.id, None)
         if not (isinstance(kind, type) and tree.func.id.endswith("Config")) or tree.args:
-            return None
+            raise ValueError(f"not a config of vision.config with keywords: {text!r}")
         try:
             return kind(**{k.arg: ast.literal_eval(k.value) for k in tree.keywords if k.arg})
-        except (ValueError, TypeError):
-            return None
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return None
+        except TypeError as error:
+            raise ValueError(str(error)) from error
+    return ast.literal_eval(tree)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -241,10 +238,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = replace(config, **{name: switched_off(getattr(config, name))})
     for setting in args.set:
         name, _, text = setting.partition("=")
-        value = config_value(text)
-        if name not in {f.name for f in fields(VisionConfig)} or value is None:
-            print(f"error: --set {setting!r}: give a VisionConfig field and a Python literal",
-                  file=sys.stderr)
+        try:
+            if name not in {f.name for f in fields(VisionConfig)}:
+                raise ValueError(f"VisionConfig has no field {name!r}")
+            value = config_value(text)
+        except ValueError as error:
+            print(f"error: --set {setting!r}: give a VisionConfig field and a Python literal "
+                  f"({error})", file=sys.stderr)
             return 2
         config = replace(config, **{name: value})
     try:

@@ -111,12 +111,17 @@ def test_a_stage_is_turned_on_by_a_setting(folder: Path, tmp_path: Path,
 
 
 @pytest.mark.parametrize(("text", "value"), [
-    ("0.5", 0.5), ("True", True), ("(0.1, 0.2)", (0.1, 0.2)),
-    ("LearnedFinderConfig(level=0.6)", LearnedFinderConfig(level=0.6)),
-    ("LearnedFinderConfig(1)", None), ("VisionConfig(", None), ("os.system('x')", None),
-    ("GlyphModel()", None), ("", None)])
+    ("0.5", 0.5), ("True", True), ("None", None), ("(0.1, 0.2)", (0.1, 0.2)),
+    ("LearnedFinderConfig(level=0.6)", LearnedFinderConfig(level=0.6))])
 def test_settings_are_literals_or_config_classes(text: str, value: object) -> None:
     assert config_value(text) == value
+
+
+@pytest.mark.parametrize("text", ["LearnedFinderConfig(1)", "LearnedFinderConfig(nope=1)",
+                                  "VisionConfig(", "os.system('x')", "GlyphModel()", ""])
+def test_anything_else_is_refused(text: str) -> None:
+    with pytest.raises(ValueError):
+        config_value(text)
 
 
 @pytest.mark.parametrize("problem", ["no labels", "no such stage", "bad predictions",
