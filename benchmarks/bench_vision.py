@@ -36,6 +36,7 @@ from tools.synthetic import artwork_cards  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.deck_config import DeckMatchConfig  # noqa: E402
 from vision.deck_faces import DeckFaces, face_views  # noqa: E402
+from vision.finder_net import inside_mask  # noqa: E402
 from vision.imageio import read_image  # noqa: E402
 from vision.model import GlyphModel  # noqa: E402
 from vision.pipeline import StageClock, recognise  # noqa: E402
@@ -157,6 +158,19 @@ def time_frame(frame: np.ndarray, model: GlyphModel, runs: int,
     return times
 
 
+def time_finder(frame: np.ndarray, runs: int) -> float:
+    """Median CPU milliseconds of the learned finder's mask on the frame shrunk to 640 px."""
+    small = cv2.resize(frame, (640, round(640 * frame.shape[0] / frame.shape[1])),
+                       interpolation=cv2.INTER_AREA)
+    inside_mask(small, 640)
+    times = []
+    for _ in range(runs):
+        start = time.thread_time()
+        inside_mask(small, 640)
+        times.append((time.thread_time() - start) * 1000.0)
+    return statistics.median(times)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=50)
@@ -170,6 +184,9 @@ def main() -> int:
     report_frame("benchmark frame, cards 250 px", frame, model, args.runs)
     report_frame("table at 1080p, cards 140 px", table_frame(1920, 1080, 140), model, args.runs)
     report_frame("table at 720p, cards 95 px", table_frame(1280, 720, 95), model, args.runs)
+    finder_ms = time_finder(table_frame(1920, 1080, 140), args.runs)
+    print(f"learned finder alone (the second look's network and mask) on the 1080p table frame "
+          f"shrunk to 640x360: CPU median {finder_ms:.1f} ms")
     outlines_only = time_frame(frame, model, args.runs, VisionConfig(read_corners=False))
     print(f"benchmark frame without corner reading (read_corners=False): median "
           f"{statistics.median(outlines_only):.1f} ms")

@@ -73,6 +73,7 @@ STAGES = (
     Stage("close-ups unread by the glyphs shown to the learned reader shrunk",
           "learned_large_length", 0.0),
     Stage("sure nines, tens and aces named without a glyph look", "learned_skip_plain", False),
+    Stage("learned finder: a second look where the first leaves doubt", "learned_finder", None),
 )
 
 
