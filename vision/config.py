@@ -262,8 +262,6 @@ class VisionConfig:
     weak_support: float = 0.8
     """A quad following its region's outline less than this is replaced by a card built on a
     whole side of the region, when one lies inside it."""
-    part_rings: bool = True
-    """Regions of the edge-ring fallback that reach the frame's border are opened too."""
     part_max_box: float = 0.5
     """Regions whose bounding box is larger than this share of the frame are not opened."""
     # fans 6
@@ -371,16 +369,6 @@ class VisionConfig:
     """A card made of outline lines must be light (in the first whiteness mask) over this share
     of its inside: a card's face is mostly paper (true cards on edje 0.39-0.93, a box cover,
     a sticker or a book 0.0-0.33)."""
-    # fans 8
-    fan_stubs: bool = True
-    """Read cards of a fan at corners atop a short stub of their side (`fan_stubs.py`)."""
-    stub_epsilon: float = 0.006
-    """The finer polygon (share of the perimeter) in which stubs of card sides are sought."""
-    stub_min_rise: float = 0.05
-    """A stub rises at least this many card widths above the lower card's top."""
-    stub_width_factors: tuple[float, ...] = (0.9, 1.1)
-    """A stub corner is read at these shares of the card width; a card counts where readings at
-    two widths and in two masks agree."""
     # blur 8
     sharpen_looks: tuple[float, ...] = (0.0, 0.4, 0.7, -0.3)
     """A card that reads nothing after the second look has its blurred corners (those that showed

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -49,15 +49,12 @@ class FanStep:
 def find_corners(
     masks: MaskSet, config: VisionConfig, card_width: float | None,
     exclude: Image | None = None, steps: list[FanStep] | None = None,
-    regions: Callable[[int, Image, float], None] | None = None,
 ) -> list[CardCorner]:
     """Right-angled corners with two straight edges of card scale, in frame pixels.
 
     Corners whose tip falls on a non-zero pixel of `exclude` (mask pixels) are left out. Without a
     card width, edges must be at least `corner_min_share` of the frame's shorter side. When
-    `steps` is given (and a card width), the fan steps of the regions are added to it. Each
-    region not skipped before its polygon is fitted is handed to `regions` (the mask's index,
-    the contour, its area), when given.
+    `steps` is given (and a card width), the fan steps of the regions are added to it.
     """
     if card_width is None:
         min_edge = config.corner_min_share * (min(masks.masks[0].shape) - 2 * masks.pad)
@@ -83,8 +80,6 @@ def find_corners(
             # vertices are points of its outline.
             if exclude is not None and exclude[contour[:, 0, 1], contour[:, 0, 0]].all():
                 continue
-            if regions is not None:
-                regions(index, contour, area)
             perimeter = cv2.arcLength(contour, True)
             poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2)
             poly = poly.astype(np.float32)

@@ -617,8 +617,7 @@ def find_cards(
     weak: list[tuple[int, Image]] = []
     """Candidates whose quad follows their region's outline weakly, and the region."""
     to_part: list[tuple[Image, Sequence[int]]] = []
-    """The unshaped regions of the masks that follow edges, and the edge-ring regions that reach
-    the frame's border (a ring joined to the grout of a tiled floor): regions to be opened."""
+    """The unshaped regions of the masks that follow edges: regions to be opened."""
     found_boxes: list[Sequence[int]] = []
     """Bounding rectangles of the regions that gave candidates outside the fallback masks."""
     for index in range(len(masks.masks)):
@@ -636,8 +635,6 @@ def find_cards(
                 _touches_border(box, masks) or any(_rect_iou(box, b) > config.nms_iou for b in
                                                    found_boxes)
             ):
-                if config.part_rings and _touches_border(box, masks):
-                    to_part.append((contour, box))
                 continue
             found = _quad_of(contour, config, [c for _, c in candidates])
             if found is None:

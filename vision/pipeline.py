@@ -25,7 +25,6 @@ from vision.deck_match import read_known_deck
 from vision.detect import MaskSet, card_masks, find_cards, is_even
 from vision.doubt import in_doubt, merged, on_one_card
 from vision.faces import JOKER, FaceSet, builtin_faces
-from vision.fan_stubs import StubCorner, StubSearch, find_stub_corners
 from vision.finder_index import find_by_index
 from vision.learned import CardScores, checked, decide, shipped_reader, surer_of
 from vision.learned_first import LearnedViews, learned_views, outline_key
@@ -384,14 +383,9 @@ def read_loose_corners(
     readings: list[CornerRead] = []
     tried: list[CardCorner] = []
     steps: list[FanStep] | None = [] if config.fan_steps and read and typical else None
-    # Where cards were read whole, stubs are sought in the regions the corner search meets.
-    stubs = StubSearch(masks, config, typical, exclude) if config.fan_stubs and read and \
-        typical else None
-    regions = stubs.region if stubs is not None else None
     unread_cards = [o.corners for o in found if o.reading is None and o.whole
                     and card_shaped(o.corners, typical, config)] if read and typical else []
-    for corner in find_corners(masks, config, typical if read else None, exclude, steps,
-                               regions):
+    for corner in find_corners(masks, config, typical if read else None, exclude, steps):
         if _repeats(corner, tried, typical or corner.shorter_edge, config):
             continue
         hypotheses = fresh_hypotheses(corner, unread_cards, typical or corner.shorter_edge,
@@ -418,20 +412,6 @@ def read_loose_corners(
     if steps and typical:
         unread = [o.corners for o in found if o.reading is None]
         readings += read_fan_steps(frame, steps, read, unread, typical, model, lenient)
-    # Index corners already read (of whole cards and loose corners read surely) are not
-    # read again at stubs.
-    read_tips = [quad[k] for quad in read for k in (0, 2)] + [
-        tip for observation, tip, _ in readings
-        if observation.confidence >= config.min_loose_confidence]
-    if stubs is not None and typical:
-        readings += read_stub_corners(frame, stubs.found, typical, read_tips, model, lenient)
-    elif config.fan_stubs and not read:
-        # Where no card was read whole, at the width of the loose corners read surely.
-        sure_width = _sure_width(readings, config)
-        if sure_width is not None:
-            found_stubs = find_stub_corners(masks, config, sure_width)
-            readings += read_stub_corners(frame, found_stubs, sure_width, read_tips, model,
-                                          lenient)
     readings = [r for r in readings if r[0].confidence >= config.min_loose_confidence] + \
         agreeing_pairs([r for r in readings if r[0].confidence < config.min_loose_confidence],
                         config)
@@ -497,56 +477,6 @@ def _index_view_alike(pts: Quad, vertex: int, width: float, config: VisionConfig
     height = width * config.card_height / config.card_width
     return (abs(across - width) <= config.loose_view_match * width
             and abs(down - height) <= config.loose_view_match * height)
-
-
-def _sure_width(readings: list[CornerRead], config: VisionConfig) -> float | None:
-    """The median card extent of the loose corners read surely; None when there are none."""
-    sure = [width for observation, _, width in readings
-            if observation.confidence >= config.min_loose_confidence]
-    return float(np.median(sure)) if sure else None
-
-
-def read_stub_corners(
-    frame: Image, stubs: list[StubCorner], width: float, read_tips: list[np.ndarray],
-    model: GlyphModel, config: VisionConfig,
-) -> list[CornerRead]:
-    """Cards of a fan read at corners atop a short stub of their side (`fan_stubs.py`).
-
-    Stubs found again in other masks (tips within `corner_repeat_reach` card widths, edges
-    within `corner_repeat_angle` degrees) are one corner; it is read in the first two masks
-    that find it, each at `stub_width_factors` of the card width, the second only when the
-    first read something. Corners within `fan_step_clearance` card widths of `read_tips` (index
-    corners already read) are not read. A card counts only where readings of it come from both
-    masks and two widths, and the surest of them is sure; that one is kept."""
-    groups: list[list[StubCorner]] = []
-    for stub in stubs:
-        group = next((g for g in groups if g[0].first_is_short == stub.first_is_short
-                      and _repeats(stub.corner, [g[0].corner], width, config)), None)
-        if group is None:
-            groups.append([stub])
-        elif len(group) < 2 and all(other.mask != stub.mask for other in group):
-            group.append(stub)
-    readings: list[CornerRead] = []
-    clearance = config.fan_step_clearance * width
-    for group in groups:
-        if any(float(np.linalg.norm(group[0].corner.tip - tip)) < clearance
-               for tip in read_tips):
-            continue
-        found: list[tuple[int, float, CornerRead]] = []
-        for stub in group:
-            if stub is not group[0] and not found:
-                break
-            for factor in config.stub_width_factors:
-                here = _read_corner(frame, stub.corner, width * factor, (stub.first_is_short,),
-                                    model, config)
-                if here is not None:
-                    found.append((stub.mask, factor, here))
-        sure = [here for _, _, here in found if here[0].confidence >= config.min_loose_confidence]
-        for here in sorted(sure, key=lambda r: -r[0].confidence)[:1]:
-            alike = [(m, f) for m, f, o in found if o[0].name == here[0].name]
-            if len({m for m, _ in alike}) >= 2 and len({f for _, f in alike}) >= 2:
-                readings.append(here)
-    return readings
 
 
 def _repeats(corner: CardCorner, tried: list[CardCorner], width: float,

@@ -39,7 +39,7 @@ def test_a_row_names_the_wrong_names_a_stage_adds_and_removes() -> None:
 
 def test_a_stage_that_changes_nothing_says_so() -> None:
     same = {"felt": _score(8, 7), "ALL": _score(8, 7)}
-    row = stage_rows(Stage("fan stubs", "fan_stubs", False), "measured half", same, same)
+    row = stage_rows(Stage("fan steps", "fan_steps", False), "measured half", same, same)
     assert row.endswith("| - | - | no change |")
 
 
@@ -56,12 +56,12 @@ def test_the_audit_prints_both_halves_for_each_stage_asked(
     monkeypatch.setattr(tools.scaling, "CACHE", tmp_path / "cache")
     folder = rendered_folder(tmp_path / "photos", {"rendered": 4},
                              scorer=shared_dir / "vision" / "score.py")
-    assert main(["--shared", str(folder), "--stages", "lines,fan_stubs"]) == 0
+    assert main(["--shared", str(folder), "--stages", "lines,fan_steps"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
     assert [row.split(" | ")[1] for row in rows] == ["photos", "all", "measured half",
                                                       "all", "measured half"]
     assert rows[1].startswith("| line finder (`lines`)")
-    assert rows[3].startswith("| fan stubs (`fan_stubs`)")
+    assert rows[3].startswith("| fan steps (`fan_steps`)")
 
 
 def test_an_unknown_stage_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:

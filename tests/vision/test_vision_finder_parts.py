@@ -108,22 +108,6 @@ def test_a_card_on_a_light_folder_in_a_photo_is_outlined(shared_dir: Path) -> No
     assert not any(box_iou(quad, truth) > 0.3 for quad in find_cards(frame, UNPARTED))
 
 
-def test_a_card_whose_edge_ring_joins_the_grout_of_a_tiled_floor_is_outlined(
-    shared_dir: Path,
-) -> None:
-    vision = shared_dir / "vision"
-    name = "edje_train/IMG_2569.jpg"
-    labels = json.loads((vision / "labels.json").read_text())
-    x0, y0, x1, y1 = labels["images"][name]["cards"][1]["box"]
-    truth = _square(x0, y0, x1, y1)
-    frame = read_image(vision / "dev" / name)
-    assert any(box_iou(quad, truth) > 0.8 for quad in find_cards(frame, CONFIG))
-    # The ring region reaches the frame's border along the grout: without opening such regions
-    # the card is not outlined.
-    unringed = dataclasses.replace(CONFIG, part_rings=False, lines=False)
-    assert not any(box_iou(quad, truth) > 0.3 for quad in find_cards(frame, unringed))
-
-
 def test_regions_are_opened_in_the_masks_that_follow_edges() -> None:
     # A white card on a green table: the mask cut along edges leaves a gap at the card's
     # outline, the whiteness masks do not; the rings are the edges themselves.
