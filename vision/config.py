@@ -410,19 +410,6 @@ class VisionConfig:
     """A card read beside one corner alone must reach this confidence; two corners that agree
     need `search_min_confidence` (on all of dev the lone readings beside a corner above 0.55
     are two right ones, at 0.71 and 0.85, also with more offsets and widths tried)."""
-    # Blurred views restored
-    restore_looks: tuple[float, ...] = ()
-    """A card that reads nothing after the sharpened look has its blurred corners (as for
-    sharpening) deconvolved by the blur measured on them (`deblur_restore.py`) and split again
-    at these ink level shifts, e.g. (0.0, 0.4, 0.7, -0.3); () (the default) turns this off: on
-    all of dev it read no card more, and with grown outlines (`blurred_outline_growth`) it read
-    a blurred nine of spades `9C` at 0.76 (see vision/NOTES.md)."""
-    restore_sharp_width: float = 0.065
-    """A sharp print's edge width (share of the view's width): only the excess is undone (the
-    benchmark's artwork views measure 0.05-0.07)."""
-    restore_min_smear: float = 0.4
-    """A smear along the widest direction is undone only when it is at least this share of the
-    narrowest direction's width (a sharp upright print is a little wider along its columns)."""
     learned_first: bool = True
     """The learned reader sees every whole card of its size before the glyph reader does: a card
     both its views already name at the level where they name a card alone (`threshold` of the
@@ -435,13 +422,6 @@ class VisionConfig:
     glyph reader at all: against a sure network a glyph reading of another card is vetoed,
     and the network names the card alone. Courts still get the glyph reader's look (their
     index letter stands against the network's reading of a figure). False: read them too."""
-    restore_iterations: int = 10
-    """Richardson-Lucy iterations; 30 read more rendered blurred corners but lost one card on
-    edje (a width-dependent reading in a fan)."""
-    restore_min_levels: int = 2
-    """As `sharpen_min_levels`, for the restored view."""
-    restore_min_confidence: float = 0.7
-    """As `sharpen_min_confidence`, for a card read only once restored."""
     blurred_outline_growth: float = 1.0
     """`read.read_outline`: an unread card whose two index views are blurred (edge width from
     `sharpen_min_edge_width`), one showing glyphs it read unsurely, is read again from its
@@ -533,13 +513,6 @@ class VisionConfig:
     were read as jacks)."""
     index_outline_margin: float = 0.2
     """Share of an outline's area that its card's light region may spill past it."""
-    index_quick_look: bool = False
-    """Drop an index view that reads nothing at its own ink level before any second look or
-    the second width is paid for: about 190 M instructions less on the cluttered IMG_2452,
-    but edje loses IMG_2581's jack (479 -> 478 identified)."""
-    index_sharpen: bool = False
-    """Whether an index found by its glyphs also gets the sharpened look of blurred views
-    (no card of dev needs it there; it was a third of the finder's reading time)."""
     index_rank_aspect: float = 1.05
     index_suit_aspect: float = 1.5
     """Greatest width over height of a rank glyph (one piece: a ten's digits are taller than

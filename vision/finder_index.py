@@ -186,25 +186,20 @@ def index_corner(pair: IndexPair, corner_at: np.ndarray, width: float,
 
 @dataclass(frozen=True)
 class IndexLooks:
-    """The settings an index is read with: a first look without second looks, and the full
-    look (without sharpening unless `index_sharpen`) with the ink level shifts of its second
-    looks."""
+    """The settings an index is read with: the full look, without sharpening (no card of dev
+    needed it there; it was a third of the finder's reading time), with the ink level shifts
+    of its second looks."""
 
-    quick: VisionConfig
     full: VisionConfig
     shifts: tuple[float, ...]
 
     @classmethod
     def of(cls, config: VisionConfig) -> IndexLooks:
         """The looks for a configuration (made once per frame, not per index). Without a
-        sharpened or restored look, the second looks' shifts are all passed as further shifts:
-        the same looks, but no edge widths are measured for looks not taken."""
-        quick = replace(config, second_look_shifts=())
-        full = config if config.index_sharpen else replace(config, sharpen_looks=())
-        if full.sharpen_looks or full.restore_looks:
-            return cls(quick, full, config.corner_shifts)
-        return cls(quick, replace(full, second_look_shifts=()),
-                   config.second_look_shifts + config.corner_shifts)
+        sharpened look, the second looks' shifts are all passed as further shifts: the same
+        looks, but no edge widths are measured for looks not taken."""
+        full = replace(config, sharpen_looks=(), second_look_shifts=())
+        return cls(full, config.second_look_shifts + config.corner_shifts)
 
 
 def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: float,
@@ -214,16 +209,11 @@ def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: flo
     read the same card and the surer reaches `index_min_confidence`."""
     readings: list[tuple[Reading, float, Quad, CardCorner, float]] = []
     looks = looks or IndexLooks.of(config)
-    quick, config = looks.quick, looks.full
+    config = looks.full
     for share in config.index_rank_heights:
         width = height / share
         corner = index_corner(pair, corner_at, width, config)
         for view, outline in corner_views(frame, corner, width, config, (True,)):
-            # Most pairs in clutter are no index: a first look at the view's own ink level
-            # drops them before any second look is paid for.
-            if not readings and config.index_quick_look and read_views(
-                    [view], model, quick)[0] is None:
-                return None
             reading, confidence = read_views([view], model, config, looks.shifts)
             if reading is None:
                 return None

@@ -9,7 +9,6 @@ from vision.cards import Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
 from vision.deblur import edge_width, sharpened
 from vision.deblur_outline import grown_outline, short_side
-from vision.deblur_restore import restored
 from vision.features import glyphs_features
 from vision.fonts import BLOB, PIECE_TEXT
 from vision.glyphs import IndexGlyphs, IndexInk, index_views, split_index
@@ -111,14 +110,14 @@ def _second_look(ink: IndexInk, corner: CornerReading | None, shifts: tuple[floa
 
 
 Transform = Callable[[Image, VisionConfig], Image | None]
-"""A view made easier to read (sharpened or restored), or None when there is nothing to do."""
+"""A view made easier to read (sharpened), or None when there is nothing to do."""
 Named = dict[tuple[str, str], list[CornerReading]]
 """Corner readings of one view grouped by the card they name."""
 
 
 def _readings_by_name(view: Image, model: GlyphModel, config: VisionConfig,
                       looks: tuple[float, ...], min_levels: int = 1) -> Named:
-    """A (sharpened or restored) corner view read at each of `looks`' ink levels; the levels
+    """A (sharpened) corner view read at each of `looks`' ink levels; the levels
     left once no name can be read at `min_levels` of them are not read."""
     found: Named = {}
     ink = IndexInk(view)
@@ -171,9 +170,7 @@ def _read_views(
 
     When that reads nothing, corners that showed glyphs but were read unsurely (or not at all)
     get a second look at other ink levels: `second_look_shifts`, then `more_shifts`; blurred
-    ones then a sharpened look, a card so read kept from `sharpen_min_confidence`, and then
-    (when `restore_looks` is set) a look at them restored by deconvolution, a card so read kept
-    from `restore_min_confidence`."""
+    ones then a sharpened look, a card so read kept from `sharpen_min_confidence`."""
     looks: list[tuple[bool, CornerReading | None]] = []
     inks = [IndexInk(view) for view in views]
     for view, ink in zip(views, inks, strict=True):
@@ -191,7 +188,7 @@ def _read_views(
         for ink, (found, corner) in zip(inks, looks, strict=True)
     ]
     reading, confidence = _combined([c for c in again if c is not None], config)
-    # Sharpening and restoring are further parts of the second look: off with it.
+    # Sharpening is a further part of the second look: off with it.
     if reading is not None or not config.second_look_shifts:
         return reading, confidence, widths
     widths = [
@@ -204,8 +201,6 @@ def _read_views(
     stages: tuple[tuple[tuple[float, ...], Transform, int, float], ...] = (
         (config.sharpen_looks, sharpened, config.sharpen_min_levels,
          config.sharpen_min_confidence),
-        (config.restore_looks, restored, config.restore_min_levels,
-         config.restore_min_confidence),
     )
     for stage_looks, transform, min_levels, min_confidence in stages:
         if not stage_looks or not any(blurred):
