@@ -160,11 +160,10 @@ def test_index_views_are_the_same_cards_seen_at_their_corner(tmp_path: Path,
         assert near < np.abs(other.astype(int) - corner.astype(int)).mean() + 1
 
 
-def test_crops_of_a_suitless_set_teach_the_rank_only(tmp_path: Path) -> None:
-    if not (SHARED / "labels.json").exists():
-        pytest.skip(f"no labelled photos in {SHARED}")
-    plain = dev_crops(SHARED, ("webcam_felt",), "train", tmp_path)
-    suitless = dev_crops(SHARED, ("webcam_felt",), "train", tmp_path, ("webcam_felt",))
+def test_crops_of_a_suitless_set_teach_the_rank_only(tmp_path: Path, shared_dir: Path) -> None:
+    photos = shared_dir / "vision"
+    plain = dev_crops(photos, ("webcam_felt",), "train", tmp_path)
+    suitless = dev_crops(photos, ("webcam_felt",), "train", tmp_path, ("webcam_felt",))
     assert plain and len(plain) == len(suitless)
     assert not any(c.rank_only for c in plain) and all(c.rank_only for c in suitless)
     assert [(c.rank, c.suit) for c in plain] == [(c.rank, c.suit) for c in suitless]
