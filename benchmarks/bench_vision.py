@@ -3,7 +3,8 @@
 The frames hold eight cards on a textured table: svg-cards artwork when the shared folder is
 present (CARDTABLE_SHARED or ../shared), else plain drawn cards. The benchmark frame is 1280x720
 with cards 250 px long; the table frames are what the camera over the table sees: 1920x1080 with
-cards about 140 px long, and 1280x720 with cards about 95 px long.
+cards about 140 px long, and 1280x720 with cards about 95 px long; and the 1080p frame with a
+blank card beside them, which is left unread and so gets the learned finder's second look.
 Each frame's line gives the CPU time of every stage of recognition (vision.pipeline.StageClock).
 Run: .venv/bin/python benchmarks/bench_vision.py [--runs N] [--photos]
 """
@@ -73,6 +74,17 @@ def table_frame(width: int, height: int, long_side: float, artwork: bool = True)
     for i, (name, (dx, dy)) in enumerate(zip(CARDS, spots, strict=True)):
         centre = (width / 2 + dx * step, height / 2 + dy * step)
         paste_card(frame, faces[name], centre, long_side, angle=-35 + 23 * i, tilt=0.04)
+    return frame
+
+
+def doubt_frame(width: int, height: int, long_side: float) -> np.ndarray:
+    """The table frame with a blank card beside the trick as well: present but unread, so the
+    frame gets the learned finder's second look around it."""
+    frame = table_frame(width, height, long_side)
+    blank = np.full((350, 250, 3), 235, np.uint8)
+    cv2.rectangle(blank, (8, 8), (241, 341), (60, 60, 200), 3)
+    paste_card(frame, blank, (width / 2 - 2.25 * long_side, height / 2), long_side, angle=17,
+               tilt=0.03)
     return frame
 
 
@@ -184,6 +196,8 @@ def main() -> int:
     report_frame("benchmark frame, cards 250 px", frame, model, args.runs)
     report_frame("table at 1080p, cards 140 px", table_frame(1920, 1080, 140), model, args.runs)
     report_frame("table at 720p, cards 95 px", table_frame(1280, 720, 95), model, args.runs)
+    report_frame("table at 1080p with a blank card unread (second look), cards 140 px",
+                 doubt_frame(1920, 1080, 140), model, args.runs)
     finder_ms = time_finder(table_frame(1920, 1080, 140), args.runs)
     print(f"learned finder alone (the second look's network and mask) on the 1080p table frame "
           f"shrunk to 640x360: CPU median {finder_ms:.1f} ms")

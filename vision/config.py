@@ -59,6 +59,10 @@ class LearnedFinderConfig:
     """The frame is read first without the finder, and again with it only where that leaves
     something unread; the second look only adds names (`vision.doubt`). Outlines sought
     outside `pipeline.recognise` (`detect.find_cards` alone) are then sought without it."""
+    reach: float = 1.5
+    """In the second look the finder looks only around what was left unread, this many card
+    lengths beyond it, where cards named whole tell the card length (`vision.doubt.
+    doubt_region`); 0: over the whole frame."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import Image, Quad
-from vision.config import VisionConfig
+from vision.config import LearnedFinderConfig, VisionConfig
 from vision.finder_felt import card_regions, light_share, object_mask
 from vision.finder_lines import line_quads, line_segments
 from vision.finder_net import inside_mask
@@ -314,16 +314,43 @@ def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     opening = np.ones((3, 3), np.uint8)
     masks, fallback, gray, edge_cut = _masks(small, pad, config)
     opened = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in masks]
-    learned: frozenset[int] = frozenset()
-    if config.learned_finder is not None and not config.learned_finder.in_doubt:
-        faces = inside_mask(small[pad:-pad, pad:-pad], config.learned_finder.long_side,
-                            config.learned_finder.level)
-        opened.append(cv2.copyMakeBorder(faces, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
-                                         value=0))
-        learned = frozenset({len(opened) - 1})
     indices = frozenset(range(len(opened), len(opened) + len(fallback)))
-    return MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray,
-                   opened_in=indices | {edge_cut}, colour=small, learned=learned)
+    colour = MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray,
+                     opened_in=indices | {edge_cut}, colour=small)
+    if config.learned_finder is not None and not config.learned_finder.in_doubt:
+        return with_learned_faces(colour, config.learned_finder)
+    return colour
+
+
+def with_learned_faces(colour: MaskSet, finder: LearnedFinderConfig,
+                       region: Bounds | None = None) -> MaskSet:
+    """The colour masks with the learned finder's mask of card faces added, the finder looking
+    only within `region` (frame pixels: left, top, right, bottom) when given, at the scale it
+    would see the whole frame."""
+    assert colour.colour is not None, "the colour masks keep the shrunk frame"
+    pad = colour.pad
+    small = colour.colour[pad:-pad, pad:-pad]
+    height, width = small.shape[:2]
+    left, top, right, bottom = 0, 0, width, height
+    if region is not None:
+        left, top = (max(0, int(v * colour.scale)) for v in region[:2])
+        right = min(width, int(np.ceil(region[2] * colour.scale)))
+        bottom = min(height, int(np.ceil(region[3] * colour.scale)))
+    faces = np.zeros((height, width), np.uint8)
+    if right - left >= 2 and bottom - top >= 2:
+        seen = min(1.0, finder.long_side / max(height, width))
+        look = max(1, round(seen * max(right - left, bottom - top)))
+        faces[top:bottom, left:right] = inside_mask(small[top:bottom, left:right], look,
+                                                    finder.level)
+    opened = [m for k, m in enumerate(colour.masks) if k not in colour.fallback]
+    fallback = [colour.masks[k] for k in sorted(colour.fallback)]
+    opened.append(cv2.copyMakeBorder(faces, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0))
+    indices = frozenset(range(len(opened), len(opened) + len(fallback)))
+    # The fallback masks move one place on, behind the finder's.
+    edge_cuts = {k + (1 if k in colour.fallback else 0) for k in colour.opened_in}
+    return MaskSet(opened + fallback, colour.scale, pad, fallback=indices, gray=colour.gray,
+                   opened_in=frozenset(edge_cuts), colour=colour.colour,
+                   learned=frozenset({len(opened) - 1}))
 
 
 def _side_candidates(

@@ -8,12 +8,41 @@ import cv2
 import numpy as np
 
 from vision.cards import CardObservation, Quad, inside
+from vision.outline_boxes import Bounds
 
 
 def in_doubt(observations: Sequence[CardObservation]) -> bool:
     """Whether a frame's recognition leaves something unread: an outline or a corner that is
     present but not named."""
     return any(o.reading is None for o in observations)
+
+
+def doubt_region(observations: Sequence[CardObservation], width: int, height: int,
+                 reach: float = 1.5, whole: float = 0.5) -> Bounds | None:
+    """Where a second look is needed (frame pixels: left, top, right, bottom): around every
+    unread observation, `reach` card lengths beyond it, so that a card lying beside it is seen
+    whole. The card length is the median long side of the cards named whole. None (the whole
+    frame) where no card is named whole, or where the region is more than `whole` of the
+    frame."""
+    unread = [np.asarray(o.corners, np.float32).reshape(-1, 2) for o in observations
+              if o.reading is None]
+    lengths = [_long_side(o.corners) for o in observations if o.reading is not None and o.whole]
+    if not unread or not lengths:
+        return None
+    grow = reach * float(np.median(lengths))
+    points = np.concatenate(unread)
+    left, top = (max(0.0, float(v) - grow) for v in points.min(axis=0))
+    right = min(float(width), float(points[:, 0].max()) + grow)
+    bottom = min(float(height), float(points[:, 1].max()) + grow)
+    if (right - left) * (bottom - top) > whole * width * height:
+        return None
+    return left, top, right, bottom
+
+
+def _long_side(corners: Quad) -> float:
+    """The longest side of an outline."""
+    points = np.asarray(corners, np.float32).reshape(-1, 2)
+    return float(np.linalg.norm(np.roll(points, -1, axis=0) - points, axis=1).max())
 
 
 def on_one_card(a: Quad, b: Quad, share: float = 0.25) -> bool:

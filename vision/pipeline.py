@@ -22,8 +22,8 @@ from vision.corners import (
 )
 from vision.deblur_outline import long_side
 from vision.deck_match import read_known_deck
-from vision.detect import MaskSet, card_masks, find_cards, is_even
-from vision.doubt import in_doubt, merged, on_one_card
+from vision.detect import MaskSet, card_masks, find_cards, is_even, with_learned_faces
+from vision.doubt import doubt_region, in_doubt, merged, on_one_card
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.finder_index import find_by_index
 from vision.learned import CardScores, checked, decide, shipped_reader, surer_of
@@ -64,24 +64,34 @@ def recognise(
     if finder is None or not finder.in_doubt:
         return _recognise(frame, model, config, stages, settled)
     clock = stages or StageClock(enabled=False)
-    first = _recognise(frame, model, replace(config, learned_finder=None), clock, settled)
+    colour_only = replace(config, learned_finder=None)
+    with clock.stage("masks"):
+        colour = card_masks(frame, colour_only)
+    first = _recognise(frame, model, colour_only, clock, settled, colour)
     if not in_doubt(first):
         return first
     known = [*settled, *(o for o in first if o.name and o.whole)]
     second = replace(config, learned_finder=replace(finder, in_doubt=False))
-    return merged(first, _recognise(frame, model, second, clock.prefixed("second look: "),
-                                    known))
+    again = clock.prefixed("second look: ")
+    with again.stage("masks"):
+        height, width = frame.shape[:2]
+        region = doubt_region(first, width, height, finder.reach) if finder.reach else None
+        masks = with_learned_faces(colour, finder, region)
+    return merged(first, _recognise(frame, model, second, again, known, masks))
 
 
 def _recognise(
     frame: Image, model: GlyphModel, config: VisionConfig,
     stages: StageClock | None, settled: Sequence[CardObservation],
+    masks: MaskSet | None = None,
 ) -> list[CardObservation]:
-    """One look at the frame with the given settings (`recognise`)."""
+    """One look at the frame with the given settings (`recognise`), in `masks` when they are
+    made already."""
     clock = stages or StageClock(enabled=False)
     faces = builtin_faces() + model.faces
-    with clock.stage("masks"):
-        masks = card_masks(frame, config)
+    if masks is None:
+        with clock.stage("masks"):
+            masks = card_masks(frame, config)
     observations = []
     with clock.stage("outlines"):
         quads = find_cards(frame, config, masks)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.cards import CardObservation, Quad, Rank, Reading, Suit
-from vision.doubt import in_doubt, merged, on_one_card
+from vision.doubt import doubt_region, in_doubt, merged, on_one_card
 
 
 def _quad(x: float, y: float, width: float = 60.0, height: float = 90.0) -> Quad:
@@ -59,3 +59,26 @@ def test_outlines_lie_on_one_card_when_a_centre_is_inside_the_other() -> None:
     assert not on_one_card(_quad(0, 0), _quad(70, 0))
     # A corner's small outline on a card's corner: a quarter of the smaller is covered.
     assert on_one_card(_quad(0, 0), _quad(45, 70, 20, 25))
+
+
+def test_the_second_look_is_around_what_was_left_unread() -> None:
+    # Cards named whole are 90 px long: the region reaches a card length and a half beyond.
+    region = doubt_region([_seen(0, 0, "JH"), _seen(500, 300, None)], 1920, 1080)
+    assert region == (365.0, 165.0, 695.0, 525.0)
+    assert doubt_region([_seen(0, 0, "JH"), _seen(500, 300, None)], 1920, 1080,
+                        reach=1.0) == (410.0, 210.0, 650.0, 480.0)
+
+
+def test_the_second_look_is_clipped_to_the_frame() -> None:
+    assert doubt_region([_seen(900, 900, "JH"), _seen(10, 10, None)], 1920, 1080) == (
+        0.0, 0.0, 205.0, 235.0)
+
+
+def test_the_second_look_is_whole_without_a_card_length_or_where_doubt_is_wide() -> None:
+    # Nothing named whole: how far a card beside the unread one reaches is not known.
+    assert doubt_region([_seen(500, 300, None)], 1920, 1080) is None
+    assert doubt_region([_seen(0, 0, "JH", whole=False), _seen(500, 300, None)],
+                        1920, 1080) is None
+    spread = [_seen(10, 10, "JH"), _seen(10, 10, None), _seen(1800, 900, None, whole=False)]
+    assert doubt_region(spread, 1920, 1080) is None
+    assert doubt_region([_seen(10, 10, "JH")], 1920, 1080) is None

@@ -13,7 +13,7 @@ from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import Image, Quad
 from vision.config import LearnedFinderConfig, VisionConfig
-from vision.detect import card_masks, find_cards
+from vision.detect import card_masks, find_cards, with_learned_faces
 from vision.finder_net import inside_mask, load_finder, shipped_finder
 from vision.learned import ModelFileError
 from vision.outline_boxes import box_iou
@@ -135,3 +135,30 @@ def test_a_missing_or_foreign_model_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "finder.json").write_text('{"classes": ["a", "b"], "stride": 2}')
     with pytest.raises(ModelFileError, match="does not match"):
         load_finder(tmp_path / "finder.onnx")
+
+
+def test_the_finder_looking_at_a_region_marks_it_as_it_does_in_the_whole_frame() -> None:
+    frame, quads = _scene("pale", 140, seed=2)
+    colour = card_masks(frame, VisionConfig())
+    whole = with_learned_faces(colour, LearnedFinderConfig())
+    x0, y0 = quads[2].min(axis=0) - 140
+    x1, y1 = quads[2].max(axis=0) + 140
+    part = with_learned_faces(colour, LearnedFinderConfig(), (x0, y0, x1, y1))
+    (learned,) = part.learned
+    assert whole.learned == part.learned
+    assert len(part.masks) == len(colour.masks) + 1
+    # Away from the region's borders the marks are the same; outside it there are none.
+    mask_of = [whole.masks[learned], part.masks[learned]]
+    centre = [np.round(quads[2].mean(axis=0) * colour.scale + colour.pad).astype(int)]
+    for (x, y) in centre:
+        assert mask_of[0][y, x] == mask_of[1][y, x] == 255
+    far = np.round(quads[5].mean(axis=0) * colour.scale + colour.pad).astype(int)
+    assert mask_of[0][far[1], far[0]] == 255 and mask_of[1][far[1], far[0]] == 0
+    inner = [round(v * colour.scale) + colour.pad for v in (x0 + 40, y0 + 40, x1 - 40, y1 - 40)]
+    window = np.s_[max(inner[1], 0):inner[3], max(inner[0], 0):inner[2]]
+    same = np.mean(mask_of[0][window] == mask_of[1][window])
+    assert same > 0.98
+    # The colour masks and their kinds are kept, the finder's ahead of the fallbacks.
+    assert part.fallback == frozenset(k + 1 for k in colour.fallback)
+    assert part.opened_in == frozenset(k + 1 if k in colour.fallback else k
+                                       for k in colour.opened_in)
