@@ -346,11 +346,13 @@ def with_learned_faces(colour: MaskSet, finder: LearnedFinderConfig,
     fallback = [colour.masks[k] for k in sorted(colour.fallback)]
     opened.append(cv2.copyMakeBorder(faces, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0))
     indices = frozenset(range(len(opened), len(opened) + len(fallback)))
-    # The fallback masks move one place on, behind the finder's.
-    edge_cuts = {k + (1 if k in colour.fallback else 0) for k in colour.opened_in}
+    # The fallback masks move one place on, behind the finder's; their contours found already
+    # are kept.
+    moved = {k: k + (1 if k in colour.fallback else 0) for k in range(len(colour.masks))}
     return MaskSet(opened + fallback, colour.scale, pad, fallback=indices, gray=colour.gray,
-                   opened_in=frozenset(edge_cuts), colour=colour.colour,
-                   learned=frozenset({len(opened) - 1}))
+                   opened_in=frozenset(moved[k] for k in colour.opened_in),
+                   colour=colour.colour, learned=frozenset({len(opened) - 1}),
+                   _contours={moved[k]: found for k, found in colour._contours.items()})
 
 
 def _side_candidates(

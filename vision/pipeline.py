@@ -225,8 +225,14 @@ def same_outline(known: Quad, found: Quad, reach: float = 0.03) -> bool:
     """Whether two outlines are one card lying still: every corner of one within `reach` of
     the card's long side of a corner of the other, in turn."""
     limit = reach * long_side(known)
+    known_points = np.asarray(known, np.float32).reshape(4, 2)
+    found_points = np.asarray(found, np.float32).reshape(4, 2)
+    # Corners each within the limit put the centres within it too: most pairs end here.
+    centres = found_points.mean(axis=0) - known_points.mean(axis=0)
+    if float(centres @ centres) > limit * limit:
+        return False
     for turn in range(4):
-        apart = np.linalg.norm(np.roll(found, turn, axis=0) - known, axis=1)
+        apart = np.linalg.norm(np.roll(found_points, turn, axis=0) - known_points, axis=1)
         if float(apart.max()) <= limit:
             return True
     return False

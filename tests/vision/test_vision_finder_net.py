@@ -162,3 +162,13 @@ def test_the_finder_looking_at_a_region_marks_it_as_it_does_in_the_whole_frame()
     assert part.fallback == frozenset(k + 1 for k in colour.fallback)
     assert part.opened_in == frozenset(k + 1 if k in colour.fallback else k
                                        for k in colour.opened_in)
+
+
+def test_the_colour_masks_contours_are_found_once_for_both_looks() -> None:
+    frame, _ = _scene("felt", 95, seed=0)
+    colour = card_masks(frame, VisionConfig())
+    found = [colour.contours(k) for k in range(len(colour.masks))]
+    part = with_learned_faces(colour, LearnedFinderConfig())
+    (learned,) = part.learned
+    others = [k for k in range(len(part.masks)) if k != learned]
+    assert all(part.contours(k) is found[n] for n, k in enumerate(others))

@@ -62,3 +62,12 @@ def test_same_outline_allows_a_few_pixels_in_any_corner_order(turn: int) -> None
     quad = np.array([[100, 100], [200, 110], [190, 260], [90, 250]], np.float32)
     assert same_outline(quad, np.roll(quad + 2.0, turn, axis=0))
     assert not same_outline(quad, np.roll(quad + 20.0, turn, axis=0))
+
+
+def test_same_outline_is_not_a_card_turned_about_its_centre() -> None:
+    # The same centre, the corners a quarter turn round: another card's lie.
+    quad = np.array([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32)
+    centre = quad.mean(axis=0)
+    turned = (quad - centre) @ np.array([[0, -1], [1, 0]], np.float32) + centre
+    assert not same_outline(quad, turned)
+    assert same_outline(quad, np.roll(quad, 2, axis=0) + np.float32(1.0))
