@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import LearnedFinderConfig, VisionConfig
+from vision.errors import VisionError
 from vision.finder_felt import card_regions, light_share, object_mask
 from vision.finder_lines import line_quads, line_segments
 from vision.finder_net import inside_mask
@@ -327,7 +328,8 @@ def with_learned_faces(colour: MaskSet, finder: LearnedFinderConfig,
     """The colour masks with the learned finder's mask of card faces added, the finder looking
     only within `region` (frame pixels: left, top, right, bottom) when given, at the scale it
     would see the whole frame."""
-    assert colour.colour is not None, "the colour masks keep the shrunk frame"
+    if colour.colour is None:
+        raise VisionError("the learned finder needs the shrunk frame the colour masks keep")
     pad = colour.pad
     small = colour.colour[pad:-pad, pad:-pad]
     height, width = small.shape[:2]

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from vision.cards import CardObservation, Quad, inside
+from vision.deblur_outline import long_side
 from vision.outline_boxes import Bounds
 
 
@@ -26,7 +27,7 @@ def doubt_region(observations: Sequence[CardObservation], width: int, height: in
     frame."""
     unread = [np.asarray(o.corners, np.float32).reshape(-1, 2) for o in observations
               if o.reading is None]
-    lengths = [_long_side(o.corners) for o in observations if o.reading is not None and o.whole]
+    lengths = [long_side(o.corners) for o in observations if o.reading is not None and o.whole]
     if not unread or not lengths:
         return None
     grow = reach * float(np.median(lengths))
@@ -37,12 +38,6 @@ def doubt_region(observations: Sequence[CardObservation], width: int, height: in
     if (right - left) * (bottom - top) > whole * width * height:
         return None
     return left, top, right, bottom
-
-
-def _long_side(corners: Quad) -> float:
-    """The longest side of an outline."""
-    points = np.asarray(corners, np.float32).reshape(-1, 2)
-    return float(np.linalg.norm(np.roll(points, -1, axis=0) - points, axis=1).max())
 
 
 def on_one_card(a: Quad, b: Quad, share: float = 0.25) -> bool:
