@@ -234,7 +234,8 @@ def drawn_frames(long_side: float, seeds: Iterable[int]) -> Iterator[tuple[Image
                       for c in cards]
 
 
-def drawn(scenes: int, base: GlyphModel, config: VisionConfig, out: Path) -> None:
+def drawn(scenes: int, base: GlyphModel, config: VisionConfig, out: Path,
+          first_scene: int = 0) -> None:
     """Enrol the drawn deck from single renders (through `deck enroll`'s folder path)."""
     out.mkdir(parents=True, exist_ok=True)
     for name in EUCHRE:
@@ -243,7 +244,8 @@ def drawn(scenes: int, base: GlyphModel, config: VisionConfig, out: Path) -> Non
     profile, _ = enroll_images(photos, config)
     profiled = GlyphModel(base.ranks, base.suits, base.faces, profile.deck)
     for long_side in (140, 95):
-        measure(f"drawn deck {long_side} px", drawn_frames(long_side, range(scenes)), base,
+        measure(f"drawn deck {long_side} px",
+                drawn_frames(long_side, range(first_scene, first_scene + scenes)), base,
                 profiled, config)
 
 
@@ -252,6 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scaled", nargs=2, type=Path, metavar=("DIR140", "DIR95"),
                         help="scale.py copies of vosloo_crops and phone_felt at 140 and 95 px")
     parser.add_argument("--scenes", type=int, default=30)
+    parser.add_argument("--first-scene", type=int, default=0,
+                        help="the drawn deck's first scene (the standing figures use 0; "
+                             "settings are tried on others, such as 100)")
     parser.add_argument("--cases", default="vosloo,phone,drawn")
     parser.add_argument("--renders", type=Path, default=Path("/tmp/drawn_deck_enrol"))
     args = parser.parse_args(argv)
@@ -268,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     if "phone" in cases:
         phone_felt(roots, base, config)
     if "drawn" in cases:
-        drawn(args.scenes, base, config, args.renders)
+        drawn(args.scenes, base, config, args.renders, args.first_scene)
     return 0
 
 

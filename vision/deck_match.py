@@ -251,11 +251,13 @@ def deck_reading(
 def ink_vetoes(observation: CardObservation, match: DeckMatch, matcher: DeckMatcher,
                config: DeckMatchConfig) -> bool:
     """Whether a name, whoever gave it, is no name because the card does not show its suit's
-    ink; never where the profile's faces and colours name that very card clearly (by
-    `override_margin`): the ink of a small index is a few pixels, mixed with the paper's."""
+    ink; never where the profile's faces and colours name that very card clearly (ahead by
+    `override_margin`, and as like it as its nearest sibling is, less `sibling_slack`): the
+    ink of a small index is a few pixels, mixed with the paper's."""
     if observation.name is None:
         return False
-    if match.name == observation.name and match.margin >= config.override_margin:
+    if (match.name == observation.name and match.margin >= config.override_margin
+            and match.similarity >= matcher.sibling[match.name] - config.sibling_slack):
         return False
     return matcher.ink_contradicts(observation.name, match.ink)
 

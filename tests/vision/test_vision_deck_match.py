@@ -147,18 +147,22 @@ def test_the_profile_names_an_unread_card_only_when_sure() -> None:
     assert deck_reading(_observation(None), match, False, 0.6, DeckMatchConfig()).name is None
 
 
-@pytest.mark.parametrize(("best", "margin", "vetoed"), [
-    ("JD", 0.3, False),   # the faces and colours name that very card clearly
-    ("JD", 0.03, True),   # not clearly enough: the ink stands against the name
-    ("QD", 0.3, True),    # the profile names another card
+@pytest.mark.parametrize(("best", "below_sibling", "margin", "vetoed"), [
+    ("JD", 0.0, 0.3, False),  # the faces and colours name that very card clearly
+    ("JD", 0.0, 0.03, True),  # not clearly enough: the ink stands against the name
+    ("QD", 0.0, 0.3, True),   # the profile names another card
+    ("JD", 0.2, 0.06, True),  # ahead of the rest, but far less like it than its sibling is
 ])
 def test_ink_of_another_colour_withdraws_a_name_the_profile_does_not_name_clearly(
-        profiled: GlyphModel, best: str, margin: float, vetoed: bool) -> None:
+        profiled: GlyphModel, best: str, below_sibling: float, margin: float,
+        vetoed: bool) -> None:
     assert profiled.deck is not None
     matcher = matcher_for(profiled.deck)
     black = profiled.deck.suit_inks["S"]
     assert matcher.ink_contradicts("JD", black)
-    scores = {best: 0.9, "KS": 0.9 - margin}
+    assert DeckMatchConfig().sibling_slack < 0.2
+    top = max(0.9, matcher.sibling[best]) - below_sibling
+    scores = {best: top, "KS": top - margin}
     match = DeckMatch(best, scores, black)
     assert ink_vetoes(_observation("JD"), match, matcher, DeckMatchConfig()) is vetoed
     red = profiled.deck.suit_inks["D"]
