@@ -44,6 +44,9 @@ class DeckMatchConfig:
     """It must lead the best match of any other card by this (see vision/NOTES.md, Known decks)."""
     override_margin: float = 0.05
     """Leading by this, it names the card even where the glyph reader read another card."""
+    ink_overrule: float = 0.05
+    """Where the ink rules out the suit of the card the faces look most like, the best card of
+    a suit not ruled out takes its place when the faces put it less than this behind."""
     white_percentile: float = 90.0
     """The card's own white: this percentile of each channel over the face."""
     ink_darkness: float = 0.25

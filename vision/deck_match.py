@@ -39,6 +39,9 @@ class DeckMatch:
     name: str
     scores: dict[str, float]
     ink: npt.NDArray[np.float32] | None
+    ruled_out: frozenset[str] = frozenset()
+    """Suits whose ink the card's ink contradicts (`DeckMatcher.contradicted_suits`): their
+    cards are neither the best nor the next."""
 
     @property
     def similarity(self) -> float:
@@ -47,8 +50,9 @@ class DeckMatch:
 
     @property
     def margin(self) -> float:
-        """The best card's lead over the next card."""
-        others = [score for name, score in self.scores.items() if name != self.name]
+        """The best card's lead over the next card of a suit not ruled out."""
+        others = [score for name, score in self.scores.items()
+                  if name != self.name and name[1:] not in self.ruled_out]
         return self.similarity - max(others, default=0.0)
 
 
@@ -155,8 +159,11 @@ class DeckMatcher:
         scores, views = self.similarities(rectified(frame, corners, self.config))
         best_each = np.maximum.reduceat(scores[self._order], self._starts).tolist()
         per_name = dict(zip(self.distinct, best_each, strict=True))
-        best = max(per_name, key=lambda name: per_name[name])
-        return DeckMatch(best, per_name, views[0].ink)
+        ink = views[0].ink
+        ruled_out = self.contradicted_suits(ink)
+        best = best_card(per_name, ruled_out, self.config.ink_overrule)
+        return DeckMatch(best, per_name, ink,
+                         ruled_out if best[1:] not in ruled_out else frozenset())
 
     def is_sure(self, match: DeckMatch) -> bool:
         """Whether a match may name its card: it leads the next card by `min_margin`, looks at
@@ -204,6 +211,20 @@ class DeckMatcher:
         step = table[:, None, :] - table[None, :, :]
         apart = np.sqrt((step * step).sum(axis=2)) >= self.config.ink_separation
         return suits, table, apart
+
+
+def best_card(scores: dict[str, float], ruled_out: frozenset[str], overrule: float) -> str:
+    """The enrolled card an outline is most like; where the ink rules out that card's suit,
+    the best card of a suit not ruled out, if the faces put it less than `overrule` behind: a
+    card of the same figure in a suit of another colour (a four-colour deck's diamond and spade)
+    is told apart by its ink where the faces hardly differ, and where they differ clearly a few
+    pixels of ink do not overrule them."""
+    best = max(scores, key=lambda name: scores[name])
+    allowed = [name for name in scores if name[1:] not in ruled_out]
+    if best[1:] not in ruled_out or not allowed:
+        return best
+    inked = max(allowed, key=lambda name: scores[name])
+    return inked if scores[best] - scores[inked] < overrule else best
 
 
 @lru_cache(maxsize=4)

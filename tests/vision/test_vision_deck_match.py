@@ -14,7 +14,14 @@ from vision.cards import CardObservation, Quad, Reading, parse_card
 from vision.config import VisionConfig
 from vision.deck_config import DeckMatchConfig
 from vision.deck_faces import ARRAY_NAMES
-from vision.deck_match import DeckMatch, deck_reading, ink_vetoes, matcher_for
+from vision.deck_match import (
+    DeckMatch,
+    best_card,
+    deck_reading,
+    ink_vetoes,
+    matcher_for,
+    read_known_deck,
+)
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.profile import enroll_images, with_profile
@@ -80,6 +87,42 @@ def test_cards_not_in_the_profile_get_no_euchre_name(long_side: int,
     euchre = [(o.name, _card_at(o, outlines)) for o in read
               if o.name is not None and o.name[0] in "9TJQKA"]
     assert euchre == []
+
+
+LOOK_ALIKES = ("QD", "QS", "JC", "JS", "KD", "KS", "QC", "JD")
+"""Courts of the drawn deck whose figures are drawn alike in suits of other inks."""
+
+
+def test_ink_tells_apart_look_alike_courts_of_other_colours(base: GlyphModel,
+                                                            profiled: GlyphModel) -> None:
+    assert profiled.deck is not None
+    named = {}
+    for overrule in (0.0, DeckMatchConfig().ink_overrule):
+        config = DeckMatchConfig(ink_overrule=overrule)
+        right = wrong = 0
+        for seed in range(6):
+            frame, cards = drawn_scene(LOOK_ALIKES, 95, seed)
+            outlines = [(c.name, c.corners) for c in cards]
+            read = read_known_deck(frame, recognise(frame, base), profiled.deck, config)
+            for observation in read:
+                if observation.name is not None:
+                    right += observation.name == _card_at(observation, outlines)
+                    wrong += observation.name != _card_at(observation, outlines)
+        assert wrong == 0
+        named[overrule] = right
+    assert named[DeckMatchConfig().ink_overrule] > named[0.0]
+
+
+@pytest.mark.parametrize(("scores", "ruled_out", "expected"), [
+    ({"QS": 0.82, "QD": 0.80, "KD": 0.6}, frozenset("CHS"), "QD"),  # faces alike: the ink
+    ({"TS": 0.94, "TD": 0.88, "KD": 0.6}, frozenset("CHS"), "TS"),  # faces clearly apart
+    ({"QS": 0.82, "QD": 0.80}, frozenset(), "QS"),                   # no ink judged
+    ({"QS": 0.82, "KS": 0.80}, frozenset("CDHS"), "QS"),             # every suit ruled out
+    ({"QD": 0.82, "QS": 0.81}, frozenset("CHS"), "QD"),              # the ink agrees
+])
+def test_the_best_card_is_the_ink_s_where_the_faces_hardly_differ(
+        scores: dict[str, float], ruled_out: frozenset[str], expected: str) -> None:
+    assert best_card(scores, ruled_out, 0.05) == expected
 
 
 def test_an_old_profile_without_deck_faces_still_loads_and_reads(tmp_path: Path,
