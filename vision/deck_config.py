@@ -44,6 +44,16 @@ class DeckMatchConfig:
     """It must lead the best match of any other card by this (see vision/NOTES.md, Known decks)."""
     override_margin: float = 0.05
     """Leading by this, it names the card even where the glyph reader read another card."""
+    outline_scales: tuple[float, ...] = (0.97, 1.03, 1.06)
+    """Where a match is not sure, or leads by less than `override_margin`, the outline is also
+    seen scaled about its centre by each of these, every card keeping its best similarity over
+    them, as over shifts: an outline found a little inside a soft-edged card or a little
+    outside it shows the enrolled faces shrunk or grown. () looks once."""
+    network_rank_support: float = 0.08
+    """A card the glyph reader left unread is named from the profile alone only where the
+    card network, when on, gives its rank (any court card for a court) at least this in both
+    views: a low card of the deck's own design, which no euchre profile holds, can look more
+    like an enrolled nine than the sibling rule can tell."""
     ink_overrule: float = 0.05
     """Where the ink rules out the suit of the card the faces look most like, the best card of
     a suit not ruled out takes its place when the faces put it less than this behind."""
@@ -57,3 +67,6 @@ class DeckMatchConfig:
     """Suits whose enrolled inks lie this far apart have different colours."""
     ink_margin: float = 0.1
     """The ink contradicts a name when nearer another colour's ink by this much."""
+    ink_pick_margin: float = 0.25
+    """The ink picks another card than the faces (`ink_overrule`) only when nearer another
+    colour's ink than the faces' card's by this much."""

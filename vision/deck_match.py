@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -28,6 +29,9 @@ from vision.deck_faces import (
     views_of,
 )
 from vision.faces import JOKER
+
+if TYPE_CHECKING:
+    from vision.learned import LearnedReader
 
 DEFAULT = DeckMatchConfig()
 
@@ -152,16 +156,26 @@ class DeckMatcher:
             out[str(name)] = max(out.get(str(name), -1.0), float(others.max(initial=-1.0)))
         return out
 
-    def match(self, frame: Image, corners: Quad) -> DeckMatch | None:
-        """The enrolled card nearest the outlined one; None when the profile is empty."""
+    def match(self, frame: Image, corners: Quad,
+              scales: tuple[float, ...] = ()) -> DeckMatch | None:
+        """The enrolled card nearest the outlined one; None when the profile is empty. The
+        outline is also seen scaled about its centre by each of `scales`, every card keeping
+        its best similarity over them, as over shifts; the ink is the outline's own."""
         if not len(self.names):
             return None
+        points = np.asarray(corners, np.float32)
+        centre = points.mean(axis=0)
         scores, views = self.similarities(rectified(frame, corners, self.config))
+        for scale in scales:
+            scaled = (centre + (points - centre) * scale).astype(np.float32)
+            scores = np.maximum(scores, self.similarities(rectified(frame, scaled,
+                                                                    self.config))[0])
         best_each = np.maximum.reduceat(scores[self._order], self._starts).tolist()
         per_name = dict(zip(self.distinct, best_each, strict=True))
         ink = views[0].ink
         ruled_out = self.contradicted_suits(ink)
-        best = best_card(per_name, ruled_out, self.config.ink_overrule)
+        best = best_card(per_name, self.contradicted_suits(ink, self.config.ink_pick_margin),
+                         self.config.ink_overrule)
         return DeckMatch(best, per_name, ink,
                          ruled_out if best[1:] not in ruled_out else frozenset())
 
@@ -189,16 +203,18 @@ class DeckMatcher:
         that of the named card's suit (by `ink_margin`); never when either is unknown."""
         return name[1:] in self.contradicted_suits(ink)
 
-    def contradicted_suits(self, ink: npt.NDArray[np.float32] | None) -> frozenset[str]:
-        """The enrolled suits whose ink the seen ink contradicts (`ink_contradicts`)."""
+    def contradicted_suits(self, ink: npt.NDArray[np.float32] | None,
+                           margin: float | None = None) -> frozenset[str]:
+        """The enrolled suits whose ink the seen ink contradicts (`ink_contradicts`): it lies
+        nearer the ink of a suit of another colour by `margin` (`ink_margin` unless given)."""
         suits, table, apart = self._inks
         if ink is None or not suits:
             return frozenset()
+        margin = self.config.ink_margin if margin is None else margin
         step = table - np.asarray(ink, np.float32)
         distance = np.sqrt((step * step).sum(axis=1))
         return frozenset(suit for k, suit in enumerate(suits) if apart[k].any()
-                         and float(distance[apart[k]].min()) + self.config.ink_margin
-                         < float(distance[k]))
+                         and float(distance[apart[k]].min()) + margin < float(distance[k]))
 
     @cached_property
     def _inks(self) -> tuple[list[str], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
@@ -293,9 +309,12 @@ def _named(observation: CardObservation, match: DeckMatch) -> CardObservation:
 def read_known_deck(
     frame: Image, observations: list[CardObservation], deck: DeckFaces | None,
     config: DeckMatchConfig = DEFAULT, read_before: Collection[int] = (),
+    reader: LearnedReader | None = None,
 ) -> list[CardObservation]:
     """Every whole card outline read again against the enrolled deck (no deck: unchanged),
-    but those whose ids are in `read_before` (read against it when first seen).
+    but those whose ids are in `read_before` (read against it when first seen). With the card
+    network (`reader`), a card named from the profile alone must have the rank the network
+    sees (`DeckMatchConfig.network_rank_support`).
 
     A loose corner inside an outline named with the profile is that card's own corner: read as
     the same card it is a duplicate, read as another it is contradicted; either way it is
@@ -307,13 +326,25 @@ def read_known_deck(
     for observation in observations:
         match = matcher.match(frame, observation.corners) if observation.whole and id(
             observation) not in read_before else None
+        if match is not None and config.outline_scales and (
+                observation.name is None or observation.name in match.scores) and (
+                not matcher.is_sure(match) or match.margin < config.override_margin):
+            # An outline a little inside the card (a soft edge) or outside it shows the
+            # enrolled faces shrunk or grown: a doubtful match is looked at again scaled. Not
+            # where the glyph reader read a card the profile lacks: the best of several looks
+            # makes a stranger look more like an enrolled card than the sibling rule allows.
+            match = matcher.match(frame, observation.corners, config.outline_scales)
         if match is not None:
             floor = matcher.sibling[match.name] - config.stranger_slack
             contradicted = (observation.name is not None
                             and matcher.ink_contradicts(observation.name, match.ink))
+            unread = observation.name is None
             observation = deck_reading(observation, match, matcher.is_sure(match), floor,
                                        config, contradicted)
-            if ink_vetoes(observation, match, matcher, config):
+            if ink_vetoes(observation, match, matcher, config) or (
+                    unread and observation.name not in (None, JOKER) and reader is not None
+                    and reader.scores(frame, [observation.corners])[0].rank_support(
+                        observation.name[:-1]) < config.network_rank_support):
                 observation = replace(observation, reading=None, confidence=0.0)
         out.append(observation)
     named = [o for o in out if o.whole and o.name is not None]

@@ -154,6 +154,13 @@ class CardScores:
         s = SUIT_CLASSES.index(suit or "none")
         return float(min(self.rank[k][ranks].sum() * self.suit[k][s] for k in (0, 1)))
 
+    def rank_support(self, rank: str) -> float:
+        """The lower over both views of the probability given to a rank, whatever the suit (a
+        jack, queen or king: the probability of any court card)."""
+        ranks = ([RANK_CLASSES.index(r) for r in COURTS] if rank in COURTS else
+                 [RANK_CLASSES.index(rank) if rank in RANK_CLASSES else RANK_CLASSES.index("low")])
+        return float(min(self.rank[k][ranks].sum() for k in (0, 1)))
+
     def view_support(self, view: int, reading: Reading) -> float:
         """The probability one view (0 upright, 1 turned) gives a reading's card."""
         rank = reading.rank.value if reading.rank.value in RANK_CLASSES else "low"

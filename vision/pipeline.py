@@ -154,7 +154,8 @@ def _recognise(
             observations = _apart(observations, kept, lambda fresh: fitted_unread(
                 frame, fresh, model, config, views))
     with clock.stage("known deck"):
-        return read_known_deck(frame, observations, model.deck, read_before=kept)
+        return read_known_deck(frame, observations, model.deck, read_before=kept,
+                               reader=views.reader if views is not None else None)
 
 
 def fitted_unread(frame: Image, observations: list[CardObservation], model: GlyphModel,

@@ -22,6 +22,7 @@ from vision.deck_match import (
     matcher_for,
     read_known_deck,
 )
+from vision.learned import shipped_reader
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.profile import enroll_images, with_profile
@@ -111,6 +112,54 @@ def test_ink_tells_apart_look_alike_courts_of_other_colours(base: GlyphModel,
         assert wrong == 0
         named[overrule] = right
     assert named[DeckMatchConfig().ink_overrule] > named[0.0]
+
+
+@pytest.mark.parametrize("scale", [0.95, 1.05])
+def test_a_card_outlined_a_little_off_is_read_at_its_best_scale(
+        scale: float, profiled: GlyphModel) -> None:
+    assert profiled.deck is not None
+    named = {}
+    for scales in ((), DeckMatchConfig().outline_scales):
+        config = DeckMatchConfig(outline_scales=scales)
+        right = wrong = 0
+        for seed in range(4):
+            frame, cards = drawn_scene(LOOK_ALIKES, 140, 40 + seed)
+            outlines = [(c.name, c.corners) for c in cards]
+            # Each card outlined unread, its outline scaled about the centre: a soft edge
+            # found inside the card, or a shadow taken in.
+            unread = [CardObservation((c.corners.mean(axis=0) + (c.corners - c.corners.mean(
+                axis=0)) * scale).astype(np.float32), None, 0.0) for c in cards]
+            for observation in read_known_deck(frame, unread, profiled.deck, config):
+                if observation.name is not None:
+                    right += observation.name == _card_at(observation, outlines)
+                    wrong += observation.name != _card_at(observation, outlines)
+        assert wrong == 0
+        named[scales] = right
+    assert named[DeckMatchConfig().outline_scales] > named[()]
+
+
+LOW_LOOK_ALIKES = ("4H", "5H", "4D", "5D", "3H", "6H", "2H", "8H")
+"""Low cards of the drawn deck, which no euchre profile holds; its fours and fives of hearts
+look much like its enrolled nine."""
+
+
+@pytest.mark.parametrize("long_side", [140, 95])
+def test_a_low_card_is_not_named_a_nine_where_the_network_sees_a_low_rank(
+        long_side: int, base: GlyphModel, profiled: GlyphModel) -> None:
+    assert profiled.deck is not None
+    with_network = without = 0
+    for seed in range(4):
+        frame, _ = drawn_scene(LOW_LOOK_ALIKES, long_side, 60 + seed)
+        read = recognise(frame, base)
+        for reader in (shipped_reader(), None):
+            got = read_known_deck(frame, read, profiled.deck, reader=reader)
+            euchre = [o.name for o in got if o.name is not None and o.name[0] in "9TJQKA"]
+            if reader is None:
+                without += len(euchre)
+            else:
+                with_network += len(euchre)
+    assert with_network == 0
+    assert without > 0  # the faces alone take some of them for an enrolled card
 
 
 @pytest.mark.parametrize(("scores", "ruled_out", "expected"), [

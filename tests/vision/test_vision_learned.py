@@ -238,3 +238,15 @@ def test_the_pipeline_with_the_learned_reader_names_no_card_wrongly(seed: int) -
         named[observation.name] = cards[nearest]
     assert all(name == card for name, card in named.items())
     assert len(named) >= 4
+
+
+@pytest.mark.parametrize(("first", "second", "rank", "expected"), [
+    (("9", "H"), ("9", "S"), "9", 0.9),     # the suit does not matter
+    (("Q", "H"), ("K", "H"), "J", 0.9),     # any court card for a court
+    (("low", "H"), ("9", "H"), "9", 0.02),  # the lower of the two views
+    (("low", "H"), ("low", "D"), "5", 0.9),  # a low rank is the network's "low"
+])
+def test_rank_support_is_the_lower_view_s_probability_of_the_rank(
+        first: tuple[str, str], second: tuple[str, str], rank: str, expected: float) -> None:
+    scores = _scores(first, second, 0.9)
+    assert scores.rank_support(rank) == pytest.approx(expected, abs=0.03)
