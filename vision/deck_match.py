@@ -182,12 +182,16 @@ class DeckMatcher:
     def is_sure(self, match: DeckMatch) -> bool:
         """Whether a match may name its card: it leads the next card by `min_margin`, looks at
         least as like its card as `sibling_slack` below the card's nearest sibling in the deck
-        does (a card not enrolled, such as a 2-8, looks less like it), and its ink agrees."""
+        does (a card not enrolled, such as a 2-8, looks less like it), and its ink agrees: a
+        match leading by `override_margin` gives way only to ink that is clearly of another
+        colour (`ink_pick_margin`), since the ink of a small index is a few pixels."""
         config = self.config
+        clear = match.margin >= config.override_margin
         return (match.similarity >= config.min_similarity
                 and match.similarity >= self.sibling[match.name] - config.sibling_slack
                 and self.ink_margin(match) >= config.min_margin
-                and not self.ink_contradicts(match.name, match.ink))
+                and match.name[1:] not in self.contradicted_suits(
+                    match.ink, config.ink_pick_margin if clear else None))
 
     def ink_margin(self, match: DeckMatch) -> float:
         """The best card's lead over the next card whose suit's ink the card does not

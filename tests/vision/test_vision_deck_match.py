@@ -162,6 +162,31 @@ def test_a_low_card_is_not_named_a_nine_where_the_network_sees_a_low_rank(
     assert without > 0  # the faces alone take some of them for an enrolled card
 
 
+@pytest.mark.parametrize(("share", "lead", "sure"), [
+    (0.5, 0.06, True),    # faces clearly apart, ink only a little nearer black: the faces
+    (0.5, 0.03, False),   # faces close: the same ink makes the match unsure
+    (-1.0, 0.3, False),   # ink clearly black: no lead of the faces outweighs it
+])
+def test_ink_a_little_off_gives_way_to_faces_clearly_apart(
+        profiled: GlyphModel, share: float, lead: float, sure: bool) -> None:
+    assert profiled.deck is not None
+    matcher = matcher_for(profiled.deck)
+    config = DeckMatchConfig()
+    blue, black = profiled.deck.suit_inks["D"], profiled.deck.suit_inks["S"]
+    span = float(np.linalg.norm(blue - black))
+    # On the way from black to blue, measured from the point where the ink contradicts blue by
+    # `ink_pick_margin` towards the point where it contradicts it by `ink_margin` (a share
+    # below 0 lies nearer black than both).
+    near = (span - config.ink_pick_margin) / (2 * span)
+    far = (span - config.ink_margin) / (2 * span)
+    ink = (black + (near + share * (far - near)) * (blue - black)).astype(np.float32)
+    assert "D" in matcher.contradicted_suits(ink)
+    assert ("D" in matcher.contradicted_suits(ink, config.ink_pick_margin)) is (share < 0)
+    top = max(0.9, matcher.sibling["QD"])
+    match = DeckMatch("QD", {"QD": top, "QS": top - lead, "KD": top - 0.4}, ink)
+    assert matcher.is_sure(match) is sure
+
+
 @pytest.mark.parametrize(("scores", "ruled_out", "expected"), [
     ({"QS": 0.82, "QD": 0.80, "KD": 0.6}, frozenset("CHS"), "QD"),  # faces alike: the ink
     ({"TS": 0.94, "TD": 0.88, "KD": 0.6}, frozenset("CHS"), "TS"),  # faces clearly apart
