@@ -94,6 +94,62 @@ class OutlineFitConfig:
 
 
 @dataclass(frozen=True)
+class PipCountConfig:
+    """Counting a number card's pips (`vision/pips.py`): a name whose rank the count
+    contradicts is withdrawn. Fitted on the training halves' number cards as photographed (107
+    counted right, none wrong) and on the rendered decks of Debian's card games."""
+
+    width: int = 80
+    height: int = 120
+    """The card is warped upright to this size."""
+    paper_kernel: float = 0.25
+    """The paper's local light is the greatest darkest-channel level over a square this share
+    of the view's width across (a pip is smaller), averaged over the same square."""
+    ink_ratio: float = 0.72
+    """A pixel is ink where its darkest channel is below this share of the paper's light (the
+    darkest channel finds red and orange ink as well as black)."""
+    min_area: float = 0.0015
+    """Pieces smaller than this share of the view are specks."""
+    body: tuple[float, float, float, float] = (0.19, 0.07, 0.81, 0.93)
+    """The pips' part of the upright card (left, top, right, bottom shares), clear of the
+    indices."""
+    side_band: tuple[float, float] = (0.38, 0.62)
+    """Between these shares of the height, left or right of the body, a standard card has no
+    ink: a pip there means the card is seen sideways or is not a pip card (no count)."""
+    typical_share: float = 0.6
+    """The typical large piece is the median of those from this share of the largest."""
+    pip_floor: float = 0.45
+    largest: float = 2.2
+    stray_floor: float = 0.2
+    """Pips are the pieces from `pip_floor` times the typical large piece; a piece larger than
+    `largest` times it (a figure, another card's edge, pips run together by blur), or one from
+    `stray_floor` to `pip_floor` times it (a pip left alone between such), leaves the card
+    uncounted."""
+    pip_aspect: tuple[float, float] = (0.55, 1.8)
+    """A pip is about as wide as tall: the pips' median width over height lies in this range
+    (a column of pips run together by motion blur does not)."""
+    edge_share: float = 0.06
+    edge_band: float = 0.08
+    """Ink touching the view's edge and reaching further in than this share of its width, over
+    `edge_share` of the view (a card lying over this one, a shadow), leaves the card uncounted;
+    a frame line printed along the card's edge stays within the band."""
+    aspect_spread: float = 1.4
+    fill_spread: float = 0.2
+    size_spread: float = 1.6
+    """Pips are of one shape and size: a piece whose width over height differs from the pips'
+    median by more than `aspect_spread` times, whose fill of its box by more than
+    `fill_spread`, or pieces whose areas differ by more than `size_spread` times leave the card
+    uncounted (an ornament, a scrap of picture, a large index suit beside small pips)."""
+    centre_column: float = 0.1
+    """A 2's or a 3's pips lie within this share of the width from the middle."""
+    mirror_reach: float = 0.07
+    """Pips lie in pairs turned half a turn about the middle of their extent, a pair this share
+    of the card apart at most. Every pip has its partner, but for one in the middle column of
+    an odd number (a 7's, some designs' 9); else a pip was missed under glare or covered, and
+    the card is not counted."""
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     """Every tunable of detection and reading; the defaults are the shipped settings."""
 
@@ -532,6 +588,9 @@ class VisionConfig:
     outline_fit: OutlineFitConfig | None = OutlineFitConfig()
     """A whole outline left unread is fitted to the card's own edges and read again there
     (`outline_fit.py`); None: off."""
+    pip_count: PipCountConfig | None = PipCountConfig()
+    """A whole card named a number (2 to 10) whose pips, counted, are another number is left
+    unread (`pips.py`); None: off."""
 
     # The learned reader (vision/learned.py, vision/data/reader.onnx)
     learned_reader: bool = True

@@ -37,6 +37,7 @@ from vision.learned_index import (
 from vision.learned_large import named_large, shrunk
 from vision.model import GlyphModel
 from vision.outline_fit import end_cuts, fitted_outline
+from vision.pips import checked_by_pips
 from vision.read import read_outline, read_views
 from vision.read_search import card_shaped, read_unread_outlines
 from vision.read_wide import read_wide_indices
@@ -154,8 +155,14 @@ def _recognise(
             observations = _apart(observations, kept, lambda fresh: fitted_unread(
                 frame, fresh, model, config, views))
     with clock.stage("known deck"):
-        return read_known_deck(frame, observations, model.deck, read_before=kept,
-                               reader=views.reader if views is not None else None)
+        observations = read_known_deck(frame, observations, model.deck, read_before=kept,
+                                       reader=views.reader if views is not None else None)
+    if config.pip_count is not None:
+        pip_count = config.pip_count
+        with clock.stage("pips"):
+            observations = _apart(observations, kept, lambda fresh: checked_by_pips(
+                frame, fresh, pip_count))
+    return observations
 
 
 def fitted_unread(frame: Image, observations: list[CardObservation], model: GlyphModel,

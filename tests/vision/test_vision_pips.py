@@ -1,0 +1,125 @@
+"""Pip counting: number cards of drawn and artwork decks counted right or not at all."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tools.drawn_deck import camera_look, drawn_face, drawn_scene
+from tools.scenes import paste_card, table_background
+from tools.synthetic import artwork_cards
+from vision.cards import CardObservation, Quad, Rank, Reading, parse_card
+from vision.config import PipCountConfig, VisionConfig
+from vision.model import GlyphModel
+from vision.pipeline import recognise
+from vision.pips import PIP_RANKS, checked_by_pips, count_pips, pips_deny
+
+CONFIG = PipCountConfig()
+NUMBERS = tuple(rank + suit for suit in "CDHS" for rank in "23456789T")
+
+
+def _pips(name: str) -> int:
+    return PIP_RANKS[name[0]]
+
+
+@pytest.mark.parametrize("long_side", [300, 140, 95])
+def test_drawn_number_cards_are_counted_right_or_not_at_all(long_side: int) -> None:
+    right = uncounted = 0
+    for seed in range(2):
+        frame, cards = drawn_scene(NUMBERS, long_side, seed + long_side,
+                                   (1920, 1080) if long_side < 200 else (3600, 3000))
+        for card in cards:
+            counted = count_pips(frame, card.corners, CONFIG)
+            assert counted in (None, _pips(card.name)), card.name
+            right += counted is not None
+            uncounted += counted is None
+    assert right >= 0.9 * (right + uncounted)
+
+
+def test_artwork_nines_and_tens_are_counted(shared_dir: Path) -> None:
+    faces = [(name, face) for name, face in artwork_cards(shared_dir / "vision" / "artwork")
+             if name[0] in "9T"]
+    assert len(faces) == 8
+    rng = np.random.default_rng(3)
+    counted = 0
+    for long_side in (300, 140, 95):
+        for k, (name, face) in enumerate(faces):
+            frame = table_background(400, 400, seed=k)
+            corners = paste_card(frame, face, (200, 200), long_side, float(rng.uniform(-180, 180)))
+            pips = count_pips(camera_look(frame, rng), corners, CONFIG)
+            assert pips in (None, _pips(name)), name
+            counted += pips is not None
+    assert counted >= 20  # of 24
+
+
+@pytest.mark.parametrize("name", ["JC", "QH", "KD", "AS", "AH", "--"])
+def test_faces_without_a_pip_layout_are_not_counted(name: str) -> None:
+    frame, cards = drawn_scene([name] * 4, 140, seed=1)
+    assert all(count_pips(frame, card.corners, CONFIG) is None for card in cards)
+
+
+def test_a_card_seen_sideways_is_not_counted() -> None:
+    """A card squashed along its length (a steep slant) has its long side taken for its short
+    one: the view is turned a quarter, and no number is told."""
+    rng = np.random.default_rng(0)
+    for name in NUMBERS:
+        frame = table_background(400, 400, seed=1)
+        corners = paste_card(frame, cv2.resize(drawn_face(name), (240, 140)), (200, 200), 140,
+                             20.0)
+        assert count_pips(camera_look(frame, rng), corners, CONFIG) is None, name
+
+
+def test_a_covered_card_is_not_counted() -> None:
+    """A card lying across another's middle: the one beneath is not counted from its outline."""
+    rng = np.random.default_rng(5)
+    for name in ("9H", "TS", "8C", "6D"):
+        frame = table_background(500, 500, seed=2)
+        corners = paste_card(frame, drawn_face(name), (250, 250), 200, 0.0)
+        paste_card(frame, drawn_face("KS"), (250, 330), 200, 80.0)
+        assert count_pips(camera_look(frame, rng), corners, CONFIG) is None, name
+
+
+def test_pips_deny_another_number_only() -> None:
+    frame, cards = drawn_scene(["6S", "9D", "TH"], 140, seed=4)
+    six, nine, ten = (card.corners for card in cards)
+
+    def named(corners: Quad, name: str, whole: bool = True) -> CardObservation:
+        rank, suit = parse_card(name)
+        return CardObservation(corners, Reading(rank, suit, 0.9), 0.9, whole)
+
+    assert pips_deny(frame, named(six, "8S"), CONFIG)
+    assert pips_deny(frame, named(nine, "TD"), CONFIG)
+    assert pips_deny(frame, named(ten, "9H"), CONFIG)
+    assert not pips_deny(frame, named(six, "6S"), CONFIG)
+    assert not pips_deny(frame, named(ten, "TH"), CONFIG)
+    assert not pips_deny(frame, named(nine, "JD"), CONFIG)  # a court is not counted
+    assert not pips_deny(frame, named(six, "8S", whole=False), CONFIG)  # a loose corner
+    joker = CardObservation(six, Reading(Rank.JOKER, None, 0.9), 0.9)
+    assert not pips_deny(frame, joker, CONFIG)
+    unread = CardObservation(six, None, 0.0)
+    observations = [named(six, "8S"), named(nine, "9D"), unread]
+    checked = checked_by_pips(frame, observations, CONFIG)
+    assert [o.name for o in checked] == [None, "9D", None]
+    assert checked[0].corners is six and checked[0].confidence == 0.0
+
+
+@pytest.mark.parametrize("long_side", [140, 95])
+def test_recognise_names_no_number_its_pips_deny(long_side: int) -> None:
+    """Through the whole pipeline, every number card named in drawn scenes carries the name its
+    pips show wherever they are counted; with the count on, no name is added."""
+    model = GlyphModel.load()
+    on, off = VisionConfig(), replace(VisionConfig(), pip_count=None)
+    frame, cards = drawn_scene(NUMBERS[:18], long_side, seed=11)
+    counted = {card.name: count_pips(frame, card.corners, CONFIG) for card in cards}
+    with_count = recognise(frame, model, on)
+    named_off = {o.name for o in recognise(frame, model, off) if o.name}
+    for observation in with_count:
+        if observation.name and observation.name[0] in PIP_RANKS:
+            shown = count_pips(frame, observation.corners, CONFIG)
+            assert shown in (None, _pips(observation.name))
+    assert {o.name for o in with_count if o.name} <= named_off
+    assert sum(v is not None for v in counted.values()) >= 15

@@ -1,0 +1,148 @@
+"""A number card's pips counted on its upright view: a cue independent of the index glyphs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from statistics import median
+
+import cv2
+import numpy as np
+
+from vision.cards import CardObservation, Image, Quad
+from vision.config import PipCountConfig
+from vision.learned import oriented
+
+PIP_RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10}
+"""The ranks shown by their pips, and how many."""
+CENTRE_COLUMN_MOST = 3
+"""Up to this many pips, all lie in the card's middle column."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One connected piece of ink in the upright view."""
+
+    area: int
+    width: int
+    height: int
+    x: float
+    y: float
+    """Its centre, as shares of the view's width and height."""
+
+
+def ink_pieces(view: Image, config: PipCountConfig) -> tuple[list[Piece], int]:
+    """The ink pieces of an upright card view not touching its edge, and how much ink of the
+    pieces that do touch it lies inside the border band (`edge_band`): a frame line printed
+    along the card's edge stays in the band, a card lying over this one reaches in."""
+    blue, green, red = cv2.split(view)
+    darkest = cv2.min(cv2.min(blue, green), red)
+    size = max(3, int(config.paper_kernel * view.shape[1]) | 1)
+    paper = cv2.blur(cv2.dilate(darkest, np.ones((size, size), np.uint8)), (size, size))
+    ink = (darkest < config.ink_ratio * np.maximum(paper, 1).astype(np.float32)).astype(np.uint8)
+    _, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=4)
+    height, width = ink.shape
+    x, y, w, h, area = (stats[:, k] for k in range(5))
+    touching = (x <= 0) | (y <= 0) | (x + w >= width) | (y + h >= height)
+    touching[0] = False  # the paper
+    kept = np.flatnonzero(~touching & (area >= config.min_area * width * height))
+    pieces = [Piece(int(area[k]), int(w[k]), int(h[k]), float(centres[k, 0]) / width,
+                    float(centres[k, 1]) / height) for k in kept if k > 0]
+    band = max(1, round(config.edge_band * width))
+    inner = labels[band:height - band, band:width - band]
+    reaching_in = int(touching[inner].sum()) if touching.any() else 0
+    return pieces, reaching_in
+
+
+def count_pips(frame: Image, quad: Quad, config: PipCountConfig) -> int | None:
+    """How many pips the card outlined by `quad` shows, or None where it cannot be told: no
+    count unless every sign of a standard pip card holds (`PipCountConfig`)."""
+    view = upright_view(frame, quad, config.width, config.height)
+    pieces, reaching_in = ink_pieces(view, config)
+    if reaching_in > config.edge_share * config.width * config.height:
+        return None
+    left, top, right, bottom = config.body
+    inside: list[Piece] = []
+    beside: list[Piece] = []
+    for piece in pieces:
+        (inside if left < piece.x < right and top < piece.y < bottom else beside).append(piece)
+    if not inside:
+        return None
+    largest = max(p.area for p in inside)
+    typical = median(p.area for p in inside if p.area >= config.typical_share * largest)
+    if largest > config.largest * typical:
+        return None
+    floor = config.pip_floor * typical
+    low, high = config.side_band
+    if any(p.area >= floor and low < p.y < high for p in beside):
+        return None
+    pips = [p for p in inside if p.area >= floor]
+    if any(config.stray_floor * typical <= p.area < floor for p in inside):
+        return None
+    if not PIP_RANKS["2"] <= len(pips) <= PIP_RANKS["T"] or not _one_shape(pips, config):
+        return None
+    return len(pips) if _upright(pips, config) and _mirrored(pips, config) else None
+
+
+def upright_view(frame: Image, quad: Quad, width: int, height: int) -> Image:
+    """The card warped upright to width x height (one end of `learned.rectify`)."""
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    matrix = cv2.getPerspectiveTransform(oriented(quad), target)
+    view: Image = cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_AREA,
+                                      borderMode=cv2.BORDER_REPLICATE)
+    return view
+
+
+def _upright(pips: list[Piece], config: PipCountConfig) -> bool:
+    """Whether the pips lie as on a card seen upright: two or three in the middle column, more
+    spread further down the card than across it (a card seen sideways, its long side taken for
+    its short one under a steep slant, shows them across)."""
+    xs = [p.x for p in pips]
+    ys = [p.y for p in pips]
+    if len(pips) <= CENTRE_COLUMN_MOST:
+        return all(abs(x - 0.5) <= config.centre_column for x in xs)
+    return max(ys) - min(ys) > max(xs) - min(xs)
+
+
+def _one_shape(pips: list[Piece], config: PipCountConfig) -> bool:
+    """Whether the pieces share one shape and size, about as wide as tall: area, width over
+    height and fill of their box alike."""
+    aspects = [p.width / p.height for p in pips]
+    fills = [p.area / (p.width * p.height) for p in pips]
+    areas = [p.area for p in pips]
+    aspect, fill = median(aspects), median(fills)
+    low, high = config.pip_aspect
+    return (low <= aspect <= high and max(areas) <= config.size_spread * min(areas)
+            and all(max(a / aspect, aspect / a) <= config.aspect_spread for a in aspects)
+            and all(abs(f - fill) <= config.fill_spread for f in fills))
+
+
+def _mirrored(pips: list[Piece], config: PipCountConfig) -> bool:
+    """Whether every pip has a partner half a turn about the layout's centre (the middle of
+    the pips' extent, which an outline a little off does not move), but for one pip in the
+    middle column of an odd number (a 7's, and some designs' 9)."""
+    xs = [p.x for p in pips]
+    ys = [p.y for p in pips]
+    centre_x, centre_y = min(xs) + max(xs), min(ys) + max(ys)
+    alone = [x for x, y in zip(xs, ys, strict=True)
+             if all(max(abs(centre_x - u - x), abs(centre_y - v - y)) > config.mirror_reach
+                    for u, v in zip(xs, ys, strict=True))]
+    if len(pips) % 2 == 0:
+        return not alone
+    return not alone or (len(alone) == 1 and abs(alone[0] - 0.5) <= config.centre_column)
+
+
+def pips_deny(frame: Image, observation: CardObservation, config: PipCountConfig) -> bool:
+    """Whether a whole card named a number shows, counted, another number of pips."""
+    reading = observation.reading
+    if reading is None or not observation.whole or reading.rank.value not in PIP_RANKS:
+        return False
+    counted = count_pips(frame, observation.corners, config)
+    return counted is not None and counted != PIP_RANKS[reading.rank.value]
+
+
+def checked_by_pips(frame: Image, observations: list[CardObservation],
+                    config: PipCountConfig) -> list[CardObservation]:
+    """The observations with every number name the pips deny withdrawn (present, unreadable)."""
+    return [replace(o, reading=None, confidence=0.0) if pips_deny(frame, o, config) else o
+            for o in observations]
+
