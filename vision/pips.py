@@ -14,6 +14,8 @@ from vision.learned import oriented
 
 PIP_RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10}
 """The ranks shown by their pips, and how many."""
+FACE_RANKS = frozenset({"A", "J", "Q", "K"})
+"""The ranks shown by one large pip or a figure, never by a layout of pips."""
 CENTRE_COLUMN_MOST = 3
 """Up to this many pips, all lie in the card's middle column."""
 
@@ -132,17 +134,25 @@ def _mirrored(pips: list[Piece], config: PipCountConfig) -> bool:
 
 
 def pips_deny(frame: Image, observation: CardObservation, config: PipCountConfig) -> bool:
-    """Whether a whole card named a number shows, counted, another number of pips."""
+    """Whether a whole card's name is denied by its pips: a number named shows, counted,
+    another number; an ace or a court named shows `least_against_face` pips or more."""
     reading = observation.reading
-    if reading is None or not observation.whole or reading.rank.value not in PIP_RANKS:
+    if reading is None or not observation.whole:
+        return False
+    rank = reading.rank.value
+    if rank not in PIP_RANKS and rank not in FACE_RANKS:
         return False
     counted = count_pips(frame, observation.corners, config)
-    return counted is not None and counted != PIP_RANKS[reading.rank.value]
+    if counted is None:
+        return False
+    if rank in FACE_RANKS:
+        return counted >= config.least_against_face
+    return counted != PIP_RANKS[rank]
 
 
 def checked_by_pips(frame: Image, observations: list[CardObservation],
                     config: PipCountConfig) -> list[CardObservation]:
-    """The observations with every number name the pips deny withdrawn (present, unreadable)."""
+    """The observations with every name the pips deny withdrawn (present, unreadable)."""
     return [replace(o, reading=None, confidence=0.0) if pips_deny(frame, o, config) else o
             for o in observations]
 

@@ -60,6 +60,21 @@ def test_artwork_nines_and_tens_are_counted(shared_dir: Path) -> None:
 def test_faces_without_a_pip_layout_are_not_counted(name: str) -> None:
     frame, cards = drawn_scene([name] * 4, 140, seed=1)
     assert all(count_pips(frame, card.corners, CONFIG) is None for card in cards)
+    if name != "--":
+        rank, suit = parse_card(name)
+        assert not any(pips_deny(frame, CardObservation(card.corners, Reading(rank, suit, 0.9),
+                                                        0.9), CONFIG) for card in cards)
+
+
+def test_a_two_does_not_deny_an_ace_or_a_court() -> None:
+    """Two pips are not enough against a face: some court figures hold two suit marks."""
+    frame, cards = drawn_scene(["2C", "2H"], 140, seed=2)
+    for card in cards:
+        assert count_pips(frame, card.corners, CONFIG) == 2
+        for name in ("AC", "KH"):
+            rank, suit = parse_card(name)
+            observation = CardObservation(card.corners, Reading(rank, suit, 0.9), 0.9)
+            assert not pips_deny(frame, observation, CONFIG)
 
 
 def test_a_card_seen_sideways_is_not_counted() -> None:
@@ -96,7 +111,8 @@ def test_pips_deny_another_number_only() -> None:
     assert pips_deny(frame, named(ten, "9H"), CONFIG)
     assert not pips_deny(frame, named(six, "6S"), CONFIG)
     assert not pips_deny(frame, named(ten, "TH"), CONFIG)
-    assert not pips_deny(frame, named(nine, "JD"), CONFIG)  # a court is not counted
+    assert pips_deny(frame, named(nine, "JD"), CONFIG)  # a court shows no nine pips
+    assert pips_deny(frame, named(six, "AS"), CONFIG)
     assert not pips_deny(frame, named(six, "8S", whole=False), CONFIG)  # a loose corner
     joker = CardObservation(six, Reading(Rank.JOKER, None, 0.9), 0.9)
     assert not pips_deny(frame, joker, CONFIG)
@@ -137,14 +153,15 @@ def _misprint(faces: dict[str, np.ndarray], body: str, index: str) -> np.ndarray
 
 
 def test_close_up_whose_pips_deny_its_index_is_not_named_by_the_index(shared_dir: Path) -> None:
-    """Close-ups are not checked by the networks: the glyph reader names a card by its index,
-    and only the pips can contradict it. Through the whole pipeline, with the count on, no
-    card is given its index's number; with it off, some are."""
+    """Close-ups are not checked by the networks: the glyph reader names a card by its index
+    (a number, an ace or a king here), and only the pips can contradict it. Through the whole
+    pipeline, with the count on, no card is given its index's name; with it off, some are."""
     faces = dict(artwork_cards(shared_dir / "vision" / "artwork"))
     model = GlyphModel.load()
     off = replace(VisionConfig(), pip_count=None)
     by_index = {"on": 0, "off": 0}
-    for body, index in (("9C", "TC"), ("TD", "9D"), ("9H", "TH"), ("TS", "9S")):
+    for body, index in (("9C", "TC"), ("TD", "9D"), ("9H", "TH"), ("TS", "9S"), ("9D", "AD"),
+                        ("TC", "KC")):
         face = _misprint(faces, body, index)
         for seed in (1, 2):
             rng = np.random.default_rng(seed)
