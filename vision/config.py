@@ -141,9 +141,13 @@ class PipCountConfig:
     `fill_spread`, or pieces whose areas differ by more than `size_spread` times leave the card
     uncounted (an ornament, a scrap of picture, a large index suit beside small pips)."""
     least_against_face: int = 3
-    """An ace, jack, queen or king named is withdrawn where this many pips or more are
-    counted (an eight read as an ace). Two are not enough: the two suit marks of some court
-    figures (webcam_felt's queen, tigullio's jack) are counted as a 2."""
+    faces_longer_than: float = 200.0
+    """An ace, jack, queen or king named on a card longer than `faces_longer_than` pixels is
+    withdrawn where `least_against_face` pips or more are counted (an eight read as an ace).
+    Two are not enough: the two suit marks of some court figures (webcam_felt's queen,
+    tigullio's jack) are counted as a 2. Smaller cards are the networks' size
+    (`VisionConfig.learned_max_length`), and the card network, which knows a low card from an
+    ace or a court, backs their names already; counting every face there cost 2-3 ms a frame."""
     centre_column: float = 0.1
     """A 2's or a 3's pips lie within this share of the width from the middle."""
     mirror_reach: float = 0.07
@@ -593,9 +597,9 @@ class VisionConfig:
     """A whole outline left unread is fitted to the card's own edges and read again there
     (`outline_fit.py`); None: off."""
     pip_count: PipCountConfig | None = PipCountConfig()
-    """A whole card named a number (2 to 10) whose pips, counted, are another number, or named
-    an ace or a court where three pips or more are counted, is left unread (`pips.py`); None:
-    off."""
+    """A whole card named a number (2 to 10) whose pips, counted, are another number, or a
+    close-up named an ace or a court where three pips or more are counted, is left unread
+    (`pips.py`); None: off."""
 
     # The learned reader (vision/learned.py, vision/data/reader.onnx)
     learned_reader: bool = True

@@ -10,6 +10,7 @@ import numpy as np
 
 from vision.cards import CardObservation, Image, Quad
 from vision.config import PipCountConfig
+from vision.deblur_outline import long_side
 from vision.learned import oriented
 
 PIP_RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10}
@@ -135,12 +136,16 @@ def _mirrored(pips: list[Piece], config: PipCountConfig) -> bool:
 
 def pips_deny(frame: Image, observation: CardObservation, config: PipCountConfig) -> bool:
     """Whether a whole card's name is denied by its pips: a number named shows, counted,
-    another number; an ace or a court named shows `least_against_face` pips or more."""
+    another number; an ace or a court named on a close-up (`faces_longer_than`) shows
+    `least_against_face` pips or more."""
     reading = observation.reading
     if reading is None or not observation.whole:
         return False
     rank = reading.rank.value
-    if rank not in PIP_RANKS and rank not in FACE_RANKS:
+    if rank in FACE_RANKS:
+        if long_side(observation.corners) <= config.faces_longer_than:
+            return False
+    elif rank not in PIP_RANKS:
         return False
     counted = count_pips(frame, observation.corners, config)
     if counted is None:
