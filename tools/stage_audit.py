@@ -69,6 +69,7 @@ STAGES = (
           "learned_large_length", 0.0),
     Stage("sure nines, tens and aces named without a glyph look", "learned_skip_plain", False),
     Stage("learned finder: a second look where the first leaves doubt", "learned_finder", None),
+    Stage("pips counted: names they deny withdrawn", "pip_count", None),
 )
 
 
