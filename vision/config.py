@@ -125,6 +125,10 @@ class PipCountConfig:
     `largest` times it (a figure, another card's edge, pips run together by blur), or one from
     `stray_floor` to `pip_floor` times it (a pip left alone between such), leaves the card
     uncounted."""
+    most_pip_share: float = 0.05
+    """A typical piece larger than this share of the view is no pip (a standard pip covers 1-3 %
+    of the card): at 95 px a tightly packed ten's pips run together into two round blobs in the
+    middle column, which would pass for a 2."""
     pip_aspect: tuple[float, float] = (0.55, 1.8)
     """A pip is about as wide as tall: the pips' median width over height lies in this range
     (a column of pips run together by motion blur does not)."""
@@ -140,6 +144,15 @@ class PipCountConfig:
     median by more than `aspect_spread` times, whose fill of its box by more than
     `fill_spread`, or pieces whose areas differ by more than `size_spread` times leave the card
     uncounted (an ornament, a scrap of picture, a large index suit beside small pips)."""
+    black_chroma: float = 0.4
+    red_redness: float = 0.3
+    """A number named in a red suit is withdrawn where its pips' chroma (over their darkness,
+    on the paper's white balance) is at most `black_chroma`; one named in a black suit where
+    their redness is at least `red_redness`. On the labelled number cards of every dev half
+    and scale, black pips had chroma 0.25 and redness 0.17 at most, red pips chroma 0.63 and
+    redness 0.42 at least. Blue and green ink (four-colour decks) has no redness and denies no
+    black suit; blue has much chroma and denies no red suit either (a dark green may count as
+    black, and a green club is no heart or diamond)."""
     least_against_face: int = 3
     faces_longer_than: float = 200.0
     """An ace, jack, queen or king named on a card longer than `faces_longer_than` pixels is
@@ -597,9 +610,9 @@ class VisionConfig:
     """A whole outline left unread is fitted to the card's own edges and read again there
     (`outline_fit.py`); None: off."""
     pip_count: PipCountConfig | None = PipCountConfig()
-    """A whole card named a number (2 to 10) whose pips, counted, are another number, or a
-    close-up named an ace or a court where three pips or more are counted, is left unread
-    (`pips.py`); None: off."""
+    """A whole card named a number (2 to 10) whose pips, counted, are another number or of the
+    other colour, or a close-up named an ace or a court where three pips or more are counted,
+    is left unread (`pips.py`); None: off."""
 
     # The learned reader (vision/learned.py, vision/data/reader.onnx)
     learned_reader: bool = True

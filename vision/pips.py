@@ -16,15 +16,23 @@ from vision.learned import oriented
 PIP_RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10}
 """The ranks shown by their pips, and how many."""
 FACE_RANKS = frozenset({"A", "J", "Q", "K"})
+RED_SUITS = frozenset({"D", "H"})
+BLACK_SUITS = frozenset({"C", "S"})
 """The ranks shown by one large pip or a figure, never by a layout of pips."""
 CENTRE_COLUMN_MOST = 3
 """Up to this many pips, all lie in the card's middle column."""
+PAPER_LEVEL = 200.0
+"""The level the paper is balanced to before the ink's colour is measured."""
+MIN_INK_DARKNESS = 20.0
+"""Ink fainter than this below the paper counts as this dark."""
 
 
 @dataclass(frozen=True)
 class Piece:
     """One connected piece of ink in the upright view."""
 
+    label: int
+    """Its label in the view's component image."""
     area: int
     width: int
     height: int
@@ -33,10 +41,11 @@ class Piece:
     """Its centre, as shares of the view's width and height."""
 
 
-def ink_pieces(view: Image, config: PipCountConfig) -> tuple[list[Piece], int]:
-    """The ink pieces of an upright card view not touching its edge, and how much ink of the
-    pieces that do touch it lies inside the border band (`edge_band`): a frame line printed
-    along the card's edge stays in the band, a card lying over this one reaches in."""
+def ink_pieces(view: Image, config: PipCountConfig) -> tuple[list[Piece], int, Image]:
+    """The ink pieces of an upright card view not touching its edge, how much ink of the
+    pieces that do touch it lies inside the border band (`edge_band`: a frame line printed
+    along the card's edge stays in the band, a card lying over this one reaches in), and the
+    view's component labels (0: paper)."""
     blue, green, red = cv2.split(view)
     darkest = cv2.min(cv2.min(blue, green), red)
     size = max(3, int(config.paper_kernel * view.shape[1]) | 1)
@@ -48,19 +57,65 @@ def ink_pieces(view: Image, config: PipCountConfig) -> tuple[list[Piece], int]:
     touching = (x <= 0) | (y <= 0) | (x + w >= width) | (y + h >= height)
     touching[0] = False  # the paper
     kept = np.flatnonzero(~touching & (area >= config.min_area * width * height))
-    pieces = [Piece(int(area[k]), int(w[k]), int(h[k]), float(centres[k, 0]) / width,
+    pieces = [Piece(int(k), int(area[k]), int(w[k]), int(h[k]), float(centres[k, 0]) / width,
                     float(centres[k, 1]) / height) for k in kept if k > 0]
     band = max(1, round(config.edge_band * width))
     inner = labels[band:height - band, band:width - band]
     reaching_in = int(touching[inner].sum()) if touching.any() else 0
-    return pieces, reaching_in
+    return pieces, reaching_in, labels
+
+
+@dataclass(frozen=True)
+class Pips:
+    """The pips a card shows: how many, and the colour of their ink."""
+
+    count: int
+    redness: float
+    """Red over the ink's darkness, on the paper's white balance (`glyphs.ink_colour`)."""
+    chroma: float
+    """Colour of any hue over the ink's darkness (black ink has little)."""
 
 
 def count_pips(frame: Image, quad: Quad, config: PipCountConfig) -> int | None:
     """How many pips the card outlined by `quad` shows, or None where it cannot be told: no
     count unless every sign of a standard pip card holds (`PipCountConfig`)."""
+    pips = read_pips(frame, quad, config)
+    return pips.count if pips is not None else None
+
+
+def read_pips(frame: Image, quad: Quad, config: PipCountConfig) -> Pips | None:
+    """The pips of the card outlined by `quad` (`count_pips`), with their ink's colour."""
     view = upright_view(frame, quad, config.width, config.height)
-    pieces, reaching_in = ink_pieces(view, config)
+    pieces, reaching_in, labels = ink_pieces(view, config)
+    counted = _pip_pieces(pieces, reaching_in, config)
+    if counted is None:
+        return None
+    lookup = np.zeros(int(labels.max()) + 1, np.uint8)
+    lookup[[p.label for p in counted]] = 255
+    paper = (labels == 0).astype(np.uint8)
+    redness, chroma = ink_colour(view, lookup[labels], paper)
+    return Pips(len(counted), redness, chroma)
+
+
+def ink_colour(view: Image, ink: Image, paper: Image) -> tuple[float, float]:
+    """The ink's redness and chroma, each over its darkness, after white balance on the paper
+    (masks: non-zero where ink, where paper): the mean R - max(G, B), and the mean of the
+    largest channel less the smallest. A pale pink and a full red alike are red; black and
+    grey ink have little chroma, blue or green much and no redness."""
+    levels = cv2.mean(view, mask=paper)[:3]
+    gains = np.asarray([PAPER_LEVEL / max(level, 1.0) for level in levels], np.float32)
+    blue, green, red = cv2.split(view.astype(np.float32) * gains)
+    darkest = cv2.min(cv2.min(blue, green), red)
+    lightest = cv2.max(cv2.max(blue, green), red)
+    darkness = max(PAPER_LEVEL - cv2.mean(darkest, mask=ink)[0], MIN_INK_DARKNESS)
+    redness = cv2.mean(cv2.subtract(red, cv2.max(blue, green)), mask=ink)[0]
+    chroma = cv2.mean(cv2.subtract(lightest, darkest), mask=ink)[0]
+    return float(redness / darkness), float(chroma / darkness)
+
+
+def _pip_pieces(pieces: list[Piece], reaching_in: int,
+                config: PipCountConfig) -> list[Piece] | None:
+    """The pieces that are a standard card's pips, or None where the view is not one's."""
     if reaching_in > config.edge_share * config.width * config.height:
         return None
     left, top, right, bottom = config.body
@@ -79,11 +134,13 @@ def count_pips(frame: Image, quad: Quad, config: PipCountConfig) -> int | None:
     if any(p.area >= floor and low < p.y < high for p in beside):
         return None
     pips = [p for p in inside if p.area >= floor]
+    if typical > config.most_pip_share * config.width * config.height:
+        return None
     if any(config.stray_floor * typical <= p.area < floor for p in inside):
         return None
     if not PIP_RANKS["2"] <= len(pips) <= PIP_RANKS["T"] or not _one_shape(pips, config):
         return None
-    return len(pips) if _upright(pips, config) and _mirrored(pips, config) else None
+    return pips if _upright(pips, config) and _mirrored(pips, config) else None
 
 
 def upright_view(frame: Image, quad: Quad, width: int, height: int) -> Image:
@@ -136,7 +193,8 @@ def _mirrored(pips: list[Piece], config: PipCountConfig) -> bool:
 
 def pips_deny(frame: Image, observation: CardObservation, config: PipCountConfig) -> bool:
     """Whether a whole card's name is denied by its pips: a number named shows, counted,
-    another number; an ace or a court named on a close-up (`faces_longer_than`) shows
+    another number or pips of the other colour (black ones for a heart or a diamond, red ones
+    for a club or a spade); an ace or a court named on a close-up (`faces_longer_than`) shows
     `least_against_face` pips or more."""
     reading = observation.reading
     if reading is None or not observation.whole:
@@ -147,12 +205,24 @@ def pips_deny(frame: Image, observation: CardObservation, config: PipCountConfig
             return False
     elif rank not in PIP_RANKS:
         return False
-    counted = count_pips(frame, observation.corners, config)
-    if counted is None:
+    pips = read_pips(frame, observation.corners, config)
+    if pips is None:
         return False
     if rank in FACE_RANKS:
-        return counted >= config.least_against_face
-    return counted != PIP_RANKS[rank]
+        return pips.count >= config.least_against_face
+    suit = reading.suit.value if reading.suit else None
+    return pips.count != PIP_RANKS[rank] or _other_colour(pips, suit, config)
+
+
+def _other_colour(pips: Pips, suit: str | None, config: PipCountConfig) -> bool:
+    """Whether the pips' ink is clearly of the other colour than a suit's: black (little
+    chroma) for a red suit, red for a black suit. Blue or green ink (four-colour decks) is not
+    red, and blue is not black either."""
+    if suit in RED_SUITS:
+        return pips.chroma <= config.black_chroma
+    if suit in BLACK_SUITS:
+        return pips.redness >= config.red_redness
+    return False
 
 
 def checked_by_pips(frame: Image, observations: list[CardObservation],

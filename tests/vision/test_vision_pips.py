@@ -183,3 +183,24 @@ def test_close_up_whose_pips_deny_its_index_is_not_named_by_the_index(shared_dir
                 by_index[key] += names.count(index)
     assert by_index["on"] == 0
     assert by_index["off"] >= 4
+
+
+@pytest.mark.parametrize("long_side", [140, 95])
+def test_pips_of_the_other_colour_deny_a_number(long_side: int) -> None:
+    """Red pips deny a club or a spade, black pips a heart or a diamond; the drawn deck's blue
+    diamonds deny no suit by their colour, and its green clubs no black suit."""
+    frame, cards = drawn_scene(["9H", "TS", "9D", "TC"], long_side, seed=8)
+    red_heart, black_spade, blue_diamond, green_club = (card.corners for card in cards)
+
+    def denied(corners: Quad, name: str) -> bool:
+        rank, suit = parse_card(name)
+        return pips_deny(frame, CardObservation(corners, Reading(rank, suit, 0.9), 0.9), CONFIG)
+
+    assert denied(red_heart, "9S") and denied(red_heart, "9C")
+    assert not denied(red_heart, "9H") and not denied(red_heart, "9D")
+    assert denied(black_spade, "TH") and denied(black_spade, "TD")
+    assert not denied(black_spade, "TS") and not denied(black_spade, "TC")
+    for name in ("9D", "9H", "9S", "9C"):
+        assert not denied(blue_diamond, name)
+    for name in ("TC", "TS"):  # green is not red: a black suit stands
+        assert not denied(green_club, name)
