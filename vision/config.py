@@ -146,13 +146,17 @@ class PipCountConfig:
     uncounted (an ornament, a scrap of picture, a large index suit beside small pips)."""
     black_chroma: float = 0.4
     red_redness: float = 0.3
+    coloured_chroma: float = 0.45
+    red_free: float = 0.15
     """A number named in a red suit is withdrawn where its pips' chroma (over their darkness,
     on the paper's white balance) is at most `black_chroma`; one named in a black suit where
-    their redness is at least `red_redness`. On the labelled number cards of every dev half
+    their redness is at least `red_redness`; a spade where their chroma is at least
+    `coloured_chroma` (spades are black in four-colour decks too), a heart where their redness
+    is at most `red_free` (hearts are red in them). On the labelled number cards of every dev half
     and scale, black pips had chroma 0.25 and redness 0.17 at most, red pips chroma 0.63 and
-    redness 0.42 at least. Blue and green ink (four-colour decks) has no redness and denies no
-    black suit; blue has much chroma and denies no red suit either (a dark green may count as
-    black, and a green club is no heart or diamond)."""
+    redness 0.42 at least. A four-colour deck's blue diamonds (chroma about 0.6, no redness)
+    deny a spade or a heart, not a diamond or a club; its green clubs (chroma about 0.37) deny
+    a heart or a diamond, not a club."""
     least_against_face: int = 3
     faces_longer_than: float = 200.0
     """An ace, jack, queen or king named on a card longer than `faces_longer_than` pixels is

@@ -215,13 +215,16 @@ def pips_deny(frame: Image, observation: CardObservation, config: PipCountConfig
 
 
 def _other_colour(pips: Pips, suit: str | None, config: PipCountConfig) -> bool:
-    """Whether the pips' ink is clearly of the other colour than a suit's: black (little
-    chroma) for a red suit, red for a black suit. Blue or green ink (four-colour decks) is not
-    red, and blue is not black either."""
+    """Whether the pips' ink is clearly not a suit's. Spades are black and hearts red in every
+    deck, four-colour ones too; diamonds may be blue and clubs green there. So black ink (little
+    chroma) denies a heart or a diamond, red ink a club or a spade, ink of any colour
+    (`coloured_chroma`) a spade, and ink without red (`red_free`) a heart."""
     if suit in RED_SUITS:
-        return pips.chroma <= config.black_chroma
+        return pips.chroma <= config.black_chroma or (
+            suit == "H" and pips.redness <= config.red_free)
     if suit in BLACK_SUITS:
-        return pips.redness >= config.red_redness
+        return pips.redness >= config.red_redness or (
+            suit == "S" and pips.chroma >= config.coloured_chroma)
     return False
 
 
