@@ -615,8 +615,9 @@ class VisionConfig:
     (`outline_fit.py`); None: off."""
     pip_count: PipCountConfig | None = PipCountConfig()
     """A whole card named a number (2 to 10) whose pips, counted, are another number or of the
-    other colour, or a close-up named an ace or a court where three pips or more are counted,
-    is left unread (`pips.py`); None: off."""
+    other colour, one named an ace whose lone pip is of the other colour, or a close-up named an
+    ace or a court where three pips or more are counted, is left unread (`pips.py`); None:
+    off."""
 
     # The learned reader (vision/learned.py, vision/data/reader.onnx)
     learned_reader: bool = True

@@ -193,13 +193,18 @@ def _mirrored(pips: list[Piece], config: PipCountConfig) -> bool:
 
 def pips_deny(frame: Image, observation: CardObservation, config: PipCountConfig) -> bool:
     """Whether a whole card's name is denied by its pips: a number named shows, counted,
-    another number or pips of the other colour (black ones for a heart or a diamond, red ones
-    for a club or a spade); an ace or a court named on a close-up (`faces_longer_than`) shows
-    `least_against_face` pips or more."""
+    another number or pips of the other colour (`_other_colour`); an ace named shows a lone
+    middle pip of the other colour (`read_ace`); an ace or a court named on a close-up
+    (`faces_longer_than`) shows `least_against_face` pips or more."""
     reading = observation.reading
     if reading is None or not observation.whole:
         return False
     rank = reading.rank.value
+    suit = reading.suit.value if reading.suit else None
+    if rank == "A" and suit is not None:
+        ace = read_ace(frame, observation.corners, config)
+        if ace is not None and _other_colour(ace, suit, config):
+            return True
     if rank in FACE_RANKS:
         if long_side(observation.corners) <= config.faces_longer_than:
             return False
@@ -210,8 +215,29 @@ def pips_deny(frame: Image, observation: CardObservation, config: PipCountConfig
         return False
     if rank in FACE_RANKS:
         return pips.count >= config.least_against_face
-    suit = reading.suit.value if reading.suit else None
     return pips.count != PIP_RANKS[rank] or _other_colour(pips, suit, config)
+
+
+def read_ace(frame: Image, quad: Quad, config: PipCountConfig) -> Pips | None:
+    """An ace's one pip, with its ink's colour: the largest piece of the card's body, in its
+    middle (`centre_column` either way) and at least twice as large as any other piece there;
+    None where the card shows no such pip."""
+    view = upright_view(frame, quad, config.width, config.height)
+    pieces, reaching_in, labels = ink_pieces(view, config)
+    if reaching_in > config.edge_share * config.width * config.height:
+        return None
+    left, top, right, bottom = config.body
+    inside = [p for p in pieces if left < p.x < right and top < p.y < bottom]
+    if not inside:
+        return None
+    pip = max(inside, key=lambda p: p.area)
+    if (abs(pip.x - 0.5) > config.centre_column or abs(pip.y - 0.5) > config.centre_column
+            or any(p is not pip and 2 * p.area > pip.area for p in inside)):
+        return None
+    ink = (labels == pip.label).astype(np.uint8)
+    paper = (labels == 0).astype(np.uint8)
+    redness, chroma = ink_colour(view, ink, paper)
+    return Pips(1, redness, chroma)
 
 
 def _other_colour(pips: Pips, suit: str | None, config: PipCountConfig) -> bool:

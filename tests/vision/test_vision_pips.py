@@ -205,3 +205,17 @@ def test_pips_of_the_other_colour_deny_a_number(long_side: int) -> None:
     assert denied(blue_diamond, "9S") and denied(blue_diamond, "9H")
     assert not denied(green_club, "TC")
     assert denied(green_club, "TH")
+
+
+@pytest.mark.parametrize("long_side", [300, 140, 95])
+def test_an_ace_of_the_other_colour_is_denied(long_side: int) -> None:
+    """An ace's lone pip is judged as a number's pips are: the drawn deck's four-colour aces
+    deny suits their ink rules out (a black spade a heart, a blue diamond a spade), never their
+    own."""
+    frame, cards = drawn_scene(["AC", "AD", "AH", "AS"], long_side, seed=9, size=(1600, 1200))
+    rules_out = {"AC": {"AH"}, "AD": {"AH", "AS"}, "AH": {"AC", "AS"}, "AS": {"AD", "AH"}}
+    for card in cards:
+        for name in {card.name} | rules_out[card.name]:
+            rank, suit = parse_card(name)
+            observation = CardObservation(card.corners, Reading(rank, suit, 0.9), 0.9)
+            assert pips_deny(frame, observation, CONFIG) == (name != card.name), (card.name, name)
