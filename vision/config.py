@@ -175,6 +175,24 @@ class PipCountConfig:
 
 
 @dataclass(frozen=True)
+class LearnedCornersConfig:
+    """Naming a card at a loose corner by both networks (`vision/learned_corners.py`), in a
+    frame where an outline is left unread: each network is shown the card the corner implies
+    (at the typical card width, as its top-left or top-right corner) and must name one card in
+    its upright view, the view of that corner's index."""
+
+    least: float = 0.7
+    """Both networks' probability of the card, at least. Fitted on the training halves at 140
+    and 95 px: right names of covered cards from 0.6, wrong ones (an eight read as a ten, a
+    king as a jack, a two as an ace) below 0.5."""
+    rival_reach: float = 0.3
+    """A name is not given where another is given within this many card widths of its corner."""
+    edge_match: float = 0.15
+    """Besides the typical card width, a corner's visible edge within this share of it is tried
+    as the card's width."""
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     """Every tunable of detection and reading; the defaults are the shipped settings."""
 
@@ -618,6 +636,10 @@ class VisionConfig:
     other colour, one named an ace whose lone pip is of the other colour, or a close-up named an
     ace or a court where three pips or more are counted, is left unread (`pips.py`); None:
     off."""
+    learned_corners: LearnedCornersConfig | None = LearnedCornersConfig()
+    """In a frame where a whole outline is left unread by every stage, a card is named at a
+    loose corner where both networks name it (`learned_corners.py`); never a nine: the pips
+    of a ten seen sideways are a nine to both. None: off."""
 
     # The learned reader (vision/learned.py, vision/data/reader.onnx)
     learned_reader: bool = True

@@ -27,6 +27,7 @@ from vision.doubt import doubt_region, in_doubt, merged, on_one_card
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.finder_index import find_by_index
 from vision.learned import CardScores, checked, decide, shipped_reader, surer_of
+from vision.learned_corners import named_at_corners
 from vision.learned_first import LearnedViews, learned_views, outline_key
 from vision.learned_index import (
     index_support,
@@ -154,6 +155,15 @@ def _recognise(
         with clock.stage("fitted outlines"):
             observations = _apart(observations, kept, lambda fresh: fitted_unread(
                 frame, fresh, model, config, views))
+    if config.learned_corners is not None and views is not None and config.learned_index:
+        read = [o.corners for o in observations if o.reading is not None and o.whole]
+        width = typical_width(read, quads, min(frame.shape[:2]), config)
+        if width is not None:
+            with clock.stage("network corners"):
+                exclude = _cards_area(masks, read, width) if read else None
+                observations = named_at_corners(
+                    observations, find_corners(masks, config, width, exclude), views,
+                    shipped_index_reader(), width, config, config.learned_corners)
     with clock.stage("known deck"):
         observations = read_known_deck(frame, observations, model.deck, read_before=kept,
                                        reader=views.reader if views is not None else None)
