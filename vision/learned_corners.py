@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -78,20 +78,24 @@ def worth_naming(reading: Reading, rule: LearnedCornersConfig) -> bool:
     return reading.rank != Rank.NINE and reading.confidence >= rule.least
 
 
-def named_corners(corners: list[CardCorner], views: LearnedViews, index: IndexReader,
-                  width: float, config: VisionConfig, rule: LearnedCornersConfig
-                  ) -> list[CornerName]:
-    """The hypotheses at the corners (top-left and top-right, at the widths `widths_at` gives)
-    that both networks name alike at `rule.least` or more, but for nines
+def named_corners(corners: list[tuple[CardCorner, tuple[bool, ...]]], views: LearnedViews,
+                  index: IndexReader, width: float, config: VisionConfig,
+                  rule: LearnedCornersConfig) -> list[CornerName]:
+    """The hypotheses asked at each corner (top-left, True, and top-right, False, at the widths
+    `widths_at` gives) that both networks name alike at `rule.least` or more, but for nines
     (`VisionConfig.learned_corners`)."""
     aspect = config.card_height / config.card_width
     hypotheses = [(corner, implied_card(corner, first_is_short, across, aspect))
-                  for corner in corners for across in widths_at(corner, width, rule)
-                  for first_is_short in (True, False)]
-    quads = [quad for _, quad in hypotheses]
+                  for corner, asked in corners for across in widths_at(corner, width, rule)
+                  for first_is_short in asked]
+    # The index network's small views go first; the card network sees only what it names.
+    named = [(corner, quad, at_index) for (corner, quad), at_index
+             in zip(hypotheses, views.index_scores(index, [q for _, q in hypotheses]),
+                    strict=True)
+             if _index_names(at_index, rule)]
     found = []
-    for (corner, quad), card, at_index in zip(hypotheses, views.scores(quads),
-                                              views.index_scores(index, quads), strict=True):
+    for (corner, quad, at_index), card in zip(named, views.scores([q for _, q, _ in named]),
+                                              strict=True):
         reading = upright_reading(card, at_index)
         if reading is None or not worth_naming(reading, rule):
             continue
@@ -99,7 +103,15 @@ def named_corners(corners: list[CardCorner], views: LearnedViews, index: IndexRe
     return found
 
 
-def named_at_corners(observations: list[CardObservation], corners: list[CardCorner],
+def _index_names(at_index: CardScores, rule: LearnedCornersConfig) -> bool:
+    """Whether the index network's upright view names a card worth naming (`worth_naming`)."""
+    reading = reading_of(at_index.names()[0], 1.0)
+    return reading is not None and reading.suit is not None and worth_naming(
+        replace(reading, confidence=at_index.view_support(0, reading)), rule)
+
+
+def named_at_corners(observations: list[CardObservation],
+                     corners: list[tuple[CardCorner, tuple[bool, ...]]],
                      views: LearnedViews, index: IndexReader, width: float,
                      config: VisionConfig, rule: LearnedCornersConfig
                      ) -> list[CardObservation]:

@@ -161,9 +161,21 @@ def _recognise(
         if width is not None:
             with clock.stage("network corners"):
                 exclude = _cards_area(masks, read, width) if read else None
-                observations = named_at_corners(
-                    observations, find_corners(masks, config, width, exclude), views,
-                    shipped_index_reader(), width, config, config.learned_corners)
+                # A corner found again in another mask is shown to the networks once, and
+                # only as what the networks have not seen (`fresh_hypotheses`): an unread
+                # outline of a card's shape was shown to them whole.
+                unread_cards = [o.corners for o in observations if o.reading is None
+                                and o.whole and card_shaped(o.corners, width, config)]
+                tried: list[CardCorner] = []
+                loose: list[tuple[CardCorner, tuple[bool, ...]]] = []
+                for corner in find_corners(masks, config, width, exclude):
+                    if not _repeats(corner, tried, width, config):
+                        tried.append(corner)
+                        loose.append((corner, fresh_hypotheses(corner, unread_cards, width,
+                                                               config)))
+                observations = named_at_corners(observations, loose, views,
+                                                shipped_index_reader(), width, config,
+                                                config.learned_corners)
     with clock.stage("known deck"):
         observations = read_known_deck(frame, observations, model.deck, read_before=kept,
                                        reader=views.reader if views is not None else None)
