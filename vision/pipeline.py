@@ -133,9 +133,11 @@ def _recognise(
                 confidence = reading.confidence if reading else 0.0
                 provisional.add(outline_key(corners))
             observations.append(CardObservation(corners, reading, round(confidence, 3)))
+    loose_found: list[CardCorner] = []
     if config.read_corners:
         with clock.stage("loose corners"):
-            observations += read_loose_corners(frame, masks, quads, observations, model, config)
+            observations += read_loose_corners(frame, masks, quads, observations, model, config,
+                                               loose_found)
     with clock.stage("unread outlines"):
         observations = read_unread_outlines(frame, observations, model, config)
     if config.read_corners and config.index_finder:
@@ -161,14 +163,19 @@ def _recognise(
         if width is not None:
             with clock.stage("network corners"):
                 exclude = _cards_area(masks, read, width) if read else None
-                # A corner found again in another mask is shown to the networks once, and
-                # only as what the networks have not seen (`fresh_hypotheses`): an unread
-                # outline of a card's shape was shown to them whole.
+                # The loose corners' search found them (away from the cards read then); those
+                # now on a card read are left out. A corner found again in another mask is
+                # shown to the networks once, and only as what the networks have not seen
+                # (`fresh_hypotheses`): an unread outline of a card's shape was shown whole.
+                found = (loose_found if config.read_corners
+                         else find_corners(masks, config, width, exclude))
                 unread_cards = [o.corners for o in observations if o.reading is None
                                 and o.whole and card_shaped(o.corners, width, config)]
                 tried: list[CardCorner] = []
                 loose: list[tuple[CardCorner, tuple[bool, ...]]] = []
-                for corner in find_corners(masks, config, width, exclude):
+                for corner in found:
+                    if exclude is not None and _on_area(masks, exclude, corner.tip):
+                        continue
                     if not _repeats(corner, tried, width, config):
                         tried.append(corner)
                         loose.append((corner, fresh_hypotheses(corner, unread_cards, width,
@@ -417,9 +424,10 @@ def corner_widths(read_width: float | None, typical: float | None, corner: CardC
 
 def read_loose_corners(
     frame: Image, masks: MaskSet, quads: list[Quad], found: list[CardObservation],
-    model: GlyphModel, config: VisionConfig,
+    model: GlyphModel, config: VisionConfig, seen: list[CardCorner] | None = None,
 ) -> list[CardObservation]:
-    """Read cards of which only a corner shows, away from the cards already read."""
+    """Read cards of which only a corner shows, away from the cards already read; the corners
+    found are added to `seen` when it is given."""
     read = [o.corners for o in found if o.reading is not None]
     typical = typical_width(read, quads, min(frame.shape[:2]), config)
     exclude = _cards_area(masks, read, typical) if typical else None
@@ -431,7 +439,10 @@ def read_loose_corners(
     steps: list[FanStep] | None = [] if config.fan_steps and read and typical else None
     unread_cards = [o.corners for o in found if o.reading is None and o.whole
                     and card_shaped(o.corners, typical, config)] if read and typical else []
-    for corner in find_corners(masks, config, typical if read else None, exclude, steps):
+    corners = find_corners(masks, config, typical if read else None, exclude, steps)
+    if seen is not None:
+        seen.extend(corners)
+    for corner in corners:
         if _repeats(corner, tried, typical or corner.shorter_edge, config):
             continue
         hypotheses = fresh_hypotheses(corner, unread_cards, typical or corner.shorter_edge,
@@ -765,6 +776,13 @@ def _without_conflicts(
         if all(observation.confidence - r.confidence >= config.conflict_margin for r in rivals):
             kept.append((observation, tip, width))
     return kept
+
+
+def _on_area(masks: MaskSet, area: Image, point: np.ndarray) -> bool:
+    """Whether a frame point falls on a non-zero pixel of a mask-sized `area`."""
+    x, y = np.round(point * masks.scale + masks.pad).astype(int)
+    height, width = area.shape[:2]
+    return bool(0 <= x < width and 0 <= y < height and area[y, x])
 
 
 def _cards_area(masks: MaskSet, quads: list[Quad], width: float) -> Image:
