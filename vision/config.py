@@ -176,15 +176,23 @@ class PipCountConfig:
 
 @dataclass(frozen=True)
 class LearnedCornersConfig:
-    """Naming a card at a loose corner by both networks (`vision/learned_corners.py`), in a
-    frame where an outline is left unread: each network is shown the card the corner implies
-    (at the typical card width, as its top-left or top-right corner) and must name one card in
-    its upright view, the view of that corner's index."""
+    """Naming a card at a loose corner by the index network and a second cue
+    (`vision/learned_corners.py`): each reader is shown the card the corner implies (at the
+    typical card width, as its top-left or top-right corner) and must name one card in its
+    upright view, the view of that corner's index."""
 
     least: float = 0.7
     """Both networks' probability of the card, at least. Fitted on the training halves at 140
     and 95 px: right names of covered cards from 0.6, wrong ones (an eight read as a ten, a
     king as a jack, a two as an ace) below 0.5."""
+    index_least: float = 0.6
+    glyph_least: float = 0.45
+    """Where the card network does not back it, the index network's reading at `index_least`
+    or more is named where the glyph reader reads the same card in that corner's index view at
+    `glyph_least` or more. Fitted on the training halves at 140 and 95 px: every such agreement
+    from 0.5 and 0.4 was right (a covered card's corner, which the card network, seeing mostly
+    the card over it, does not back), nines included: a ten's pips seen sideways are no nine to
+    the glyph reader."""
     rival_reach: float = 0.3
     """A name is not given where another is given within this many card widths of its corner."""
     edge_match: float = 0.15
@@ -637,9 +645,9 @@ class VisionConfig:
     ace or a court where three pips or more are counted, is left unread (`pips.py`); None:
     off."""
     learned_corners: LearnedCornersConfig | None = LearnedCornersConfig()
-    """In a frame where a whole outline is left unread by every stage, a card is named at a
-    loose corner where both networks name it (`learned_corners.py`); never a nine: the pips
-    of a ten seen sideways are a nine to both. None: off."""
+    """A card is named at a loose corner off the cards read where the index network and a
+    second cue name it alike: the card network (never a nine: the pips of a ten seen sideways
+    are a nine to both networks) or the glyph reader (`learned_corners.py`). None: off."""
 
     # The learned reader (vision/learned.py, vision/data/reader.onnx)
     learned_reader: bool = True

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tools.drawn_deck import camera_look
+from tools.drawn_deck import camera_look, drawn_face
 from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad, Reading, parse_card
@@ -20,8 +20,10 @@ from vision.learned import RANK_CLASSES, SUIT_CLASSES, CardScores, shipped_reade
 from vision.learned_corners import (
     CornerName,
     fresh_names,
+    glyph_backed,
     implied_card,
     index_box,
+    index_reading,
     named_at_corners,
     upright_reading,
     widths_at,
@@ -82,7 +84,7 @@ def test_both_networks_must_name_one_card_in_the_upright_view() -> None:
     assert upright_reading(_scores("KC", 0.9), _scores("QC", 0.9)) is None
 
 
-def test_a_nine_or_a_weak_reading_is_never_named() -> None:
+def test_a_nine_or_a_weak_reading_is_never_named_by_both_networks() -> None:
     assert not worth_naming(Reading(*parse_card("9D"), 0.99), RULE)
     assert not worth_naming(Reading(*parse_card("KD"), RULE.least - 0.01), RULE)
     assert worth_naming(Reading(*parse_card("KD"), RULE.least), RULE)
@@ -140,6 +142,7 @@ def test_covered_cards_of_rendered_tricks_are_named_right_or_not_at_all(
         shared_dir: Path, long_side: int) -> None:
     """With the top card named, the corners give the covered card's name or none."""
     config = VisionConfig()
+    model = GlyphModel.load()
     width = long_side / 1.5
     named = 0
     for frame, under, over in _tricks(shared_dir, long_side):
@@ -147,8 +150,8 @@ def test_covered_cards_of_rendered_tricks_are_named_right_or_not_at_all(
         corners = find_corners(card_masks(frame, config), config, width)
         top = CardObservation(np.zeros((4, 2), np.float32), Reading(*parse_card(over), 0.9), 0.9)
         asked = [(corner, (True, False)) for corner in corners]
-        added = named_at_corners([top], asked, views, shipped_index_reader(), width, config,
-                                 RULE)[1:]
+        added = named_at_corners(frame, [top], asked, views, shipped_index_reader(), model,
+                                 width, config, RULE)[1:]
         assert all(o.name == under and not o.whole for o in added)
         named += any(o.name == under for o in added)
     assert named >= 2
@@ -169,3 +172,33 @@ def test_recognise_names_covered_cards_and_nothing_else(shared_dir: Path) -> Non
             assert without <= with_stage
             gained += len(with_stage - without)
     assert gained >= 2
+
+
+def test_the_glyph_reader_backs_only_the_index_networks_own_card() -> None:
+    """On drawn hearts and spades at 140 px (the drawn deck's clubs and diamonds are green and
+    blue, which the glyph reader takes for spades), the glyph reader's look at the index backs
+    the card shown and never another rank of its suit."""
+    config, model = VisionConfig(), GlyphModel.load()
+    backed = 0
+    names = [rank + suit for rank in "9TJQKA" for suit in "HS"]
+    for seed, name in enumerate(names):
+        frame = table_background(320, 320, seed=seed)
+        quad = paste_card(frame, drawn_face(name), (160.0, 160.0), 140, float(seed % 7 - 3))
+        frame = camera_look(frame, np.random.default_rng(seed))
+        shown = Reading(*parse_card(name), 0.9)
+        right = glyph_backed(frame, quad, shown, model, config, RULE)
+        assert right is None or (right.name == name and right.confidence <= 0.9)
+        backed += right is not None
+        for rank in "9TJQKA".replace(name[0], ""):
+            other = Reading(*parse_card(rank + name[1]), 0.9)
+            assert glyph_backed(frame, quad, other, model, config, RULE) is None
+    assert backed >= 8
+
+
+def test_index_reading_is_the_upright_views_card_of_a_suit() -> None:
+    reading = index_reading(_scores("QH", 0.81))
+    assert reading is not None and reading.name == "QH"
+    assert reading.confidence == pytest.approx(0.81, abs=0.01)
+    blank = _scores("QH", 0.81)
+    blank.suit[0] = np.eye(len(SUIT_CLASSES), dtype=np.float32)[SUIT_CLASSES.index("none")]
+    assert index_reading(blank) is None
