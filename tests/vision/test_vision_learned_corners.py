@@ -202,3 +202,17 @@ def test_index_reading_is_the_upright_views_card_of_a_suit() -> None:
     blank = _scores("QH", 0.81)
     blank.suit[0] = np.eye(len(SUIT_CLASSES), dtype=np.float32)[SUIT_CLASSES.index("none")]
     assert index_reading(blank) is None
+
+
+def test_without_the_loose_corners_the_stage_seeks_its_own_corners(shared_dir: Path) -> None:
+    """With the loose-corner reading off, the stage finds corners itself: covered cards are
+    still named, and nothing outside the trick."""
+    model = GlyphModel.load()
+    on = replace(VisionConfig(), read_corners=False)
+    off = replace(on, learned_corners=None)
+    gained = 0
+    for frame, under, over in _tricks(shared_dir, 140)[:8]:
+        with_stage = {o.name for o in recognise(frame, model, on) if o.name}
+        assert with_stage <= {under, over}
+        gained += len(with_stage - {o.name for o in recognise(frame, model, off) if o.name})
+    assert gained >= 2
