@@ -4,6 +4,7 @@ card as a whole card, and the glyph reader's court rank where both networks read
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -68,12 +69,17 @@ def test_a_glyph_court_both_networks_read_as_another_court_is_withdrawn() -> Non
     assert out[0].reading is None
 
 
+def _always(scores: CardScores) -> Callable[[list[Quad]], list[CardScores]]:
+    """An index reader that gives these scores to every quad shown."""
+    return lambda quads: [scores for _ in quads]
+
+
 def test_a_glyph_court_stands_where_the_index_network_reads_it_or_doubts() -> None:
     card = _quad(100, 100, 60, 90)
     glyph = [_seen(card, "JH")]
     found: list[CardScores | None] = [_scores("KH", 0.95)]
     for index in (_scores("JH", 0.9), _scores("KH", 0.6)):
-        out = _courts_outvoted(glyph, glyph, found, 0.8, lambda quads, index=index: [index])
+        out = _courts_outvoted(glyph, glyph, found, 0.8, _always(index))
         assert out[0].name == "JH"
     # The card network unsure, or reading another suit: nothing to outvote.
     for other in (_scores("KH", 0.7), _scores("KS", 0.95)):
