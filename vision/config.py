@@ -247,6 +247,16 @@ class VisionConfig:
     edge_level: int = 24
     """Local contrast (3x3 morphological gradient) at which a pixel counts as an edge."""
     nms_iou: float = 0.3
+    fallback_border_span: float = 0.3
+    """A fallback mask's region that reaches the frame's edge is still taken where its outline's
+    points at the edge span at most this share of its shorter side: a card touching the edge
+    with a corner, not a ring along it (0: never)."""
+    remainder_margin: int = 1
+    """A region that is not card-shaped is looked at again with the cards found in it taken
+    out, grown by this many mask pixels (0: off)."""
+    remainder_size_ratio: float = 0.7
+    """A card found in what is left must be between this share of and its inverse times the
+    typical area of the cards found whole (what is left of a card cut in two is not)."""
     max_table_spread: float = 12.0
     """The frame border counts as plain table when its colour spread is at most this."""
     table_distances: tuple[float, ...] = (25.0, 50.0)

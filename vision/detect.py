@@ -4,6 +4,8 @@ Where no colour mask gives a card, three fallbacks are tried: regions enclosed b
 (a white card on a light table), cards built on one whole side of a region that is not
 card-shaped as a whole (the top card of a fanned pile, a card touching a light object), and the
 pieces such a region falls into when opened (a card parted from a thin light streak it touches).
+Last, what is left of such a region once the cards found in it are taken out fills gaps (a card
+touching another with a corner).
 """
 
 from __future__ import annotations
@@ -274,6 +276,40 @@ def _touches_border(box: Sequence[int], masks: MaskSet) -> bool:
     return x <= reach or y <= reach or x + w >= width - reach or y + h >= height - reach
 
 
+def _runs_along_border(contour: Image, box: Sequence[int], masks: MaskSet,
+                       config: VisionConfig) -> bool:
+    """True when a region reaches the frame's edge along more than
+    `config.fallback_border_span` of its shorter side (a corner touching the edge is allowed)."""
+    if not _touches_border(box, masks):
+        return False
+    if config.fallback_border_span <= 0:
+        return True
+    height, width = masks.masks[0].shape[:2]
+    reach = masks.pad + 3
+    points = contour.reshape(-1, 2)
+    at_edge = ((points[:, 0] <= reach) | (points[:, 1] <= reach)
+               | (points[:, 0] >= width - 1 - reach) | (points[:, 1] >= height - 1 - reach))
+    if not at_edge.any():
+        return True
+    span = float(np.ptp(points[at_edge], axis=0).max())
+    return span > config.fallback_border_span * min(box[2], box[3])
+
+
+def _quad_along_border(quad: Quad, masks: MaskSet, config: VisionConfig) -> bool:
+    """True when a quad reaches the frame's edge with more than one corner, or with one where
+    regions touching the edge are never taken (`config.fallback_border_span` 0)."""
+    box = cv2.boundingRect(quad)
+    if not _touches_border(box, masks):
+        return False
+    if config.fallback_border_span <= 0:
+        return True
+    height, width = masks.masks[0].shape[:2]
+    reach = masks.pad + 3
+    at_edge = ((quad[:, 0] <= reach) | (quad[:, 1] <= reach)
+               | (quad[:, 0] >= width - 1 - reach) | (quad[:, 1] >= height - 1 - reach))
+    return int(at_edge.sum()) > 1
+
+
 @dataclass(frozen=True)
 class MaskSet:
     """Binary masks of card-like regions in the shrunk, padded frame, and how to map back."""
@@ -434,6 +470,60 @@ def _parted_candidates(
             if gray is None or not crossed(gray, quad, config):
                 parted.append((PARTED_RANK + round(support, 1) + area / frame_area, quad))
     return parted
+
+
+REMAINDER_RANK = -60.0
+"""What is left of a region once the cards found in it are taken out ranks below every other
+candidate: it only fills gaps."""
+
+
+def _remainder_candidates(
+    unshaped: list[tuple[Image, Sequence[int]]], candidates: list[tuple[float, Quad]],
+    masks: MaskSet, config: VisionConfig,
+) -> list[tuple[float, Quad]]:
+    """Card quads left of the regions that were not card-shaped once the cards found in them
+    are taken out (a card touching another that was found), grown by `remainder_margin`, of
+    about the size of the cards found whole."""
+    left_over: list[tuple[float, Quad]] = []
+    if config.remainder_margin <= 0:
+        return left_over
+    frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
+    sizes = [cv2.contourArea(quad) for score, quad in candidates if score > -10.0]
+    if not sizes:
+        return left_over
+    typical = float(np.median(sizes))
+    low, high = config.remainder_size_ratio * typical, typical / config.remainder_size_ratio
+    boxed = [(cv2.boundingRect(quad), quad) for _, quad in candidates]
+    for contour, box in unshaped:
+        x, y, w, h = box
+        overlaps = [(_rect_iou(box, other), quad) for other, quad in boxed]
+        inside = [quad for iou, quad in overlaps if iou > 0.0]
+        # A region much like one card found is that card seen again: nothing is left of it.
+        if not inside or max(iou for iou, _ in overlaps) > config.same_region_iou:
+            continue
+        region = np.zeros((h, w), np.uint8)
+        cv2.drawContours(region, [contour - np.array([x, y], np.int32)], -1, 255, cv2.FILLED)
+        whole = cv2.countNonZero(region)
+        for quad in inside:
+            shifted = np.round(quad - np.array([x, y], np.float32)).astype(np.int32)
+            cv2.fillConvexPoly(region, shifted, 0)
+            cv2.polylines(region, [shifted], True, 0, 2 * config.remainder_margin + 1)
+        if cv2.countNonZero(region) > 0.9 * whole:
+            continue
+        found, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for piece in found:
+            area = cv2.contourArea(piece)
+            if not low <= area <= high:
+                continue
+            piece = piece + np.array([x, y], np.int32)
+            quad_found = _quad_of(piece, config, [c for _, c in candidates + left_over])
+            if quad_found is None:
+                continue
+            quad, support = quad_found
+            if masks.gray is not None and crossed(masks.gray, quad, config):
+                continue
+            left_over.append((REMAINDER_RANK + round(support, 1) + area / frame_area, quad))
+    return left_over
 
 
 def _repeats(quad: Quad, others: list[Quad]) -> bool:
@@ -651,6 +741,9 @@ def find_cards(
     """The unshaped regions of the masks that follow edges: regions to be opened."""
     found_boxes: list[Sequence[int]] = []
     """Bounding rectangles of the regions that gave candidates outside the fallback masks."""
+    beside_found: list[tuple[Image, Sequence[int]]] = []
+    """Fallback regions overlapping a card found in another mask: that card and what it
+    touches."""
     for index in range(len(masks.masks)):
         for contour in masks.contours(index):
             # A closed 8-connected chain of n points encloses at most n^2 / (2 pi) pixels.
@@ -662,10 +755,11 @@ def find_cards(
             box = cv2.boundingRect(contour)
             if any(_same_box(box, other) for other in seen_boxes):
                 continue
-            if index in fallback and (
-                _touches_border(box, masks) or any(_rect_iou(box, b) > config.nms_iou for b in
-                                                   found_boxes)
-            ):
+            if index in fallback and _runs_along_border(contour, box, masks, config):
+                continue
+            if index in fallback and any(_rect_iou(box, b) > config.nms_iou
+                                         for b in found_boxes):
+                beside_found.append((contour, box))
                 continue
             found = _quad_of(contour, config, [c for _, c in candidates])
             if found is None:
@@ -690,12 +784,13 @@ def find_cards(
                                        config)
     parted = _parted_candidates(to_part, found_boxes, candidates, frame_area,
                                 masks.gray, config)
-    # Like the edge rings, cards parted from a region must not reach the frame's border.
+    # Like the edge rings, cards parted from a region must not lie along the frame's border.
     candidates += [(score, quad) for score, quad in parted
-                   if not _touches_border(cv2.boundingRect(quad), masks)]
+                   if not _quad_along_border(quad, masks, config)]
     candidates += _line_candidates(masks, candidates, frame_area, config)
     candidates += cloth_candidates(masks, candidates, config)
     candidates += _enlarged_candidates(frame, masks, config)
+    candidates += _remainder_candidates(unshaped + beside_found, candidates, masks, config)
     if masks.learned and config.learned_finder is not None and config.learned_finder.agreement:
         weight = config.learned_finder.agreement
         faces = masks.masks[min(masks.learned)]
