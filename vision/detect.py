@@ -284,11 +284,8 @@ def _runs_along_border(contour: Image, box: Sequence[int], masks: MaskSet,
         return False
     if config.fallback_border_span <= 0:
         return True
-    height, width = masks.masks[0].shape[:2]
-    reach = masks.pad + 3
     points = contour.reshape(-1, 2)
-    at_edge = ((points[:, 0] <= reach) | (points[:, 1] <= reach)
-               | (points[:, 0] >= width - 1 - reach) | (points[:, 1] >= height - 1 - reach))
+    at_edge = _at_edge(points, masks)
     if not at_edge.any():
         return True
     span = float(np.ptp(points[at_edge], axis=0).max())
@@ -303,11 +300,17 @@ def _quad_along_border(quad: Quad, masks: MaskSet, config: VisionConfig) -> bool
         return False
     if config.fallback_border_span <= 0:
         return True
+    return int(_at_edge(quad, masks).sum()) > 1
+
+
+def _at_edge(points: npt.NDArray[np.floating] | Image, masks: MaskSet) -> npt.NDArray[np.bool_]:
+    """Which points (rows of x, y) lie within 3 px of the frame's edge in a padded mask."""
     height, width = masks.masks[0].shape[:2]
     reach = masks.pad + 3
-    at_edge = ((quad[:, 0] <= reach) | (quad[:, 1] <= reach)
-               | (quad[:, 0] >= width - 1 - reach) | (quad[:, 1] >= height - 1 - reach))
-    return int(at_edge.sum()) > 1
+    at_edge: npt.NDArray[np.bool_] = (
+        (points[:, 0] <= reach) | (points[:, 1] <= reach)
+        | (points[:, 0] >= width - 1 - reach) | (points[:, 1] >= height - 1 - reach))
+    return at_edge
 
 
 @dataclass(frozen=True)
