@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.deck_config import DeckMatchConfig
+from vision.foreshortening import long_pair
 
 Vectors = npt.NDArray[np.float32]
 ARRAY_NAMES = ("deck_names", "deck_grey", "deck_colour", "deck_index", "deck_ink")
@@ -34,10 +35,11 @@ class FaceViews:
     """Chroma of the index ink against the card's own white; None when no ink was seen."""
 
 
-def _upright(corners: Quad) -> npt.NDArray[np.float32]:
-    """The outline's corners ordered so the first side is a short side (portrait card)."""
+def _upright(corners: Quad, size: tuple[int, int]) -> npt.NDArray[np.float32]:
+    """The outline's corners ordered so the first side is a short side (portrait card) in a
+    frame of `size` (width, height)."""
     points = np.asarray(corners, dtype=np.float32).reshape(4, 2)
-    if np.linalg.norm(points[1] - points[0]) > np.linalg.norm(points[2] - points[1]):
+    if long_pair(points, size) == 0:
         points = np.roll(points, -1, axis=0)
     return points
 
@@ -45,7 +47,7 @@ def _upright(corners: Quad) -> npt.NDArray[np.float32]:
 def rectified(frame: Image, corners: Quad, config: DeckMatchConfig) -> Image:
     """The outlined card warped upright to the working size (shrunk by area from the frame)."""
     width, height = config.work_size
-    points = _upright(corners)
+    points = _upright(corners, (frame.shape[1], frame.shape[0]))
     long_side = float(max(np.linalg.norm(points[1] - points[2]),
                           np.linalg.norm(points[3] - points[0])))
     factor = int(np.clip(np.ceil(long_side / height), 1, config.max_oversample))

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import Image, Quad
+from vision.foreshortening import long_pair
 from vision.guess import Guess
 
 FACE_SIZE = (16, 24)
@@ -32,10 +33,11 @@ def _normalised(small: Image) -> FaceVector:
     return (vector / norm if norm > 1e-6 else vector).astype(np.float32)
 
 
-def _upright(corners: Quad) -> npt.NDArray[np.float32]:
-    """The outline's corners ordered so the first side is a short side (portrait card)."""
+def _upright(corners: Quad, size: tuple[int, int]) -> npt.NDArray[np.float32]:
+    """The outline's corners ordered so the first side is a short side (portrait card) in a
+    frame of `size` (width, height)."""
     pts = np.asarray(corners, dtype=np.float32)
-    if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[2] - pts[1]):
+    if long_pair(pts, size) == 0:
         pts = np.roll(pts, -1, axis=0)
     return pts
 
@@ -46,7 +48,8 @@ def face_vector(frame: Image, corners: Quad) -> FaceVector:
     big = (width * 4, height * 4)
     target = np.array([[0, 0], [big[0] - 1, 0], [big[0] - 1, big[1] - 1], [0, big[1] - 1]],
                       np.float32)
-    matrix = cv2.getPerspectiveTransform(_upright(corners), target)
+    upright = _upright(corners, (frame.shape[1], frame.shape[0]))
+    matrix = cv2.getPerspectiveTransform(upright, target)
     warped = cv2.warpPerspective(frame, matrix, big, flags=cv2.INTER_LINEAR)
     if warped.ndim == 2:
         warped = cv2.cvtColor(warped, cv2.COLOR_GRAY2BGR)

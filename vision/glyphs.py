@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
+from vision.foreshortening import long_pair
 
 
 @dataclass(frozen=True)
@@ -30,11 +31,12 @@ class IndexGlyphs:
     """Two pieces side by side, a narrower one, a gap, then one with a hole."""
 
 
-def _card_transform(corners: Quad, config: VisionConfig) -> Image:
-    """Perspective transform from the frame to the upright rectified card."""
+def _card_transform(corners: Quad, config: VisionConfig,
+                    size: tuple[int, int] | None = None) -> Image:
+    """Perspective transform from a frame (of `size`, when given) to the upright rectified
+    card."""
     pts = np.asarray(corners, dtype=np.float32)
-    a, b, c = pts[:3].tolist()
-    if math.dist(a, b) > math.dist(b, c):
+    if long_pair(pts, size) == 0:
         pts = np.roll(pts, -1, axis=0)
     right, bottom = config.card_width - 1, config.card_height - 1
     target = np.array([[0, 0], [right, 0], [right, bottom], [0, bottom]], np.float32)
@@ -46,7 +48,7 @@ def index_views(frame: Image, corners: Quad, config: VisionConfig,
     """The two index corners of a card, warped straight from the frame, each upright (`window`:
     the view's width and height as shares of the card, else `index_width` x `index_height`)."""
     width, height = window or (config.index_width, config.index_height)
-    matrix = _card_transform(corners, config)
+    matrix = _card_transform(corners, config, (frame.shape[1], frame.shape[0]))
     zoom = index_zoom(_short_side(corners) / config.card_width, config)
     crop_w = round(width * config.card_width) * zoom
     crop_h = round(height * config.card_height) * zoom

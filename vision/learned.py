@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from vision.cards import CardObservation, Image, Quad, Rank, Reading, Suit
 from vision.errors import VisionError
+from vision.foreshortening import long_pair
 
 DATA = Path(__file__).resolve().parent / "data"
 MODEL_PATH = DATA / "reader.onnx"
@@ -39,16 +40,15 @@ class ModelFileError(VisionError, OSError):
     """The learned reader's model or manifest is missing or does not match."""
 
 
-def oriented(quad: Quad) -> Quad:
-    """The quad's corners clockwise on screen (y down), starting at a corner of a short side."""
+def oriented(quad: Quad, size: tuple[int, int] | None = None) -> Quad:
+    """The quad's corners clockwise on screen (y down), starting at a corner of a short side
+    (`foreshortening.long_pair`, in a frame of `size` when given)."""
     pts = np.asarray(quad, np.float32).reshape(4, 2)
     x, y = pts[:, 0], pts[:, 1]
     area = float(np.dot(x, y[_NEXT]) - np.dot(x[_NEXT], y))
     if area < 0:
-        pts = pts[::-1]
-    step = pts - pts[_NEXT]
-    sides = np.sqrt((step * step).sum(axis=1))
-    start = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1
+        pts = np.ascontiguousarray(pts[::-1])
+    start = 0 if long_pair(pts, size) == 1 else 1
     return np.ascontiguousarray(pts[_TURNS[start]], np.float32)
 
 
@@ -69,7 +69,7 @@ def _both_ends(frame: Image, quad: Quad, target: Floats, size: tuple[int, int],
                flags: int) -> tuple[Image, Image]:
     """The frame warped so that the card's corners (upright, then turned 180 degrees) land on
     `target`, each to `size`."""
-    pts = oriented(quad)
+    pts = oriented(quad, (frame.shape[1], frame.shape[0]))
     views = []
     for start in (0, 2):
         matrix = cv2.getPerspectiveTransform(pts[_TURNS[start]], target)

@@ -151,7 +151,7 @@ def index_support(frame: Image, corners: list[Quad], readings: list[Reading],
     for n, (box, reading) in enumerate(zip(corners, readings, strict=True)):
         best = 0.0
         for quad, scores in zip(quads[2 * n:2 * n + 2], found[2 * n:2 * n + 2], strict=True):
-            pts = oriented(quad)
+            pts = oriented(quad, (frame.shape[1], frame.shape[0]))
             for view, start in enumerate((0, 2)):
                 tip = np.roll(pts, -start, axis=0)[0]
                 if float(np.linalg.norm(np.asarray(box) - tip, axis=1).min()) <= 1.5:

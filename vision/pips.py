@@ -146,7 +146,7 @@ def _pip_pieces(pieces: list[Piece], reaching_in: int,
 def upright_view(frame: Image, quad: Quad, width: int, height: int) -> Image:
     """The card warped upright to width x height (one end of `learned.rectify`)."""
     target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
-    matrix = cv2.getPerspectiveTransform(oriented(quad), target)
+    matrix = cv2.getPerspectiveTransform(oriented(quad, (frame.shape[1], frame.shape[0])), target)
     view: Image = cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_AREA,
                                       borderMode=cv2.BORDER_REPLICATE)
     return view
