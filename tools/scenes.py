@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from tools.synthetic import suit_shape
 from vision.cards import Image, Quad
@@ -73,3 +74,29 @@ def paste_card(scene: Image, face: Image, centre: tuple[float, float], long_side
     mask = cv2.warpPerspective(np.full((height, width), 255, np.uint8), matrix, size)
     scene[mask > 127] = warped[mask > 127]
     return order_corners(target)
+
+
+def seen_at_slant(scene: Image, outlines: list[Quad], tilt: float,
+                  distance: float = 1.3) -> tuple[Image, list[Quad]]:
+    """The scene as a table seen square on, pictured instead by a camera tilted `tilt` degrees
+    about the frame's middle row (the top farther away), at `distance` times the frame's long
+    side, with a focal length of that long side and its centre in the frame's: the picture
+    and the outlines in it."""
+    height, width = scene.shape[:2]
+    focal = float(max(width, height))
+    centre = np.array([width / 2.0, height / 2.0])
+    theta = np.deg2rad(tilt)
+
+    def pictured(points: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        across, down = (np.asarray(points, np.float64) - centre).T
+        depth = distance * focal - down * np.sin(theta)
+        seen: npt.NDArray[np.float64] = np.stack(
+            [focal * across / depth, focal * down * np.cos(theta) / depth], axis=1) + centre
+        return seen
+
+    frame_corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
+    matrix = cv2.getPerspectiveTransform(frame_corners.astype(np.float32),
+                                         pictured(frame_corners).astype(np.float32))
+    picture = cv2.warpPerspective(scene, matrix, (width, height), flags=cv2.INTER_AREA,
+                                  borderMode=cv2.BORDER_REPLICATE)
+    return picture, [pictured(quad).astype(np.float32) for quad in outlines]

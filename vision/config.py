@@ -251,6 +251,16 @@ class VisionConfig:
     """A fallback mask's region that reaches the frame's edge is still taken where its outline's
     points at the edge span at most this share of its shorter side: a card touching the edge
     with a corner, not a ring along it (0: never)."""
+    slant_aspects: tuple[float, float] = (1.0, 2.4)
+    """A card seen at a slant is foreshortened along the view: an outline of aspect between
+    these, outside `min_aspect`-`max_aspect`, is still a card where its region is clean (see
+    `slant_min_solidity` and `slant_min_support`) and its true aspect is a card's
+    (`vision.foreshortening.CARD_ASPECTS`). It only fills gaps (`detect.SLANT_RANK`). An empty
+    range turns it off."""
+    slant_min_solidity: float = 0.95
+    slant_min_support: float = 0.9
+    """How clean a slanted card's region must be: the share of its convex hull it fills and the
+    share of its quad's sides that run along its outline."""
     remainder_margin: int = 1
     """A region that is not card-shaped is looked at again with the cards found in it taken
     out, grown by this many mask pixels (0: off)."""

@@ -25,6 +25,7 @@ from vision.finder_felt import card_regions, light_share, object_mask
 from vision.finder_lines import line_quads, line_segments
 from vision.finder_net import inside_mask
 from vision.finder_parts import parted_pieces
+from vision.foreshortening import CARD_ASPECTS, long_pair, true_aspect
 from vision.outline_boxes import Bounds, bounds, bounds_iou
 from vision.outline_sides import crossed, side_quads
 
@@ -190,12 +191,14 @@ def _quad_of(
 
 def _checked(
     quad: Quad, contour: Image, min_support: float, config: VisionConfig,
-    seen: list[Quad],
+    seen: list[Quad], aspects: tuple[float, float] | None = None,
 ) -> tuple[Quad, float] | None:
-    """The quad and its edge support if it has a card's aspect, is new and follows the contour."""
+    """The quad and its edge support if it has a card's aspect (`aspects`, by default
+    `min_aspect`-`max_aspect`), is new and follows the contour."""
     _, (side_a, side_b), _ = cv2.minAreaRect(quad)
     aspect = max(side_a, side_b) / max(1.0, min(side_a, side_b))
-    if not config.min_aspect < aspect < config.max_aspect:
+    low, high = aspects or (config.min_aspect, config.max_aspect)
+    if not low < aspect < high:
         return None
     if aspect > config.squeezed_aspect and not is_even(quad, config.max_side_ratio):
         return None
@@ -208,6 +211,25 @@ def _checked(
     if support < min_support:
         return None
     return quad, support
+
+
+def _slanted_quad(
+    contour: Image, config: VisionConfig, seen: list[Quad]
+) -> tuple[Quad, float] | None:
+    """The quad of a clean region whose aspect is a card's only when seen at a slant
+    (`config.slant_aspects`), and its edge support; None otherwise."""
+    low, high = config.slant_aspects
+    if high <= low:
+        return None
+    hull = cv2.convexHull(contour)
+    hull_area = cv2.contourArea(hull)
+    if hull_area <= 0 or cv2.contourArea(contour) < config.slant_min_solidity * hull_area:
+        return None
+    rough = _approx_quad(hull, config)
+    if rough is None or cv2.contourArea(rough) < config.min_hull_fill * hull_area:
+        return None
+    return _checked(order_corners(rough), contour, config.slant_min_support, config, seen,
+                    (low, high))
 
 
 def is_even(quad: Quad, max_ratio: float) -> bool:
@@ -476,8 +498,29 @@ def _parted_candidates(
 
 
 REMAINDER_RANK = -60.0
+SLANT_RANK = -70.0
+"""Where the cards seen at a slant rank: below every other finder, what is left of a region
+included."""
 """What is left of a region once the cards found in it are taken out ranks below every other
 candidate: it only fills gaps."""
+
+
+def _slanted(contour: Image, masks: MaskSet, config: VisionConfig,
+             frame_area: int) -> list[tuple[float, Quad]]:
+    """The region as a card seen at a slant, ranked at `SLANT_RANK`: its true aspect
+    (`vision.foreshortening`) a card's, not two cards' side by side or end to end, and its long
+    sides those the readers turn it by (`long_pair`)."""
+    found = _slanted_quad(contour, config, [])
+    if found is None:
+        return []
+    quad, support = found
+    height, width = (size - 2 * masks.pad for size in masks.masks[0].shape[:2])
+    seen = true_aspect(quad - np.float32(masks.pad), width, height)
+    if seen is None or not CARD_ASPECTS[0] <= seen[0] <= CARD_ASPECTS[1]:
+        return []
+    if seen[1] != long_pair(quad - np.float32(masks.pad), (width, height)):
+        return []
+    return [(SLANT_RANK + round(support, 1) + cv2.contourArea(contour) / frame_area, quad)]
 
 
 def _remainder_candidates(
@@ -747,6 +790,8 @@ def find_cards(
     beside_found: list[tuple[Image, Sequence[int]]] = []
     """Fallback regions overlapping a card found in another mask: that card and what it
     touches."""
+    slanted: list[tuple[float, Quad]] = []
+    """Clean regions of a card's shape seen at a slant (`_slanted_quad`), ranked to fill gaps."""
     for index in range(len(masks.masks)):
         for contour in masks.contours(index):
             # A closed 8-connected chain of n points encloses at most n^2 / (2 pi) pixels.
@@ -766,6 +811,8 @@ def find_cards(
                 continue
             found = _quad_of(contour, config, [c for _, c in candidates])
             if found is None:
+                if index not in fallback:
+                    slanted += _slanted(contour, masks, config, frame_area)
                 unshaped.append((contour, box))
                 if index in masks.opened_in:
                     to_part.append((contour, box))
@@ -794,6 +841,7 @@ def find_cards(
     candidates += cloth_candidates(masks, candidates, config)
     candidates += _enlarged_candidates(frame, masks, config)
     candidates += _remainder_candidates(unshaped + beside_found, candidates, masks, config)
+    candidates += slanted
     if masks.learned and config.learned_finder is not None and config.learned_finder.agreement:
         weight = config.learned_finder.agreement
         faces = masks.masks[min(masks.learned)]
