@@ -214,10 +214,12 @@ def _checked(
 
 
 def _slanted_quad(
-    contour: Image, config: VisionConfig, seen: list[Quad]
+    contour: Image, config: VisionConfig, size: tuple[int, int], pad: int
 ) -> tuple[Quad, float] | None:
     """The quad of a clean region whose aspect is a card's only when seen at a slant
-    (`config.slant_aspects`), and its edge support; None otherwise."""
+    (`config.slant_aspects`) and whose true shape in a frame of `size` (padded by `pad`) is a
+    card's, the long sides those the readers turn it by (`long_pair`), and its edge support;
+    None otherwise."""
     low, high = config.slant_aspects
     if high <= low:
         return None
@@ -228,8 +230,17 @@ def _slanted_quad(
     rough = _approx_quad(hull, config)
     if rough is None or cv2.contourArea(rough) < config.min_hull_fill * hull_area:
         return None
-    return _checked(order_corners(rough), contour, config.slant_min_support, config, seen,
-                    (low, high))
+    quad = order_corners(rough)
+    _, (side_a, side_b), _ = cv2.minAreaRect(quad)
+    if config.min_aspect < max(side_a, side_b) / max(1.0, min(side_a, side_b)) < config.max_aspect:
+        return None  # a card's aspect seen from above: `_quad_of` judged it already
+    unpadded = quad - np.float32(pad)
+    seen = true_aspect(unpadded, *size)
+    if seen is None or not CARD_ASPECTS[0] <= seen[0] <= CARD_ASPECTS[1]:
+        return None
+    if seen[1] != long_pair(unpadded, size):
+        return None
+    return _checked(quad, contour, config.slant_min_support, config, [], (low, high))
 
 
 def is_even(quad: Quad, max_ratio: float) -> bool:
@@ -507,19 +518,13 @@ candidate: it only fills gaps."""
 
 def _slanted(contour: Image, masks: MaskSet, config: VisionConfig,
              frame_area: int) -> list[tuple[float, Quad]]:
-    """The region as a card seen at a slant, ranked at `SLANT_RANK`: its true aspect
-    (`vision.foreshortening`) a card's, not two cards' side by side or end to end, and its long
-    sides those the readers turn it by (`long_pair`)."""
-    found = _slanted_quad(contour, config, [])
+    """The region as a card seen at a slant (`_slanted_quad`), ranked at `SLANT_RANK`: its
+    true aspect (`vision.foreshortening`) a card's, not two cards' side by side or end to end."""
+    height, width = (size - 2 * masks.pad for size in masks.masks[0].shape[:2])
+    found = _slanted_quad(contour, config, (width, height), masks.pad)
     if found is None:
         return []
     quad, support = found
-    height, width = (size - 2 * masks.pad for size in masks.masks[0].shape[:2])
-    seen = true_aspect(quad - np.float32(masks.pad), width, height)
-    if seen is None or not CARD_ASPECTS[0] <= seen[0] <= CARD_ASPECTS[1]:
-        return []
-    if seen[1] != long_pair(quad - np.float32(masks.pad), (width, height)):
-        return []
     return [(SLANT_RANK + round(support, 1) + cv2.contourArea(contour) / frame_area, quad)]
 
 

@@ -10,8 +10,9 @@ the dev sets' slanted cards measure 1.31-1.52 with it, against 1.40 for a card.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-import numpy.typing as npt
 
 from vision.cards import Quad
 
@@ -20,28 +21,29 @@ def true_sides(quad: Quad, centre: tuple[float, float], focal: float) -> tuple[f
     """The true lengths, in a common unit, of the sides from corner 0 to 1 and from corner 0 to 3
     of a quad pictured by a camera of this centre and focal length (pixels); None where the quad
     cannot be a rectangle's picture."""
-    points = np.asarray(quad, np.float64).reshape(4, 2) - np.asarray(centre, np.float64)
     if focal <= 0:
         return None
-    corner, along, opposite, across = (np.append(p / focal, 1.0) for p in points)
-    # Each far corner's depth relative to corner 0, from the corners' cross ratios.
-    depth_along = _ratio(corner, opposite, across, along)
-    depth_across = _ratio(corner, opposite, along, across)
-    if depth_along is None or depth_across is None or depth_along <= 0 or depth_across <= 0:
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = (
+        ((float(x) - centre[0]) / focal, (float(y) - centre[1]) / focal)
+        for x, y in np.asarray(quad, np.float64).reshape(4, 2))
+    # Rays through corner 0, along (1), opposite (2) and across (3), as (x, y, 1); each far
+    # corner's depth relative to corner 0 follows from triple products (cross ratios).
+    base = _triple((x0, y0), (x2, y2), (x3, y3))
+    below = _triple((x1, y1), (x2, y2), (x3, y3))
+    depth_along = base / below if abs(below) > 1e-12 else 0.0
+    base = _triple((x0, y0), (x2, y2), (x1, y1))
+    below = _triple((x3, y3), (x2, y2), (x1, y1))
+    depth_across = base / below if abs(below) > 1e-12 else 0.0
+    if depth_along <= 0 or depth_across <= 0:
         return None
-    side_along = depth_along * along - corner
-    side_across = depth_across * across - corner
-    return float(np.linalg.norm(side_along)), float(np.linalg.norm(side_across))
+    along = math.dist((depth_along * x1, depth_along * y1, depth_along), (x0, y0, 1.0))
+    across = math.dist((depth_across * x3, depth_across * y3, depth_across), (x0, y0, 1.0))
+    return along, across
 
 
-def _ratio(corner: npt.NDArray[np.float64], opposite: npt.NDArray[np.float64],
-           third: npt.NDArray[np.float64], far: npt.NDArray[np.float64]) -> float | None:
-    """How much farther `far` lies than `corner`, where `opposite` is the rectangle's fourth
-    corner opposite `corner` and `third` the remaining one."""
-    below = float(np.dot(np.cross(far, opposite), third))
-    if abs(below) < 1e-12:
-        return None
-    return float(np.dot(np.cross(corner, opposite), third)) / below
+def _triple(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]) -> float:
+    """The triple product (a x b) . c of three rays (x, y, 1)."""
+    return ((a[1] - b[1]) * c[0] + (b[0] - a[0]) * c[1] + (a[0] * b[1] - a[1] * b[0]))
 
 
 def true_aspect(quad: Quad, width: int, height: int) -> tuple[float, int] | None:
@@ -68,9 +70,9 @@ def long_pair(quad: Quad, size: tuple[int, int] | None = None) -> int:
     corners 1-2 and 3-0): the longer on screen, unless the two are nearly as long and the true
     shape in a frame of `size` (width, height) is a card's the other way (a card seen at a
     slant)."""
-    points = np.asarray(quad, np.float64).reshape(4, 2)
-    sides = np.linalg.norm(points - np.roll(points, -1, axis=0), axis=1)
-    first, second = float(sides[0] + sides[2]), float(sides[1] + sides[3])
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = np.asarray(quad, np.float64).reshape(4, 2).tolist()
+    first = math.dist((x0, y0), (x1, y1)) + math.dist((x2, y2), (x3, y3))
+    second = math.dist((x1, y1), (x2, y2)) + math.dist((x3, y3), (x0, y0))
     on_screen = 0 if first > second else 1
     if size is None or max(first, second) >= DOUBTFUL_PAIRS * min(first, second):
         return on_screen

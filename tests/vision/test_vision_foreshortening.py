@@ -12,6 +12,7 @@ import pytest
 from tools.scenes import paste_card, seen_at_slant, table_background
 from tools.synthetic import artwork_cards
 from vision.config import VisionConfig
+from vision.detect import find_cards
 from vision.foreshortening import long_pair, true_aspect
 from vision.model import GlyphModel
 from vision.pipeline import recognise
@@ -115,3 +116,15 @@ def test_cards_on_a_table_seen_at_a_slant_are_found_and_named_rightly() -> None:
     right_without, wrong_without = named_right_and_wrong(upright_only, seeds, 35.0)
     assert wrong_without == 0
     assert right_without < right
+
+
+@pytest.mark.parametrize("size", [(120, 115), (150, 140), (90, 200), (200, 90)])
+def test_white_shapes_seen_from_above_that_no_card_makes_are_not_found(
+        size: tuple[int, int]) -> None:
+    # A napkin, a squat box, a long strip of paper: clean regions of the aspects a slanted card
+    # shows on screen, but seen square on their true shape is no card's.
+    frame = table_background(WIDTH, HEIGHT, seed=5)
+    width, height = size
+    left, top = (WIDTH - width) // 2, (HEIGHT - height) // 2
+    frame[top:top + height, left:left + width] = 235
+    assert find_cards(frame, VisionConfig()) == []
