@@ -91,6 +91,14 @@ class OutlineFitConfig:
     """An unread outline longer than this many times its width is also read at its two ends
     cut to `end_cut_aspect` (a card lying on the uncovered strip of another's back; None: off)."""
     end_cut_aspect: float = 1.4
+    lines_within: int = 3
+    """An unread outline is also read as each of up to this many cards made of the straight
+    lines in and about it (`vision/outline_lines.py`: a card on a card; 0: off)."""
+    lines_min_inside: float = 0.8
+    """Such a card lies at least this share inside the outline."""
+    rest_share: float = 0.6
+    """A card named inside an unread outline whose area is under this share of the outline's
+    is added beside it, and the outline stays unread: it holds more than that card."""
 
 
 @dataclass(frozen=True)

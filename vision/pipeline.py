@@ -38,6 +38,7 @@ from vision.learned_index import (
 from vision.learned_large import named_large, shrunk
 from vision.model import GlyphModel
 from vision.outline_fit import end_cuts, fitted_outline
+from vision.outline_lines import cards_within
 from vision.pips import checked_by_pips
 from vision.read import read_outline, read_views
 from vision.read_search import card_shaped, read_unread_outlines
@@ -205,42 +206,68 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
     if fit is None or not unread:
         return observations
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    read = [o.corners for o in observations if o.whole and o.reading is not None]
+    width = float(np.median([_short_side(q) for q in read])) if read else None
     tried: list[tuple[int, CardObservation]] = []
+    alone: list[tuple[int, CardObservation]] = []
+    """Cards of the lines within an outline, each checked apart: several quads of one card
+    would each be named by the network alone, and a name so given twice is given to none."""
     for k in unread:
         corners = observations[k].corners
         quads = [fitted_outline(gray, corners, fit)]
         if fit.end_cut_min_aspect is not None:
             quads += end_cuts(corners, fit.end_cut_aspect, fit.end_cut_min_aspect)
-        for quad in quads:
+        lines = (cards_within(gray, corners, config, width, fit.lines_within,
+                              fit.lines_min_inside) if fit.lines_within else [])
+        for quad in [*quads, *lines]:
             if quad is None or not (card_shaped(quad, None, config,
                                                 (config.min_aspect, config.max_aspect))
                                     and is_even(quad, config.max_side_ratio)):
                 continue
-            tried.append((k, _read_refitted(frame, quad, model, config, views)))
-    if not tried:
+            seen = _read_refitted(frame, quad, model, config, views)
+            (tried if any(quad is q for q in quads) else alone).append((k, seen))
+    if not tried and not alone:
         return observations
     found = [o for _, o in tried]
     if views is not None:
-        found = checked_by_learned(frame, found, config, views)
+        found = checked_by_learned(frame, found, config, views) if found else []
+        found += [checked_by_learned(frame, [o], config, views)[0] for _, o in alone]
+    else:
+        found += [o for _, o in alone]
+    tried += alone
     named: dict[int, list[CardObservation]] = {}
     for (k, _), observation in zip(tried, found, strict=True):
         if observation.reading is not None:
             named.setdefault(k, []).append(observation)
     out: list[CardObservation | None] = list(observations)
+    beside: list[CardObservation] = []
     for k, choices in named.items():
         if len({o.name for o in choices}) > 1:
-            continue  # the fit and the ends name different cards: it stays unread
+            continue  # the fit, the ends and the lines name different cards: it stays unread
         observation = choices[0]
         on = [n for n, other in enumerate(out) if n != k and other is not None
               and other.reading is not None and on_one_card(observation.corners, other.corners)]
         # A card named there already: the fit is a piece of it, or of another card.
         if any(out[n].whole or out[n].name != observation.name for n in on):  # type: ignore[union-attr]
             continue
-        out[k] = observation
+        # A card named elsewhere in the frame: one deck has one of each card.
+        if any(other is not None and n not in on and other.name == observation.name
+               for n, other in enumerate(out)) or observation.name in {o.name for o in beside}:
+            continue
+        if _area(observation.corners) < fit.rest_share * _area(observations[k].corners):
+            # The outline held more than this card (a card on a card): it stays unread.
+            beside.append(observation)
+        else:
+            out[k] = observation
         # A loose corner of the same name on the fitted card is that card's index.
         for n in on:
             out[n] = None
-    return [o for o in out if o is not None]
+    return [o for o in out if o is not None] + beside
+
+
+def _area(quad: Quad) -> float:
+    """A quad's area in pixels."""
+    return float(cv2.contourArea(np.asarray(quad, np.float32).reshape(-1, 1, 2)))
 
 
 def _read_refitted(frame: Image, quad: Quad, model: GlyphModel, config: VisionConfig,
