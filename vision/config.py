@@ -96,6 +96,9 @@ class OutlineFitConfig:
     lines in and about it (`vision/outline_lines.py`: a card on a card; 0: off)."""
     lines_min_inside: float = 0.8
     """Such a card lies at least this share inside the outline."""
+    lines_min_area: float = 1.2
+    """Only outlines larger than this many times the median area of the cards read (any, when
+    none is read) are looked in: a smaller one holds one card at most."""
     rest_share: float = 0.6
     """A card named inside an unread outline whose area is under this share of the outline's
     is added beside it, and the outline stays unread: it holds more than that card."""

@@ -156,8 +156,9 @@ def _recognise(
                 frame, fresh, config, seen))
     if config.outline_fit is not None:
         with clock.stage("fitted outlines"):
+            settled_here = [o for o in observations if id(o) in kept]
             observations = _apart(observations, kept, lambda fresh: fitted_unread(
-                frame, fresh, model, config, views))
+                frame, fresh, model, config, views, settled_here))
     if config.learned_corners is not None and views is not None and config.learned_index:
         read = [o.corners for o in observations if o.reading is not None and o.whole]
         width = typical_width(read, quads, min(frame.shape[:2]), config)
@@ -196,18 +197,26 @@ def _recognise(
 
 
 def fitted_unread(frame: Image, observations: list[CardObservation], model: GlyphModel,
-                  config: VisionConfig, views: LearnedViews | None) -> list[CardObservation]:
+                  config: VisionConfig, views: LearnedViews | None,
+                  elsewhere: Sequence[CardObservation] = ()) -> list[CardObservation]:
     """The observations with each whole outline left unread by every stage fitted to the
-    card's own edges (`vision.outline_fit`), and an outline too long for a card cut to a card
-    at either end, each read there as any outline is (the glyph reader, then the learned
-    check); it is replaced only where these name one card and nothing named lies there."""
+    card's own edges (`vision.outline_fit`), an outline too long for a card cut to a card at
+    either end, and one larger than the cards read looked in for cards of straight lines
+    (`vision.outline_lines`), each read there as any outline is (the glyph reader, then the
+    learned check). It is replaced only where these name one card, nothing named lies there and
+    the name is not given elsewhere in the frame (`elsewhere`: cards settled before); a card
+    covering under `rest_share` of it is added beside it instead, and it stays unread."""
     fit = config.outline_fit
     unread = [k for k, o in enumerate(observations) if o.whole and o.reading is None]
     if fit is None or not unread:
         return observations
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    read = [o.corners for o in observations if o.whole and o.reading is not None]
+    # The cards named in the frame, those settled before (`elsewhere`) too, give the cards'
+    # size and the names given already.
+    read = [o.corners for o in (*observations, *elsewhere) if o.whole and o.reading is not None]
+    given = {o.name for o in elsewhere if o.name is not None}
     width = float(np.median([_short_side(q) for q in read])) if read else None
+    card_area = float(np.median([_area(q) for q in read])) if read else 0.0
     tried: list[tuple[int, CardObservation]] = []
     alone: list[tuple[int, CardObservation]] = []
     """Cards of the lines within an outline, each checked apart: several quads of one card
@@ -217,8 +226,12 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
         quads = [fitted_outline(gray, corners, fit)]
         if fit.end_cut_min_aspect is not None:
             quads += end_cuts(corners, fit.end_cut_aspect, fit.end_cut_min_aspect)
+        # An outline no larger than the cards read holds no more than one card: the lines in
+        # it are its own sides.
         lines = (cards_within(gray, corners, config, width, fit.lines_within,
-                              fit.lines_min_inside) if fit.lines_within else [])
+                              fit.lines_min_inside)
+                 if fit.lines_within and _area(corners) > fit.lines_min_area * card_area
+                 else [])
         for quad in [*quads, *lines]:
             if quad is None or not (card_shaped(quad, None, config,
                                                 (config.min_aspect, config.max_aspect))
@@ -252,7 +265,8 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
             continue
         # A card named elsewhere in the frame: one deck has one of each card.
         if any(other is not None and n not in on and other.name == observation.name
-               for n, other in enumerate(out)) or observation.name in {o.name for o in beside}:
+               for n, other in enumerate(out)) or observation.name in given | {
+                   o.name for o in beside}:
             continue
         if _area(observation.corners) < fit.rest_share * _area(observations[k].corners):
             # The outline held more than this card (a card on a card): it stays unread.
