@@ -12,7 +12,7 @@ import pytest
 from tools.drawn_deck import camera_look
 from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
-from vision.cards import CardObservation, Image, Quad
+from vision.cards import CardObservation, Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
 from vision.learned import shipped_reader
 from vision.learned_first import LearnedViews
@@ -120,3 +120,30 @@ def test_the_top_card_is_named_and_the_outline_stays_unread(model: GlyphModel,
         named_without += bool(without)
     assert named >= len(PAIRS) // 2
     assert named > named_without
+
+
+def test_only_outlines_larger_than_the_cards_read_are_looked_in(
+        model: GlyphModel, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unread outline of one card's size beside a card read holds one card at most: no line
+    search there; one spanning two cards is searched; with nothing read, every one is."""
+    import vision.pipeline as pipeline
+
+    looked: list[float] = []
+
+    def counted(gray: Image, outline: Quad, *rest: object) -> list[Quad]:
+        looked.append(float(cv2.contourArea(np.asarray(outline, np.float32))))
+        return cards_within(gray, outline, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "cards_within", counted)
+    frame, top, spanning, beneath = _card_on_card("TS", "QH", 140.0, seed=40)
+    views = LearnedViews(frame, shipped_reader())
+    config = VisionConfig()
+    named = CardObservation(top, Reading(Rank.QUEEN, Suit.HEARTS, 0.9), 0.9)
+    for outline, searched in ((beneath, False), (spanning, True)):
+        looked.clear()
+        fitted_unread(frame, [CardObservation(outline, None, 0.0)], model, config, views,
+                      [named])
+        assert bool(looked) is searched
+        looked.clear()
+        fitted_unread(frame, [CardObservation(outline, None, 0.0)], model, config, views)
+        assert looked
