@@ -150,3 +150,21 @@ def single_render(name: str, long_side: float = 200, seed: int = 0) -> Image:
     """One card alone on the table, as an enrolment photo of the drawn deck."""
     frame, _ = drawn_scene([name], long_side, seed, (round(long_side * 1.6),) * 2)
     return frame
+
+
+def covered_trick(faces: dict[str, Image], under: str, over: str, long_side: float,
+                  seed: int) -> tuple[Image, Quad, Quad]:
+    """A card with another laid over its lower part (its top index corner left in sight)."""
+    rng = np.random.default_rng(seed)
+    frame = table_background(480, 400, seed=seed)
+    angle = float(rng.uniform(-30, 30))
+    theta = np.deg2rad(angle)
+    down = np.array([-np.sin(theta), np.cos(theta)])
+    across = np.array([np.cos(theta), np.sin(theta)])
+    centre = np.array([240.0, 170.0])
+    under_quad = paste_card(frame, faces[under], (float(centre[0]), float(centre[1])),
+                            long_side, angle)
+    shift = centre + down * 0.6 * long_side + across * float(rng.uniform(-0.1, 0.1)) * long_side
+    over_quad = paste_card(frame, faces[over], (float(shift[0]), float(shift[1])), long_side,
+                           angle + float(rng.uniform(-12, 12)))
+    return camera_look(frame, rng), under_quad, over_quad

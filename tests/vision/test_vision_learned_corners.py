@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tools.drawn_deck import camera_look, drawn_face
+from tools.drawn_deck import camera_look, covered_trick, drawn_face
 from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
-from vision.cards import CardObservation, Image, Quad, Reading, parse_card
+from vision.cards import CardObservation, Image, Reading, parse_card
 from vision.config import LearnedCornersConfig, VisionConfig
 from vision.corners import CardCorner, find_corners
 from vision.detect import card_masks
@@ -108,31 +108,13 @@ def test_fresh_names_skip_given_names_rival_readings_and_repeats() -> None:
     assert [(n.reading.name, n.reading.confidence) for n in kept] == [("QC", 0.9)]
 
 
-def _trick(faces: dict[str, Image], under: str, over: str, long_side: float,
-           seed: int) -> tuple[Image, Quad, Quad]:
-    """A card with another laid over its lower part (its top index corner left in sight)."""
-    rng = np.random.default_rng(seed)
-    frame = table_background(480, 400, seed=seed)
-    angle = float(rng.uniform(-30, 30))
-    theta = np.deg2rad(angle)
-    down = np.array([-np.sin(theta), np.cos(theta)])
-    across = np.array([np.cos(theta), np.sin(theta)])
-    centre = np.array([240.0, 170.0])
-    under_quad = paste_card(frame, faces[under], (float(centre[0]), float(centre[1])),
-                            long_side, angle)
-    shift = centre + down * 0.6 * long_side + across * float(rng.uniform(-0.1, 0.1)) * long_side
-    over_quad = paste_card(frame, faces[over], (float(shift[0]), float(shift[1])), long_side,
-                           angle + float(rng.uniform(-12, 12)))
-    return camera_look(frame, rng), under_quad, over_quad
-
-
 def _tricks(shared_dir: Path, long_side: float) -> list[tuple[Image, str, str]]:
     faces = dict(artwork_cards(shared_dir / "vision" / "artwork"))
     names = sorted(n for n in faces if n[1] in "CDHS")
     out = []
     for seed in range(100, 112):
         under, over = (str(n) for n in np.random.default_rng(seed).choice(names, 2, False))
-        frame, _, _ = _trick(faces, under, over, long_side, seed)
+        frame, _, _ = covered_trick(faces, under, over, long_side, seed)
         out.append((frame, under, over))
     return out
 
