@@ -95,6 +95,9 @@ class CardObservation:
     confidence: float
     whole: bool = True
     """True when `corners` outline the whole card; False when only a visible index corner."""
+    one_end: bool = False
+    """True when named from one end only, the other lying under something unread (a card
+    beneath it, say): the frame is looked at again there."""
 
     @property
     def name(self) -> str | None:

@@ -716,6 +716,14 @@ class VisionConfig:
     """A whole card's glyph reading the learned reader vetoes (one of its views doubts it)
     stands where one of its views names that card and the index reader gives it its
     `loose_support` or more in both views (`learned_index.kept_with_index`)."""
+    index_one_end: float | None = 0.6
+    """A whole card's glyph reading of `index_one_end_glyph` or more that the learned reader
+    vetoes stands where the index reader gives that card this or more at one end, on an
+    outline of a card's shape (`learned_index.kept_by_one_end`): the card network, shown a card
+    whose other end lies under another card, sees mostly that card. The levels are the covered
+    corners' (`LearnedCornersConfig.index_least`, `glyph_least`); wrong glyph readings on the
+    training halves got 0.00-0.04 from the index reader. None: off."""
+    index_one_end_glyph: float = 0.45
     learned_large_length: float = 140.0
     """A whole card longer than `learned_max_length` that the glyph reader leaves unread is
     shown to the learned reader shrunk to this long side (area averaging), and named where both

@@ -14,19 +14,19 @@ from vision.outline_boxes import Bounds
 
 def in_doubt(observations: Sequence[CardObservation]) -> bool:
     """Whether a frame's recognition leaves something unread: an outline or a corner that is
-    present but not named."""
-    return any(o.reading is None for o in observations)
+    present but not named, or a card named from one end, whose other end lies under something."""
+    return any(o.reading is None or o.one_end for o in observations)
 
 
 def doubt_region(observations: Sequence[CardObservation], width: int, height: int,
                  reach: float = 1.5, whole: float = 0.5) -> Bounds | None:
     """Where a second look is needed (frame pixels: left, top, right, bottom): around every
-    unread observation, `reach` card lengths beyond it, so that a card lying beside it is seen
-    whole. The card length is the median long side of the cards named whole. None (the whole
-    frame) where no card is named whole, or where the region is more than `whole` of the
-    frame."""
+    unread observation (or one named from one end), `reach` card lengths beyond it, so that a
+    card lying beside it is seen whole. The card length is the median long side of the cards
+    named whole. None (the whole frame) where no card is named whole, or where the region is
+    more than `whole` of the frame."""
     unread = [np.asarray(o.corners, np.float32).reshape(-1, 2) for o in observations
-              if o.reading is None]
+              if o.reading is None or o.one_end]
     lengths = [long_side(o.corners) for o in observations if o.reading is not None and o.whole]
     if not unread or not lengths:
         return None

@@ -135,6 +135,32 @@ def kept_with_index(before: list[CardObservation], after: list[CardObservation],
     return with_fresh_names(after, found)
 
 
+def kept_by_one_end(before: list[CardObservation], after: list[CardObservation],
+                    index_scores: Callable[[list[Quad]], list[CardScores]],
+                    least_index: float, least_glyph: float,
+                    shaped: Callable[[Quad], bool]) -> list[CardObservation]:
+    """`after` with each whole card's glyph reading of `least_glyph` or more that the check
+    vetoed put back where the index reader gives its card `least_index` or more at one end (a
+    card whose other end lies under another, which the card network sees on it), for outlines
+    of a card's shape (`shaped`); a name given elsewhere is not given again."""
+    vetoed = [k for k, (earlier, now) in enumerate(zip(before, after, strict=True))
+              if earlier.whole and now.reading is None and earlier.reading is not None
+              and earlier.reading.is_euchre and earlier.confidence >= least_glyph
+              and shaped(earlier.corners)]
+    if not vetoed:
+        return after
+    found: dict[int, CardObservation] = {}
+    for k, index in zip(vetoed, index_scores([before[k].corners for k in vetoed]), strict=True):
+        reading = before[k].reading
+        assert reading is not None
+        level = max(index.view_support(view, reading) for view in (0, 1))
+        if level >= least_index:
+            kept = replace(reading, confidence=round(level, 3))
+            found[k] = replace(before[k], reading=kept, confidence=kept.confidence,
+                               one_end=True)
+    return with_fresh_names(after, found)
+
+
 def _is_named_by(reading: Reading | None, scores: CardScores) -> bool:
     """Whether a euchre reading is the card one of the card reader's views names."""
     return reading is not None and reading.is_euchre and reading.name in scores.names()

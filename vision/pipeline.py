@@ -31,6 +31,7 @@ from vision.learned_corners import named_at_corners
 from vision.learned_first import LearnedViews, learned_views, outline_key
 from vision.learned_index import (
     index_support,
+    kept_by_one_end,
     kept_with_index,
     named_with_index,
     shipped_index_reader,
@@ -405,6 +406,11 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
         if config.index_keeps_vetoed:
             out = kept_with_index(observations, out, dict(zip(whole, found, strict=False)),
                                   index, lambda quads: views.index_scores(index, quads))
+        if config.index_one_end is not None:
+            out = kept_by_one_end(observations, out,
+                                  lambda quads: views.index_scores(index, quads),
+                                  config.index_one_end, config.index_one_end_glyph,
+                                  lambda quad: card_shaped(quad, None, config))
         out = named_with_index(frame, out, dict(zip(whole, found, strict=False)), index, config,
                                lambda quads: views.index_scores(index, quads))
     if config.learned_large_length > 0:

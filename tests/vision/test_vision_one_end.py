@@ -1,0 +1,125 @@
+"""Cards named from one end: a vetoed glyph reading the index reader backs at one end, and
+the second look such a name asks for."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tools.drawn_deck import covered_trick
+from tools.synthetic import artwork_cards
+from vision.cards import CardObservation, Image, Quad, Reading, parse_card
+from vision.config import VisionConfig
+from vision.doubt import doubt_region, in_doubt
+from vision.learned import CardScores
+from vision.learned_index import kept_by_one_end, shipped_index_reader
+from vision.model import GlyphModel
+from vision.pipeline import recognise
+from vision.read_search import card_shaped
+
+Trick = tuple[Image, Quad, str, str]
+
+
+def _tricks(shared_dir: Path, long_side: float, count: int = 12) -> list[Trick]:
+    """Rendered tricks: a card with another over its lower part, as a webcam sees them."""
+    faces = dict(artwork_cards(shared_dir / "vision" / "artwork"))
+    names = sorted(n for n in faces if n[1] in "CDHS")
+    out = []
+    for seed in range(200, 200 + count):
+        under, over = (str(n) for n in np.random.default_rng(seed).choice(names, 2, False))
+        frame, under_quad, _ = covered_trick(faces, under, over, long_side, seed)
+        out.append((frame, under_quad.astype(np.float32), under, over))
+    return out
+
+
+def _glyph(quad: Quad, name: str, confidence: float = 0.9) -> CardObservation:
+    """A whole outline carrying a glyph reading of `name`."""
+    reading = Reading(*parse_card(name), confidence)
+    return CardObservation(quad, reading, confidence, whole=True)
+
+
+def _kept(frame: Image, before: list[CardObservation], least_glyph: float = 0.45,
+          config: VisionConfig | None = None) -> list[CardObservation]:
+    """`kept_by_one_end` with every reading vetoed, at the shipped levels."""
+    config = config or VisionConfig()
+    index = shipped_index_reader()
+    vetoed = [replace(o, reading=None, confidence=0.0) for o in before]
+    return kept_by_one_end(before, vetoed, lambda quads: index.scores(frame, quads), 0.6,
+                           least_glyph, lambda quad: card_shaped(quad, None, config))
+
+
+@pytest.mark.parametrize("long_side", [140, 95])
+def test_a_covered_cards_glyph_name_is_kept_from_its_uncovered_end(
+        shared_dir: Path, long_side: int) -> None:
+    """The index reader backs the covered card's own name at its top end; never another name."""
+    kept = 0
+    for frame, quad, under, over in _tricks(shared_dir, long_side):
+        out = _kept(frame, [_glyph(quad, under)])
+        assert out[0].name in (None, under)
+        if out[0].name is not None:
+            kept += 1
+            assert out[0].one_end and 0.6 <= out[0].confidence <= 1.0
+        # Another card's name, the card over it included, is never put back.
+        for other in (over, "9S" if under != "9S" else "9C"):
+            assert _kept(frame, [_glyph(quad, other)])[0].name is None
+    assert kept >= 9
+
+
+def test_weak_glyph_readings_odd_shapes_and_names_given_are_not_kept(shared_dir: Path) -> None:
+    frame, quad, under, over = _tricks(shared_dir, 140, 1)[0]
+    assert _kept(frame, [_glyph(quad, under)])[0].name == under
+    assert _kept(frame, [_glyph(quad, under, 0.4)])[0].name is None
+    # A square outline is no card's shape.
+    centre = quad.mean(axis=0)
+    square = (centre + (quad - centre) * np.array([1.0, 0.7], np.float32)).astype(np.float32)
+    assert not card_shaped(square, None, VisionConfig())
+    assert _kept(frame, [_glyph(square, under)])[0].name is None
+    # The name given elsewhere in the frame is not given again.
+    elsewhere = _glyph(np.zeros((4, 2), np.float32), under)
+    index = shipped_index_reader()
+    out = kept_by_one_end([_glyph(quad, under), elsewhere],
+                          [replace(_glyph(quad, under), reading=None, confidence=0.0), elsewhere],
+                          lambda quads: index.scores(frame, quads), 0.6, 0.45,
+                          lambda q: card_shaped(q, None, VisionConfig()))
+    assert out[0].name is None
+    # A reading the check let stand is left as it is.
+    before = [_glyph(quad, over)]
+    assert kept_by_one_end(before, before, lambda quads: [], 0.6, 0.45,
+                           lambda q: True) == before
+
+
+def _scores_never_asked(quads: list[Quad]) -> list[CardScores]:
+    raise AssertionError("the index reader was asked")
+
+
+def test_nothing_is_asked_where_nothing_was_vetoed() -> None:
+    quad = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
+    unread = CardObservation(quad, None, 0.0)
+    assert kept_by_one_end([unread], [unread], _scores_never_asked, 0.6, 0.45,
+                           lambda q: True) == [unread]
+
+
+def test_a_card_named_from_one_end_leaves_the_frame_in_doubt_around_it() -> None:
+    quad = np.array([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32)
+    named = _glyph(quad, "KS")
+    assert not in_doubt([named])
+    covered = replace(named, one_end=True)
+    assert in_doubt([covered])
+    region = doubt_region([covered, named], 2000, 2000)
+    assert region is not None and region[0] < 100 < 160 < region[2]
+
+
+@pytest.mark.parametrize("long_side", [140, 95])
+def test_recognise_with_the_rule_names_only_cards_of_the_trick(
+        shared_dir: Path, long_side: int) -> None:
+    model = GlyphModel.load()
+    on = VisionConfig()
+    off = replace(on, index_one_end=None)
+    for frame, _, under, over in _tricks(shared_dir, long_side, 6):
+        with_rule = {o.name for o in recognise(frame, model, on) if o.name}
+        without = {o.name for o in recognise(frame, model, off) if o.name}
+        assert with_rule <= {under, over}
+        assert without <= with_rule
