@@ -256,6 +256,9 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
     out: list[CardObservation | None] = list(observations)
     beside: list[CardObservation] = []
     for k, choices in named.items():
+        # A name from one end yields to a card read whole: in a column of cards the cut at
+        # the covered card's end holds the card over it too.
+        choices = [o for o in choices if not o.one_end] or choices
         if len({o.name for o in choices}) > 1:
             continue  # the fit, the ends and the lines name different cards: it stays unread
         observation = choices[0]
