@@ -414,6 +414,12 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
                                   lambda quads: views.index_scores(index, quads),
                                   config.index_one_end, config.index_one_end_glyph,
                                   lambda quad: card_shaped(quad, None, config))
+            if config.pip_count is not None:
+                # Counted now, not only at the end: a name the pips withdraw then would have
+                # kept the same name from a card's corner found meanwhile.
+                pip_count = config.pip_count
+                out = [checked_by_pips(frame, [o], pip_count)[0] if o.one_end else o
+                       for o in out]
         out = named_with_index(frame, out, dict(zip(whole, found, strict=False)), index, config,
                                lambda quads: views.index_scores(index, quads))
     if config.learned_large_length > 0:

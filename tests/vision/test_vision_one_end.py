@@ -173,3 +173,27 @@ def test_in_a_column_the_card_on_top_is_named_whatever_the_covered_end_says(
             out = fitted_unread(frame, [unread], model, config, views)
             assert [o.name for o in out] == [over]
     assert from_one_end
+
+
+def test_a_name_from_one_end_the_pips_deny_is_withdrawn_at_once(
+        shared_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted in the check itself, so the name is free for a corner found after it."""
+    import vision.pipeline as pipeline_module
+
+    faces = dict(artwork_cards(shared_dir / "vision" / "artwork"))
+    frame = table_background(320, 320, seed=3)
+    quad = paste_card(frame, faces["TS"], (160.0, 160.0), 140, 8.0).astype(np.float32)
+    misread = _glyph(quad, "9S", 0.6)
+
+    def from_one_end(before: list[CardObservation], after: list[CardObservation],
+                     *args: Any) -> list[CardObservation]:
+        return [replace(b, one_end=True) if b.whole else a
+                for b, a in zip(before, after, strict=True)]
+
+    monkeypatch.setattr(pipeline_module, "kept_by_one_end", from_one_end)
+    config = VisionConfig()
+    out = pipeline_module.checked_by_learned(frame, [misread], config)
+    assert out[0].name in (None, "TS")
+    assert config.pip_count is not None
+    kept = pipeline_module.checked_by_learned(frame, [misread], replace(config, pip_count=None))
+    assert kept[0].name == "9S"
