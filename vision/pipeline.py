@@ -410,9 +410,10 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
             out = kept_with_index(observations, out, dict(zip(whole, found, strict=False)),
                                   index, lambda quads: views.index_scores(index, quads))
         if config.index_one_end is not None:
-            out = kept_by_one_end(observations, out,
+            out = kept_by_one_end(observations, out, dict(zip(whole, found, strict=False)),
                                   lambda quads: views.index_scores(index, quads),
-                                  config.index_one_end, config.index_one_end_glyph,
+                                  (config.index_one_end_glyph, config.index_one_end,
+                                   config.index_one_end_suit),
                                   lambda quad: card_shaped(quad, None, config))
             if config.pip_count is not None:
                 # Counted now, not only at the end: a name the pips withdraw then would have

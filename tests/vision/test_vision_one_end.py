@@ -44,14 +44,21 @@ def _glyph(quad: Quad, name: str, confidence: float = 0.9) -> CardObservation:
     return CardObservation(quad, reading, confidence, whole=True)
 
 
-def _kept(frame: Image, before: list[CardObservation], least_glyph: float = 0.45,
-          config: VisionConfig | None = None) -> list[CardObservation]:
-    """`kept_by_one_end` with every reading vetoed, at the shipped levels."""
-    config = config or VisionConfig()
+LEVELS = (0.45, 0.6, 0.5)
+"""The shipped levels: glyph confidence, index reader at one end, card network for the suit."""
+
+
+def _kept(frame: Image, before: list[CardObservation],
+          levels: tuple[float, float, float] = LEVELS,
+          elsewhere: tuple[CardObservation, ...] = ()) -> list[CardObservation]:
+    """`kept_by_one_end` with every reading of `before` vetoed, `elsewhere` named as it is."""
+    config = VisionConfig()
     index = shipped_index_reader()
+    card = dict(enumerate(shipped_reader().scores(frame, [o.corners for o in before])))
     vetoed = [replace(o, reading=None, confidence=0.0) for o in before]
-    return kept_by_one_end(before, vetoed, lambda quads: index.scores(frame, quads), 0.6,
-                           least_glyph, lambda quad: card_shaped(quad, None, config))
+    return kept_by_one_end([*before, *elsewhere], [*vetoed, *elsewhere], card,
+                           lambda quads: index.scores(frame, quads), levels,
+                           lambda quad: card_shaped(quad, None, config))
 
 
 @pytest.mark.parametrize("long_side", [140, 95])
@@ -71,10 +78,13 @@ def test_a_covered_cards_glyph_name_is_kept_from_its_uncovered_end(
     assert kept >= 9
 
 
-def test_weak_glyph_readings_odd_shapes_and_names_given_are_not_kept(shared_dir: Path) -> None:
-    frame, quad, under, over = _tricks(shared_dir, 140, 1)[0]
-    assert _kept(frame, [_glyph(quad, under)])[0].name == under
+def test_weak_readings_odd_shapes_unseen_suits_and_names_given_are_not_kept(
+        shared_dir: Path) -> None:
+    tricks = _tricks(shared_dir, 140)
+    frame, quad, under, over = next(t for t in tricks if _kept(t[0], [_glyph(t[1], t[2])])[0].name)
     assert _kept(frame, [_glyph(quad, under, 0.4)])[0].name is None
+    # A suit the card network gives less than the level in both views.
+    assert _kept(frame, [_glyph(quad, under)], (0.45, 0.6, 1.01))[0].name is None
     # A square outline is no card's shape.
     centre = quad.mean(axis=0)
     square = (centre + (quad - centre) * np.array([1.0, 0.7], np.float32)).astype(np.float32)
@@ -82,15 +92,10 @@ def test_weak_glyph_readings_odd_shapes_and_names_given_are_not_kept(shared_dir:
     assert _kept(frame, [_glyph(square, under)])[0].name is None
     # The name given elsewhere in the frame is not given again.
     elsewhere = _glyph(np.zeros((4, 2), np.float32), under)
-    index = shipped_index_reader()
-    out = kept_by_one_end([_glyph(quad, under), elsewhere],
-                          [replace(_glyph(quad, under), reading=None, confidence=0.0), elsewhere],
-                          lambda quads: index.scores(frame, quads), 0.6, 0.45,
-                          lambda q: card_shaped(q, None, VisionConfig()))
-    assert out[0].name is None
+    assert _kept(frame, [_glyph(quad, under)], elsewhere=(elsewhere,))[0].name is None
     # A reading the check let stand is left as it is.
     before = [_glyph(quad, over)]
-    assert kept_by_one_end(before, before, lambda quads: [], 0.6, 0.45,
+    assert kept_by_one_end(before, before, {}, _scores_never_asked, LEVELS,
                            lambda q: True) == before
 
 
@@ -101,7 +106,7 @@ def _scores_never_asked(quads: list[Quad]) -> list[CardScores]:
 def test_nothing_is_asked_where_nothing_was_vetoed() -> None:
     quad = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
     unread = CardObservation(quad, None, 0.0)
-    assert kept_by_one_end([unread], [unread], _scores_never_asked, 0.6, 0.45,
+    assert kept_by_one_end([unread], [unread], {}, _scores_never_asked, LEVELS,
                            lambda q: True) == [unread]
 
 
