@@ -173,8 +173,7 @@ class TableWatcher:
         with clock.stage("even lighting"):
             view = evened(crop, small, self.config)
         # Recognition works in the view's pixels: the settled cards are handed over in them.
-        local = {id(o): CardObservation(o.corners - origin, o.reading, o.confidence, o.whole)
-                 for o in settled}
+        local = {id(o): replace(o, corners=o.corners - origin) for o in settled}
         found = recognise(view, self.model, self.vision_config, self.stages,
                           list(local.values()))
         height, width = view.shape[:2]
@@ -184,9 +183,7 @@ class TableWatcher:
         back = {id(o): o for o in settled}
         kept = {id(local_o): back[key] for key, local_o in local.items()}
         self.observations = [
-            kept.get(id(o)) or CardObservation(o.corners + origin, o.reading, o.confidence,
-                                               o.whole)
-            for o in found
+            kept.get(id(o)) or replace(o, corners=o.corners + origin) for o in found
         ]
         self.recognised += 1
         return [id(o) not in kept for o in found]

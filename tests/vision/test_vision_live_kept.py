@@ -3,6 +3,7 @@ and holds recognition to one thread."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -85,3 +86,31 @@ def test_one_thread_holds_opencv_to_one_thread() -> None:
     told = one_thread()
     assert cv2.getNumThreads() == 1
     assert told >= 0
+
+
+def test_a_card_named_from_one_end_keeps_the_frame_in_doubt_while_it_lies_still(
+        model: GlyphModel) -> None:
+    scene = _scene("KS")
+    clock = StageClock()
+    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT), stages=clock)
+    for i in range(6):
+        watcher.process(i * 0.1, scene)
+    # The card lying still was named from one end (its other end under something unread).
+    watcher.observations = [replace(o, one_end=True) if o.name == "KS" else o
+                            for o in watcher.observations]
+    (named,) = [o for o in watcher.observations if o.name == "KS"]
+    looks = clock.calls.get("second look: masks", 0)
+    watcher.process(0.6, _with_a_hand(scene, 0))
+    assert any(o is named for o in watcher.observations)
+    assert clock.calls.get("second look: masks", 0) == looks + 1
+
+
+def test_a_card_named_whole_lying_still_asks_for_no_second_look(model: GlyphModel) -> None:
+    scene = _scene("KS")
+    clock = StageClock()
+    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT), stages=clock)
+    for i in range(6):
+        watcher.process(i * 0.1, scene)
+    looks = clock.calls.get("second look: masks", 0)
+    watcher.process(0.6, _with_a_hand(scene, 0))
+    assert clock.calls.get("second look: masks", 0) == looks
