@@ -168,6 +168,25 @@ class PipCountConfig:
     redness 0.42 at least. A four-colour deck's blue diamonds (chroma about 0.6, no redness)
     deny a spade or a heart, not a diamond or a club; its green clubs (chroma about 0.37) deny
     a heart or a diamond, not a club."""
+    index_coloured: float | None = 0.45
+    index_green: float | None = 0.1
+    """A spade named is withdrawn where the ink of its index corners is coloured at both ends
+    (`vision.index_ink`): chroma at least `index_coloured`, or greenness at least
+    `index_green` (None: that cue not used). Spades are black in four-colour decks too; their
+    blue diamonds and green clubs are read as spades by both readers at camera scale. On the
+    named spades and clubs of the training halves (as photographed, 140 and 95 px), the lesser
+    end's chroma was 0.34 at most (black ink under a webcam's blue cast) and its greenness
+    0.01 at most; on the drawn deck's blue diamonds the chroma was 0.51-0.59 at 140 px and
+    0.35-0.55 at 95 px, and on its green clubs the greenness 0.18 and more at 140 px, 0.05 and
+    more for nine in ten at 95 px."""
+    index_box: tuple[float, float, float, float] = (0.0, 0.0, 0.22, 0.32)
+    """The index corner of the upright view (left, top, right, bottom shares)."""
+    index_paper_percentile: float = 90.0
+    index_least_piece: int = 4
+    index_least_ink: float = 0.0125
+    """The corner's paper is this percentile of its darkest channel; its ink is the pieces of
+    at least `index_least_piece` pixels not reaching the corner's inner sides (a court
+    figure's frame does), at least `index_least_ink` of the corner in all."""
     least_against_face: int = 3
     faces_longer_than: float = 200.0
     """An ace, jack, queen or king named on a card longer than `faces_longer_than` pixels is

@@ -102,6 +102,13 @@ def ink_colour(view: Image, ink: Image, paper: Image) -> tuple[float, float]:
     (masks: non-zero where ink, where paper): the mean R - max(G, B), and the mean of the
     largest channel less the smallest. A pale pink and a full red alike are red; black and
     grey ink have little chroma, blue or green much and no redness."""
+    redness, chroma, _ = ink_hues(view, ink, paper)
+    return redness, chroma
+
+
+def ink_hues(view: Image, ink: Image, paper: Image) -> tuple[float, float, float]:
+    """The ink's redness and chroma (`ink_colour`) and its greenness, the mean G - max(R, B)
+    over its darkness: black ink under any light has none once the paper is balanced."""
     levels = cv2.mean(view, mask=paper)[:3]
     gains = np.asarray([PAPER_LEVEL / max(level, 1.0) for level in levels], np.float32)
     blue, green, red = cv2.split(view.astype(np.float32) * gains)
@@ -110,7 +117,8 @@ def ink_colour(view: Image, ink: Image, paper: Image) -> tuple[float, float]:
     darkness = max(PAPER_LEVEL - cv2.mean(darkest, mask=ink)[0], MIN_INK_DARKNESS)
     redness = cv2.mean(cv2.subtract(red, cv2.max(blue, green)), mask=ink)[0]
     chroma = cv2.mean(cv2.subtract(lightest, darkest), mask=ink)[0]
-    return float(redness / darkness), float(chroma / darkness)
+    greenness = cv2.mean(cv2.subtract(green, cv2.max(blue, red)), mask=ink)[0]
+    return float(redness / darkness), float(chroma / darkness), float(greenness / darkness)
 
 
 def _pip_pieces(pieces: list[Piece], reaching_in: int,

@@ -1,0 +1,117 @@
+"""A spade's index is black in every deck: a spade named on coloured index ink is withdrawn."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tools.drawn_deck import camera_look, drawn_face, drawn_scene
+from tools.scenes import paste_card, table_background
+from tools.synthetic import artwork_cards
+from vision.cards import CardObservation, Image, Quad, Reading, parse_card
+from vision.config import PipCountConfig, VisionConfig
+from vision.index_ink import index_ink_denies, index_inks
+from vision.model import GlyphModel
+from vision.pipeline import recognise
+
+CONFIG = PipCountConfig()
+
+
+def _named(quad: Quad, name: str, whole: bool = True) -> CardObservation:
+    """An outline carrying the name `name`."""
+    return CardObservation(quad, Reading(*parse_card(name), 0.9), 0.9, whole=whole)
+
+
+def _artwork_table(shared_dir: Path, long_side: float, seed: int) -> tuple[Image, list[
+        tuple[str, Quad]]]:
+    """Cards of the svg-cards deck (black spades and clubs) spread on a table, as a webcam
+    with a colour cast sees them."""
+    faces = dict(artwork_cards(shared_dir / "vision" / "artwork"))
+    rng = np.random.default_rng(seed)
+    names = [str(n) for n in rng.choice(sorted(n for n in faces if n[1] in "CS"), 6, False)]
+    frame = table_background(1000, 400, seed=seed)
+    placed = [(name, paste_card(frame, faces[name], (100.0 + 160 * k, 200.0), long_side,
+                                float(rng.uniform(-180, 180))))
+              for k, name in enumerate(names)]
+    return camera_look(frame, rng), placed
+
+
+@pytest.mark.parametrize("long_side", [140, 95])
+def test_black_spades_and_clubs_are_never_denied_a_spade(shared_dir: Path,
+                                                         long_side: int) -> None:
+    for seed in range(4):
+        frame, placed = _artwork_table(shared_dir, long_side, seed)
+        for name, quad in placed:
+            as_spade = _named(quad.astype(np.float32), name[0] + "S")
+            assert not index_ink_denies(frame, as_spade, CONFIG), (seed, name)
+
+
+@pytest.mark.parametrize("suit", ["D", "C"])
+def test_blue_diamonds_and_green_clubs_read_as_spades_are_denied_at_1080p(suit: str) -> None:
+    denied = kept = 0
+    for seed in range(6):
+        names = [rank + suit for rank in "9TJQKA"] + ["QS", "KS"]
+        frame, cards = drawn_scene(names, 140, seed)
+        for card in cards:
+            observed = _named(np.asarray(card.corners, np.float32), card.name[0] + "S")
+            if index_ink_denies(frame, observed, CONFIG):
+                assert card.name[1] == suit, (seed, card.name)
+                denied += 1
+            else:
+                kept += card.name[1] == "S"
+    assert denied >= 33  # of 36 four-colour cards
+    assert kept == 12
+
+
+def test_a_covered_end_keeps_the_name(shared_dir: Path) -> None:
+    faces = dict(artwork_cards(shared_dir / "vision" / "artwork"))
+    frame = table_background(500, 420, seed=3)
+    under = paste_card(frame, drawn_face("QD"), (250.0, 150.0), 140, 0.0)
+    paste_card(frame, faces["KS"], (250.0, 245.0), 140, 0.0)
+    frame = camera_look(frame, np.random.default_rng(3))
+    inks = index_inks(frame, under.astype(np.float32), CONFIG)
+    assert any(ink is not None and ink.coloured(CONFIG) for ink in inks)
+    assert not index_ink_denies(frame, _named(under.astype(np.float32), "QS"), CONFIG)
+
+
+def test_only_whole_cards_named_a_spade_are_judged() -> None:
+    frame, cards = drawn_scene(["QD"], 140, 0)
+    quad = np.asarray(cards[0].corners, np.float32)
+    assert index_ink_denies(frame, _named(quad, "QS"), CONFIG)
+    assert not index_ink_denies(frame, _named(quad, "QD"), CONFIG)
+    assert not index_ink_denies(frame, _named(quad, "QC"), CONFIG)
+    assert not index_ink_denies(frame, _named(quad, "QS", whole=False), CONFIG)
+    assert not index_ink_denies(frame, _named(quad, "QS"),
+                                replace(CONFIG, index_coloured=None, index_green=None))
+
+
+def _coloured_named_spades(config: VisionConfig) -> tuple[int, int]:
+    """Over drawn scenes at 140 px: blue diamonds and green clubs recognised as spades, and
+    cards named right."""
+    model = GlyphModel.load()
+    wrong = right = 0
+    for seed in range(3):
+        names = ["JD", "QD", "KD", "QC", "KC", "QS", "JS", "KS"]
+        frame, cards = drawn_scene(names, 140, 20 + seed)
+        for observed in recognise(frame, model, config):
+            centre = np.mean(observed.corners, axis=0)
+            truth = min(cards, key=lambda c: float(np.linalg.norm(
+                np.mean(c.corners, axis=0) - centre)))
+            if observed.name == truth.name:
+                right += 1
+            elif observed.name and observed.name[1] == "S" and truth.name[1] in "CD":
+                wrong += 1
+    return wrong, right
+
+
+def test_recognition_names_no_blue_diamond_or_green_club_a_spade() -> None:
+    config = VisionConfig()
+    wrong, right = _coloured_named_spades(config)
+    assert wrong == 0
+    assert right >= 6
+    unchecked = replace(config, pip_count=replace(config.pip_count or CONFIG,
+                                                  index_coloured=None, index_green=None))
+    assert _coloured_named_spades(unchecked)[0] > 0

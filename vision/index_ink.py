@@ -1,0 +1,77 @@
+"""The colour of a card's index ink at both ends: a spade's index is black in every deck."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.cards import CardObservation, Image, Quad
+from vision.config import PipCountConfig
+from vision.pips import ink_hues, pips_deny, upright_view
+
+
+@dataclass(frozen=True)
+class IndexInk:
+    """The colour of one index corner's ink, over its darkness on the corner paper's white
+    balance (`pips.ink_hues`)."""
+
+    chroma: float
+    greenness: float
+
+    def coloured(self, config: PipCountConfig) -> bool:
+        """Whether the ink is clearly not black: chroma from `index_coloured` on (blue ink),
+        or greenness from `index_green` on (green ink)."""
+        return ((config.index_coloured is not None and self.chroma >= config.index_coloured)
+                or (config.index_green is not None and self.greenness >= config.index_green))
+
+
+def index_inks(frame: Image, quad: Quad, config: PipCountConfig) -> list[IndexInk | None]:
+    """The index ink at each end of the card outlined by `quad` (the upright view's top-left
+    `index_box` and its turn by half); None at an end showing too little ink."""
+    view = upright_view(frame, quad, config.width, config.height)
+    left, top, right, bottom = config.index_box
+    box = (slice(round(top * config.height), round(bottom * config.height)),
+           slice(round(left * config.width), round(right * config.width)))
+    return [_corner_ink(np.ascontiguousarray(end[box]), config)
+            for end in (view, cv2.rotate(view, cv2.ROTATE_180))]
+
+
+def _corner_ink(corner: Image, config: PipCountConfig) -> IndexInk | None:
+    """The colour of the ink pieces lying wholly inside one index corner, or None."""
+    darkest = np.min(corner, axis=2)
+    paper = float(np.percentile(darkest, config.index_paper_percentile))
+    ink = (darkest < config.ink_ratio * max(paper, 1.0)).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=4)
+    height, width = ink.shape
+    x, y, w, h, area = (stats[:, k] for k in range(5))
+    inside = (x + w < width) & (y + h < height) & (area >= config.index_least_piece)
+    inside[0] = False
+    pieces = inside.astype(np.uint8)[labels]
+    if int(pieces.sum()) < config.index_least_ink * width * height:
+        return None
+    _, chroma, greenness = ink_hues(corner, pieces, (ink == 0).astype(np.uint8))
+    return IndexInk(chroma, greenness)
+
+
+def index_ink_denies(frame: Image, observation: CardObservation,
+                     config: PipCountConfig) -> bool:
+    """Whether a whole card named a spade shows coloured index ink at both ends
+    (`IndexInk.coloured`): a four-colour deck's blue diamond or green club, never a spade. A
+    covered end, showing another card's index, keeps the name."""
+    reading = observation.reading
+    if (reading is None or not observation.whole or reading.suit is None
+            or reading.suit.value != "S"):
+        return False
+    inks = index_inks(frame, observation.corners, config)
+    return all(ink is not None and ink.coloured(config) for ink in inks)
+
+
+def checked_by_pips_and_ink(frame: Image, observations: list[CardObservation],
+                            config: PipCountConfig) -> list[CardObservation]:
+    """The observations with every name the pips (`pips.pips_deny`) or the index ink
+    (`index_ink_denies`) deny withdrawn (present, unreadable)."""
+    return [replace(o, reading=None, confidence=0.0)
+            if pips_deny(frame, o, config) or index_ink_denies(frame, o, config) else o
+            for o in observations]
