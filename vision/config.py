@@ -179,6 +179,12 @@ class PipCountConfig:
     0.01 at most; on the drawn deck's blue diamonds the chroma was 0.51-0.59 at 140 px and
     0.35-0.55 at 95 px, and on its green clubs the greenness 0.18 and more at 140 px, 0.05 and
     more for nine in ten at 95 px."""
+    index_red: float | None = 0.3
+    """A club or a spade named is withdrawn where the ink of its index corners has a redness
+    of at least this at both ends (None: not checked): a court of hearts or diamonds, which
+    the pips do not check, read black. On the named clubs and spades of the training halves
+    the lesser end's redness was 0.19 at most; on their named hearts and diamonds it was 0.28
+    or more for 19 in 20."""
     index_box: tuple[float, float, float, float] = (0.0, 0.0, 0.22, 0.32)
     """The index corner of the upright view (left, top, right, bottom shares)."""
     index_paper_percentile: float = 90.0

@@ -1,4 +1,5 @@
-"""The colour of a card's index ink at both ends: a spade's index is black in every deck."""
+"""The colour of a card's index ink at both ends: a spade's index is black in every deck, and
+a club's or a spade's is never red."""
 
 from __future__ import annotations
 
@@ -17,8 +18,13 @@ class IndexInk:
     """The colour of one index corner's ink, over its darkness on the corner paper's white
     balance (`pips.ink_hues`)."""
 
+    redness: float
     chroma: float
     greenness: float
+
+    def red(self, config: PipCountConfig) -> bool:
+        """Whether the ink is clearly red: redness from `index_red` on."""
+        return config.index_red is not None and self.redness >= config.index_red
 
     def coloured(self, config: PipCountConfig) -> bool:
         """Whether the ink is clearly not black: chroma from `index_coloured` on (blue ink),
@@ -51,21 +57,24 @@ def _corner_ink(corner: Image, config: PipCountConfig) -> IndexInk | None:
     pieces = inside.astype(np.uint8)[labels]
     if int(pieces.sum()) < config.index_least_ink * width * height:
         return None
-    _, chroma, greenness = ink_hues(corner, pieces, (ink == 0).astype(np.uint8))
-    return IndexInk(chroma, greenness)
+    return IndexInk(*ink_hues(corner, pieces, (ink == 0).astype(np.uint8)))
 
 
 def index_ink_denies(frame: Image, observation: CardObservation,
                      config: PipCountConfig) -> bool:
-    """Whether a whole card named a spade shows coloured index ink at both ends
-    (`IndexInk.coloured`): a four-colour deck's blue diamond or green club, never a spade. A
-    covered end, showing another card's index, keeps the name."""
+    """Whether a whole card named a club or a spade shows red index ink at both ends
+    (`IndexInk.red`), or one named a spade coloured ink (`IndexInk.coloured`: a four-colour
+    deck's blue diamond or green club). A covered end, showing another card's index, keeps
+    the name."""
     reading = observation.reading
     if (reading is None or not observation.whole or reading.suit is None
-            or reading.suit.value != "S"):
+            or reading.suit.value not in "CS"):
         return False
     inks = index_inks(frame, observation.corners, config)
-    return all(ink is not None and ink.coloured(config) for ink in inks)
+    if all(ink is not None and ink.red(config) for ink in inks):
+        return True
+    return reading.suit.value == "S" and all(ink is not None and ink.coloured(config)
+                                             for ink in inks)
 
 
 def checked_by_pips_and_ink(frame: Image, observations: list[CardObservation],
