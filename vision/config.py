@@ -185,14 +185,19 @@ class PipCountConfig:
     the pips do not check, read black. On the named clubs and spades of the training halves
     the lesser end's redness was 0.19 at most; on their named hearts and diamonds it was 0.28
     or more for 19 in 20."""
+    index_red_free: float | None = 0.1
+    """A heart named is withdrawn where the ink of its index corners has a redness of at most
+    this at both ends (None: not checked); hearts are red in four-colour decks too. On the
+    named hearts of the training halves the greater end's redness was 0.29 or more; on their
+    named clubs and spades it was 0.1 or less for nine in ten."""
     index_box: tuple[float, float, float, float] = (0.0, 0.0, 0.22, 0.32)
     """The index corner of the upright view (left, top, right, bottom shares)."""
     index_paper_percentile: float = 90.0
     index_least_piece: int = 4
     index_least_ink: float = 0.0125
     """The corner's paper is this percentile of its darkest channel; its ink is the pieces of
-    at least `index_least_piece` pixels not reaching the corner's inner sides (a court
-    figure's frame does), at least `index_least_ink` of the corner in all."""
+    at least `index_least_piece` pixels not reaching the corner's sides (the table beyond the
+    card's edge and a court's figure do), at least `index_least_ink` of the corner in all."""
     least_against_face: int = 3
     faces_longer_than: float = 200.0
     """An ace, jack, queen or king named on a card longer than `faces_longer_than` pixels is

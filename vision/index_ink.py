@@ -1,5 +1,5 @@
-"""The colour of a card's index ink at both ends: a spade's index is black in every deck, and
-a club's or a spade's is never red."""
+"""The colour of a card's index ink at both ends: a spade's index is black in every deck, a
+heart's red, and a club's or a spade's never red."""
 
 from __future__ import annotations
 
@@ -26,6 +26,10 @@ class IndexInk:
         """Whether the ink is clearly red: redness from `index_red` on."""
         return config.index_red is not None and self.redness >= config.index_red
 
+    def red_free(self, config: PipCountConfig) -> bool:
+        """Whether the ink has no red: redness up to `index_red_free`."""
+        return config.index_red_free is not None and self.redness <= config.index_red_free
+
     def coloured(self, config: PipCountConfig) -> bool:
         """Whether the ink is clearly not black: chroma from `index_coloured` on (blue ink),
         or greenness from `index_green` on (green ink)."""
@@ -45,14 +49,17 @@ def index_inks(frame: Image, quad: Quad, config: PipCountConfig) -> list[IndexIn
 
 
 def _corner_ink(corner: Image, config: PipCountConfig) -> IndexInk | None:
-    """The colour of the ink pieces lying wholly inside one index corner, or None."""
+    """The colour of the ink pieces lying wholly inside one index corner, or None. A piece
+    reaching a side is left out: the table beyond the card's edge (green felt), a court's
+    figure, or an index the blur has joined to either."""
     darkest = np.min(corner, axis=2)
     paper = float(np.percentile(darkest, config.index_paper_percentile))
     ink = (darkest < config.ink_ratio * max(paper, 1.0)).astype(np.uint8)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=4)
     height, width = ink.shape
     x, y, w, h, area = (stats[:, k] for k in range(5))
-    inside = (x + w < width) & (y + h < height) & (area >= config.index_least_piece)
+    inside = ((x > 0) & (y > 0) & (x + w < width) & (y + h < height)
+              & (area >= config.index_least_piece))
     inside[0] = False
     pieces = inside.astype(np.uint8)[labels]
     if int(pieces.sum()) < config.index_least_ink * width * height:
@@ -63,18 +70,23 @@ def _corner_ink(corner: Image, config: PipCountConfig) -> IndexInk | None:
 def index_ink_denies(frame: Image, observation: CardObservation,
                      config: PipCountConfig) -> bool:
     """Whether a whole card named a club or a spade shows red index ink at both ends
-    (`IndexInk.red`), or one named a spade coloured ink (`IndexInk.coloured`: a four-colour
-    deck's blue diamond or green club). A covered end, showing another card's index, keeps
-    the name."""
+    (`IndexInk.red`), one named a spade coloured ink (`IndexInk.coloured`: a four-colour
+    deck's blue diamond or green club), or one named a heart ink without red
+    (`IndexInk.red_free`). Both ends must be judged and say so: one end's measure alone is too
+loose (a webcam's blue cast gave one end of a black index a chroma of 0.4), and a covered end
+shows another card's index or none."""
     reading = observation.reading
     if (reading is None or not observation.whole or reading.suit is None
-            or reading.suit.value not in "CS"):
+            or reading.suit.value not in "CSH"):
         return False
-    inks = index_inks(frame, observation.corners, config)
-    if all(ink is not None and ink.red(config) for ink in inks):
-        return True
-    return reading.suit.value == "S" and all(ink is not None and ink.coloured(config)
-                                             for ink in inks)
+    suit = reading.suit.value
+    inks = [ink for ink in index_inks(frame, observation.corners, config) if ink is not None]
+    if len(inks) < 2:
+        return False
+    if suit == "H":
+        return all(ink.red_free(config) for ink in inks)
+    return all(ink.red(config) for ink in inks) or (
+        suit == "S" and all(ink.coloured(config) for ink in inks))
 
 
 def checked_by_pips_and_ink(frame: Image, observations: list[CardObservation],
