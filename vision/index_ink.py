@@ -12,6 +12,10 @@ from vision.cards import CardObservation, Image, Quad
 from vision.config import PipCountConfig
 from vision.pips import ink_hues, pips_deny, upright_view
 
+COURTS = frozenset("JQK")
+"""The ranks judged by their index ink: a number's or an ace's colour is the pips' to judge
+(`pips.pips_deny`), and a court has no pips."""
+
 
 @dataclass(frozen=True)
 class IndexInk:
@@ -52,8 +56,9 @@ def _corner_ink(corner: Image, config: PipCountConfig) -> IndexInk | None:
     """The colour of the ink pieces lying wholly inside one index corner, or None. A piece
     reaching a side is left out: the table beyond the card's edge (green felt), a court's
     figure, or an index the blur has joined to either."""
-    darkest = np.min(corner, axis=2)
-    paper = float(np.percentile(darkest, config.index_paper_percentile))
+    blue, green, red = cv2.split(corner)
+    darkest = cv2.min(cv2.min(blue, green), red)
+    paper = _percentile(darkest, config.index_paper_percentile)
     ink = (darkest < config.ink_ratio * max(paper, 1.0)).astype(np.uint8)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=4)
     height, width = ink.shape
@@ -67,17 +72,27 @@ def _corner_ink(corner: Image, config: PipCountConfig) -> IndexInk | None:
     return IndexInk(*ink_hues(corner, pieces, (ink == 0).astype(np.uint8)))
 
 
+def _percentile(values: Image, share: float) -> float:
+    """`np.percentile` (linear) of a small image, by partition: a tenth of the time."""
+    flat = values.ravel()
+    place = share / 100.0 * (flat.size - 1)
+    low = int(place)
+    high = min(low + 1, flat.size - 1)
+    parted = np.partition(flat, (low, high))
+    return float(parted[low] + (place - low) * (float(parted[high]) - float(parted[low])))
+
+
 def index_ink_denies(frame: Image, observation: CardObservation,
                      config: PipCountConfig) -> bool:
-    """Whether a whole card named a club or a spade shows red index ink at both ends
+    """Whether a whole court card named a club or a spade shows red index ink at both ends
     (`IndexInk.red`), one named a spade coloured ink (`IndexInk.coloured`: a four-colour
     deck's blue diamond or green club), or one named a heart ink without red
-    (`IndexInk.red_free`). Both ends must be judged and say so: one end's measure alone is too
-loose (a webcam's blue cast gave one end of a black index a chroma of 0.4), and a covered end
-shows another card's index or none."""
+    (`IndexInk.red_free`). Both ends must be judged and say so: one end's measure alone is
+    too loose (a webcam's blue cast gave one end of a black index a chroma of 0.4), and a
+    covered end shows another card's index or none."""
     reading = observation.reading
     if (reading is None or not observation.whole or reading.suit is None
-            or reading.suit.value not in "CSH"):
+            or reading.suit.value not in "CSH" or reading.rank.value not in COURTS):
         return False
     suit = reading.suit.value
     inks = [ink for ink in index_inks(frame, observation.corners, config) if ink is not None]

@@ -1,5 +1,5 @@
-"""A spade's index is black in every deck and a club's never red: a name the index ink
-denies is withdrawn."""
+"""A court card's index ink judges its name: a spade's is black in every deck, a heart's red,
+a club's or a spade's never red."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ from vision.model import GlyphModel
 from vision.pipeline import recognise
 
 CONFIG = PipCountConfig()
-JUDGED = {140: 0.6, 95: 0.25}
-"""The least share of svg-cards cards read in the other colour whose name is denied."""
+JUDGED = {140: 0.35, 95: 0.2}
+"""The least share of svg-cards courts read in the other colour whose name is denied (their
+indices lie close to the figure, which the blur joins them to, more often at 95 px)."""
 
 
 def _named(quad: Quad, name: str, whole: bool = True) -> CardObservation:
@@ -30,11 +31,12 @@ def _named(quad: Quad, name: str, whole: bool = True) -> CardObservation:
 
 def _artwork_table(shared_dir: Path, long_side: float, seed: int, suits: str) -> tuple[
         Image, list[tuple[str, Quad]]]:
-    """Cards of the svg-cards deck in `suits` spread on a table, as a webcam with a colour
-    cast sees them."""
+    """Court cards of the svg-cards deck in `suits` spread on a table, as a webcam with a
+    colour cast sees them."""
     faces = dict(artwork_cards(shared_dir / "vision" / "artwork"))
     rng = np.random.default_rng(seed)
-    names = [str(n) for n in rng.choice(sorted(n for n in faces if n[1] in suits), 6, False)]
+    courts = sorted(n for n in faces if n[1] in suits and n[0] in "JQK")
+    names = [str(n) for n in rng.choice(courts, 6, False)]
     frame = table_background(1000, 400, seed=seed)
     placed = [(name, paste_card(frame, faces[name], (100.0 + 160 * k, 200.0), long_side,
                                 float(rng.uniform(-180, 180))))
@@ -78,7 +80,7 @@ def test_hearts_and_diamonds_read_black_are_denied(shared_dir: Path, long_side: 
 def test_blue_diamonds_and_green_clubs_read_as_spades_are_denied_at_1080p(suit: str) -> None:
     denied = kept = 0
     for seed in range(6):
-        names = [rank + suit for rank in "9TJQKA"] + ["QS", "KS"]
+        names = [rank + suit for rank in "JQK"] * 2 + ["QS", "KS"]
         frame, cards = drawn_scene(names, 140, seed)
         for card in cards:
             observed = _named(np.asarray(card.corners, np.float32), card.name[0] + "S")
