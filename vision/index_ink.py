@@ -92,7 +92,10 @@ def index_ink_denies(frame: Image, observation: CardObservation,
     covered end shows another card's index or none."""
     reading = observation.reading
     if (reading is None or not observation.whole or reading.suit is None
-            or reading.suit.value not in "CSH" or reading.rank.value not in COURTS):
+            or reading.suit.value not in "CSH" or reading.rank.value not in COURTS
+            or not any(level is not None for level in (
+                config.index_red, config.index_coloured, config.index_green,
+                config.index_red_free))):
         return False
     suit = reading.suit.value
     inks = [ink for ink in index_inks(frame, observation.corners, config) if ink is not None]
