@@ -191,6 +191,12 @@ class PipCountConfig:
     this at both ends (None: not checked); hearts are red in four-colour decks too. On the
     named hearts of the training halves the greater end's redness was 0.29 or more; on their
     named clubs and spades it was 0.1 or less for nine in ten."""
+    index_black: float | None = 0.25
+    """A court named a diamond is withdrawn where its index corners' ink has a chroma of at
+    most this at both ends (None: not checked): black ink, which no deck's diamonds have
+    (four-colour decks print them blue). On the named diamonds of the training halves the
+    greater end's chroma was 0.43 or more; on their named clubs and spades it was 0.2 or less
+    for five in six (black ink under a blue cast has more)."""
     index_box: tuple[float, float, float, float] = (0.0, 0.0, 0.22, 0.32)
     """The index corner of the upright view (left, top, right, bottom shares)."""
     index_paper_percentile: float = 90.0

@@ -1,5 +1,5 @@
-"""The colour of a card's index ink at both ends: a spade's index is black in every deck, a
-heart's red, and a club's or a spade's never red."""
+"""The colour of a court card's index ink at both ends: a spade's index is black in every
+deck, a heart's red, a diamond's never black, and a club's or a spade's never red."""
 
 from __future__ import annotations
 
@@ -33,6 +33,10 @@ class IndexInk:
     def red_free(self, config: PipCountConfig) -> bool:
         """Whether the ink has no red: redness up to `index_red_free`."""
         return config.index_red_free is not None and self.redness <= config.index_red_free
+
+    def black(self, config: PipCountConfig) -> bool:
+        """Whether the ink is clearly black: chroma up to `index_black`."""
+        return config.index_black is not None and self.chroma <= config.index_black
 
     def coloured(self, config: PipCountConfig) -> bool:
         """Whether the ink is clearly not black: chroma from `index_coloured` on (blue ink),
@@ -86,16 +90,17 @@ def index_ink_denies(frame: Image, observation: CardObservation,
                      config: PipCountConfig) -> bool:
     """Whether a whole court card named a club or a spade shows red index ink at both ends
     (`IndexInk.red`), one named a spade coloured ink (`IndexInk.coloured`: a four-colour
-    deck's blue diamond or green club), or one named a heart ink without red
-    (`IndexInk.red_free`). Both ends must be judged and say so: one end's measure alone is
-    too loose (a webcam's blue cast gave one end of a black index a chroma of 0.4), and a
-    covered end shows another card's index or none."""
+    deck's blue diamond or green club), one named a heart ink without red
+    (`IndexInk.red_free`), or one named a diamond black ink (`IndexInk.black`; a four-colour
+    deck's diamonds are blue, never black). Both ends must be judged and say so: one end's
+    measure alone is too loose (a webcam's blue cast gave one end of a black index a chroma
+    of 0.4), and a covered end shows another card's index or none."""
     reading = observation.reading
     if (reading is None or not observation.whole or reading.suit is None
-            or reading.suit.value not in "CSH" or reading.rank.value not in COURTS
+            or reading.rank.value not in COURTS
             or not any(level is not None for level in (
                 config.index_red, config.index_coloured, config.index_green,
-                config.index_red_free))):
+                config.index_red_free, config.index_black))):
         return False
     suit = reading.suit.value
     inks = [ink for ink in index_inks(frame, observation.corners, config) if ink is not None]
@@ -103,6 +108,8 @@ def index_ink_denies(frame: Image, observation: CardObservation,
         return False
     if suit == "H":
         return all(ink.red_free(config) for ink in inks)
+    if suit == "D":
+        return all(ink.black(config) for ink in inks)
     return all(ink.red(config) for ink in inks) or (
         suit == "S" and all(ink.coloured(config) for ink in inks))
 
