@@ -220,6 +220,17 @@ def test_a_card_too_small_to_read_is_unreadable() -> None:
     tracker = CardTracker(ZONES, TrackerConfig(min_read_side=100.0, unread_stable_time=0.3))
     events = run(tracker, [[card(SPOT["N"], "AC", 1.0, long_side=80.0)]] * 6)
     assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
+    tracker = CardTracker(ZONES, QUICK)
+    events = run(tracker, [[card(SPOT["N"], "AC", 1.0, long_side=60.0)]] * 6)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
+
+
+@pytest.mark.parametrize("long_side", [82.0, 90.0, 95.0])
+def test_a_card_at_the_cameras_size_is_named(long_side: float) -> None:
+    # A 720p camera shows a card 90-95 px long, the far seat's a little shorter.
+    tracker = CardTracker(ZONES, QUICK)
+    events = run(tracker, [[card(SPOT["N"], "AC", 0.9, long_side=long_side)]] * 6)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "AC")]
 
 
 def test_unsure_readings_of_another_card_spoil_the_vote() -> None:
