@@ -4,7 +4,8 @@ A card is named from the profile only when its best match leads every other card
 `min_margin` and no independent cue contradicts it: the index ink's colour, judged against the
 card's own white, and the glyph reader's own reading. Where the glyph reader read another card,
 the profile's name stands only when it leads by `override_margin`; otherwise the card is left
-unreadable.
+unreadable. Where the glyph reader read the card the profile surely names, the two cues agree:
+the name keeps the surer of their confidences.
 """
 
 from __future__ import annotations
@@ -268,6 +269,8 @@ def deck_reading(
     does not show the ink of the glyph reader's suit: the profile names it when sure, else it
     is unreadable."""
     generic = observation.name
+    if generic == match.name and generic != JOKER and sure:
+        return _backed(observation, match)
     if generic == match.name or JOKER in (generic, match.name):
         return observation
     if generic is not None and generic not in match.scores:
@@ -306,8 +309,23 @@ def ink_vetoes(observation: CardObservation, match: DeckMatch, matcher: DeckMatc
 def _named(observation: CardObservation, match: DeckMatch) -> CardObservation:
     """The observation named as the profile's best card."""
     rank, suit = parse_card(match.name)
-    confidence = round(min(1.0, 0.7 + match.margin), 3)
+    confidence = _match_confidence(match)
     return replace(observation, reading=Reading(rank, suit, confidence), confidence=confidence)
+
+
+def _backed(observation: CardObservation, match: DeckMatch) -> CardObservation:
+    """The observation, read as the card the profile surely names too, at the surer of the two
+    confidences: the enrolled face and the generic readers are independent cues that agree."""
+    confidence = max(observation.confidence, _match_confidence(match))
+    if observation.reading is None or confidence == observation.confidence:
+        return observation
+    return replace(observation, reading=replace(observation.reading, confidence=confidence),
+                   confidence=confidence)
+
+
+def _match_confidence(match: DeckMatch) -> float:
+    """The confidence of a name the profile gives: 0.7 and its lead over the next card."""
+    return round(min(1.0, 0.7 + match.margin), 3)
 
 
 def read_known_deck(

@@ -258,6 +258,23 @@ def test_a_glyph_name_the_profile_doubts_stands_only_where_it_cannot_tell(
     assert (got.confidence == 0.0) == (expected is None)
 
 
+@pytest.mark.parametrize(("read_at", "sure", "expected"), [
+    (0.4, True, 0.8),    # the enrolled face backs a weak reading of the same card
+    (0.95, True, 0.95),  # a surer reading keeps its own confidence
+    (0.4, False, 0.4),   # a doubtful match backs nothing
+])
+def test_a_reading_the_profile_surely_names_alike_takes_the_surer_confidence(
+        read_at: float, sure: bool, expected: float) -> None:
+    corners = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
+    rank, suit = parse_card("JC")
+    weak = CardObservation(corners, Reading(rank, suit, read_at), read_at)
+    match = DeckMatch("JC", {"JC": 0.9, "JS": 0.8, "QC": 0.5}, None)
+    got = deck_reading(weak, match, sure, 0.6, DeckMatchConfig())
+    assert got.name == "JC"
+    assert got.confidence == pytest.approx(expected)
+    assert got.reading is not None and got.reading.confidence == pytest.approx(expected)
+
+
 def test_the_profile_names_an_unread_card_only_when_sure() -> None:
     match = DeckMatch("QH", {"QH": 0.8, "KH": 0.6}, None)
     assert deck_reading(_observation(None), match, True, 0.6, DeckMatchConfig()).name == "QH"
