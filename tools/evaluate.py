@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from vision.errors import VisionError
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
+from vision.tracker import TrackerConfig
 
 
 def observation_record(observation: CardObservation) -> dict[str, Any]:
@@ -111,9 +112,28 @@ def score_folder(folder: Path, scorer: Path, model: GlyphModel, config: VisionCo
         labels.write_text(json.dumps(labels_subset(document, keys)))
     write_predictions(folder, model, config, out, keys)
     status = run_scorer(scorer, out, labels)
+    if status == 0:
+        threshold = TrackerConfig().read_confidence
+        print(f"\nnamed at the table (names of confidence {threshold:.2f} or more, the ones the "
+              "tracker counts as votes; the rest are asked of the players):", flush=True)
+        at_table = work / f"{out.stem}-at-table.jsonl"
+        at_table.write_text("".join(json.dumps(line) + "\n" for line in table_lines(
+            out.read_text().splitlines(), threshold)))
+        status = run_scorer(scorer, at_table, labels)
     if halves and status == 0:
         status = score_halves(scorer, out, labels, work)
     return status
+
+
+def table_lines(lines: Iterable[str], threshold: float) -> Iterator[dict[str, Any]]:
+    """Prediction lines as the table takes them: a name below `threshold` is no name."""
+    for text in lines:
+        if not text.strip():
+            continue
+        line = json.loads(text)
+        line["cards"] = [card if card.get("card") is None or card["confidence"] >= threshold
+                         else {**card, "card": None} for card in line["cards"]]
+        yield line
 
 
 def score_halves(scorer: Path, predictions: Path, labels: Path, folder: Path) -> int:

@@ -21,17 +21,23 @@ def folder(shared_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     return rendered_folder(tmp_path / "photos", SETS, scorer=shared_dir / "vision" / "score.py")
 
 
-def _tables(text: str) -> dict[str, dict[str, list[str]]]:
-    """Each heading's score table: set name -> the row's figures."""
+def _tables(text: str, at_table: bool = False) -> dict[str, dict[str, list[str]]]:
+    """Each heading's score table (with `at_table`, its table of the names the table takes):
+    set name -> the row's figures."""
     tables: dict[str, dict[str, list[str]]] = {}
+    kept: dict[str, dict[str, list[str]]] = {}
     current: dict[str, list[str]] = {}
+    heading = ""
     for line in text.splitlines():
-        if line.endswith(":") and not line.startswith(" "):
-            current = tables.setdefault(line[:-1], {})
+        if line.startswith("named at the table"):
+            current = kept.setdefault(heading, {}) if at_table else {}
+        elif line.endswith(":") and not line.startswith(" "):
+            heading = line[:-1]
+            current = {} if at_table else tables.setdefault(heading, {})
         elif line.startswith(tuple(SETS)) or line.startswith("ALL"):
             name, *figures = line.split()
             current[name] = figures[-11:-1]  # the median time is left out
-    return tables
+    return kept if at_table else tables
 
 
 def test_without_scale_the_table_is_printed_once_without_a_heading(
@@ -39,7 +45,9 @@ def test_without_scale_the_table_is_printed_once_without_a_heading(
     assert main(["vision", "eval", str(folder)]) == 0
     text = capsys.readouterr().out
     assert "as photographed" not in text
-    assert sum(line.startswith("ALL") for line in text.splitlines()) == 1
+    # Every name, then only the names the table takes.
+    assert sum(line.startswith("ALL") for line in text.splitlines()) == 2
+    assert "named at the table (names of confidence 0.70 or more" in text
 
 
 def test_each_scale_is_printed_under_its_heading_after_the_photos(
@@ -116,3 +124,29 @@ def test_in_frame_scores_the_shrunk_photos_set_into_camera_frames(
     assert list(tables) == ["as photographed", heading]
     for name, count in SETS.items():
         assert tables[heading][name][:2] == [str(count), str(2 * count)]
+
+
+def test_the_table_takes_fewer_names_than_recognition_gives_never_more(
+        folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "eval", str(folder), "--scale", "95"]) == 0
+    text = capsys.readouterr().out
+    every, taken = _tables(text), _tables(text, at_table=True)
+    assert list(taken) == list(every) == ["as photographed", "at 95 px card length"]
+    for heading, table in every.items():
+        row, row_taken = table["ALL"], taken[heading]["ALL"]
+        found, identified, reported = int(row[2]), int(row[3]), int(row[5])
+        found_taken, identified_taken, reported_taken = (
+            int(row_taken[2]), int(row_taken[3]), int(row_taken[5]))
+        assert found_taken == found  # outlines stay: a name below the threshold is asked
+        assert identified_taken <= identified and reported_taken <= reported
+
+
+def test_a_name_below_the_tables_threshold_is_no_name() -> None:
+    from tools.evaluate import table_lines
+
+    line = {"image": "a.jpg", "cards": [{"card": "QS", "confidence": 0.69},
+                                        {"card": "9H", "confidence": 0.7},
+                                        {"card": None, "confidence": 0.0}]}
+    (taken,) = table_lines([json.dumps(line), ""], 0.7)
+    assert [card["card"] for card in taken["cards"]] == [None, "9H", None]
+    assert line["cards"][0]["card"] == "QS"  # the prediction itself is kept
