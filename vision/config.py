@@ -737,6 +737,13 @@ class VisionConfig:
     letter (a rendered king at 95 px read a jack at 0.85, both networks saying king at 0.98 and
     0.88). The networks may then name it alike (`learned_index.named_with_index`). On the
     training and measured halves at every scale it withdrew no name. None: off."""
+    index_vouch: float | None = 0.8
+    """A whole card the glyph reader names, and the card network backs below this (the name's
+    confidence is that backing, below the table's 0.7), takes the lower of the glyph reading's
+    confidence and the index network's where both are this or more and the index network names
+    that very card in both views (`learned_index.vouched_by_index`): the two readers of the
+    index corner agree surely, and the network that doubts the face (an ornate ace of spades)
+    still backs it. The name itself stands or falls as before. None: off."""
     learned_max_length: float = 200.0
     """The learned reader checks cards up to this long side in pixels: it is trained on cards
     of the table camera's size (90-140 px long) and vetoes right readings of close-ups (as

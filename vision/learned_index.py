@@ -195,3 +195,26 @@ def index_support(frame: Image, corners: list[Quad], readings: list[Reading],
                     best = max(best, scores.view_support(view, reading))
         out.append(best)
     return out
+
+
+def vouched_by_index(before: list[CardObservation], after: list[CardObservation],
+                     level: float, index_scores: Callable[[list[Quad]], list[CardScores]],
+                     ) -> list[CardObservation]:
+    """`after` (the learned check's verdict on `before`, position by position) with each whole
+    card whose glyph name the card network kept below `level` given the confidence the index
+    readers agree on: where the glyph reading and the index network's name in both views are
+    that card at `level` or more, the lower of the two."""
+    chosen = [k for k, (glyph, kept) in enumerate(zip(before, after, strict=True))
+              if kept.whole and kept.reading is not None and kept.name == glyph.name
+              and kept.confidence < level <= glyph.confidence]
+    if not chosen:
+        return after
+    out = list(after)
+    for k, corner in zip(chosen, index_scores([after[k].corners for k in chosen]), strict=True):
+        agreed, reading = corner.agreed(), after[k].reading
+        if agreed is None or reading is None or agreed[0] != after[k].name or agreed[1] < level:
+            continue
+        confidence = round(min(before[k].confidence, agreed[1]), 3)
+        out[k] = replace(after[k], reading=replace(reading, confidence=confidence),
+                         confidence=confidence)
+    return out

@@ -36,6 +36,7 @@ from vision.learned_index import (
     kept_with_index,
     named_with_index,
     shipped_index_reader,
+    vouched_by_index,
 )
 from vision.learned_large import named_large, shrunk
 from vision.model import GlyphModel
@@ -402,6 +403,9 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
         out = _covered_pieces_unnamed(out, observations, config.covered_piece_aspect)
     if config.learned_index and config.courts_outvoted is not None:
         out = _courts_outvoted(out, observations, scores, config.courts_outvoted,
+                               lambda quads: views.index_scores(shipped_index_reader(), quads))
+    if config.learned_index and config.index_vouch is not None:
+        out = vouched_by_index(observations, out, config.index_vouch,
                                lambda quads: views.index_scores(shipped_index_reader(), quads))
     out = [observations[k] if k in large else o for k, o in enumerate(out)]
     if config.learned_index:

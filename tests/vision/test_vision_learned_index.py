@@ -39,6 +39,7 @@ from vision.learned_index import (
     named_by_both,
     named_with_index,
     shipped_index_reader,
+    vouched_by_index,
 )
 
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
@@ -253,3 +254,36 @@ def test_a_vetoed_glyph_reading_stands_where_both_other_readers_name_it(
     assert again[first].name is None
     # A reading the check let stand is left as it is.
     assert kept_with_index(before, before, card, index, scored) == before
+
+
+def test_weakly_backed_names_take_the_index_readers_sure_agreement(
+        index: IndexReader, table: tuple[Image, list[Quad], float]) -> None:
+    frame, quads, _ = table
+    quads = quads[:len(CARDS)]
+    before = _read_as(quads, list(CARDS))
+
+    def scored(found: list[Quad]) -> list[CardScores]:
+        return index.scores(frame, found)
+
+    def weakly(observations: list[CardObservation]) -> list[CardObservation]:
+        """The names kept, as the card network backs them weakly."""
+        return [replace(o, reading=replace(o.reading, confidence=0.4), confidence=0.4)
+                if o.reading else o for o in observations]
+
+    out = vouched_by_index(before, weakly(before), 0.8, scored)
+    assert [o.name for o in out] == list(CARDS)  # names never change
+    raised = [o for o in out if o.confidence > 0.4]
+    assert len(raised) >= 3
+    assert all(0.8 <= o.confidence <= 0.9 for o in raised)
+    assert all(o.reading is not None and o.reading.confidence == o.confidence for o in out)
+    # A name the index reader does not give, or a glyph reading under the level, stays weak.
+    shifted = _read_as(quads, list(CARDS[1:] + CARDS[:1]))
+    assert all(o.confidence == 0.4 for o in vouched_by_index(shifted, weakly(shifted), 0.8,
+                                                             scored))
+    unsure = [replace(o, confidence=0.75) for o in before]
+    assert all(o.confidence == 0.4 for o in vouched_by_index(unsure, weakly(before), 0.8,
+                                                             scored))
+    # Names the check withdrew or kept surely are left as they are.
+    withdrawn = _unread(quads)
+    assert vouched_by_index(before, withdrawn, 0.8, scored) is withdrawn
+    assert vouched_by_index(before, before, 0.8, scored) is before
