@@ -53,6 +53,9 @@ def add_vision_commands(vision_subparsers: Any) -> None:
                        help="render only the first N tricks")
     synth.add_argument("--plain", action="store_true",
                        help="no lighting changes, shadow, blur, noise, hand passes or nudges")
+    synth.add_argument("--card-px", type=float, default=None, metavar="PX",
+                       help="the cards' long side on the table, in pixels (default: a quarter "
+                            "of the frame's height; a camera over the table shows 90-140)")
     synth.set_defaults(handler=run_synth)
 
     track = vision_subparsers.add_parser(
@@ -119,6 +122,11 @@ def run_synth(args: argparse.Namespace) -> int:
         width, height = _size(args.size)
         config = SynthConfig(width=width, height=height, fps=args.fps, seed=args.seed,
                              max_tricks=args.tricks)
+        if args.card_px is not None:
+            if not 40 <= args.card_px <= 0.6 * height:
+                return _error(f"--card-px {args.card_px:g}: give a card length of 40 to "
+                              f"{0.6 * height:g} px for a frame {height} px high")
+            config = replace(config, card_size=args.card_px / height)
         if args.plain:
             config = replace(config, lighting=False, shadow=False, blur=0.0, noise=0.0,
                              hand_passes=False, nudges=False)

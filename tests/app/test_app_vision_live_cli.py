@@ -76,6 +76,32 @@ def test_track_prints_one_json_event_per_line_and_matches_the_truth(
     assert {e["seat"] for e in events if e["event"] != "removed"} == {"N", "E", "S", "W"}
 
 
+def test_cards_of_a_720p_cameras_size_are_rendered_and_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "game.jsonl"
+    log.write_text(dump_events(simulate_game(seed=5, max_hands=1).events))
+    out = tmp_path / "frames"
+    assert run("vision", "synth", "--log", str(log), "--out", str(out), "--size", "1280x720",
+               "--tricks", "1", "--seed", "5", "--card-px", "90") == 0
+    capsys.readouterr()
+    assert run("vision", "track", str(out), "--json", "--check") == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    placed = [e for e in events if e["event"] == "placed"]
+    assert len(placed) == 4 and all(e["card"] is not None for e in placed)
+    assert not any(e["event"] == "unreadable" for e in events)
+
+
+@pytest.mark.parametrize("length", ["10", "500", "nan"])
+def test_synth_refuses_a_card_length_the_frame_cannot_hold(
+        tmp_path: Path, length: str, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "game.jsonl"
+    log.write_text(dump_events(simulate_game(seed=5, max_hands=1).events))
+    assert run("vision", "synth", "--log", str(log), "--out", str(tmp_path / "x"),
+               "--card-px", length) == 2
+    assert "--card-px" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
 def test_track_without_calibration_says_so(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     assert run("vision", "track", str(tmp_path)) == 2
