@@ -309,6 +309,10 @@ class VisionConfig:
     slant_min_support: float = 0.9
     """How clean a slanted card's region must be: the share of its convex hull it fills and the
     share of its quad's sides that run along its outline."""
+    nested_regions: bool = True
+    """Regions lying inside a hole of another region are searched for cards too, ranked to fill
+    gaps (`detect.NESTED_RANK`): cards on a dark mat that a light table rings all round are
+    islands in the table's hole, which the outer contours alone never reach. False: off."""
     remainder_margin: int = 1
     """A region that is not card-shaped is looked at again with the cards found in it taken
     out, grown by this many mask pixels (0: off)."""

@@ -366,19 +366,62 @@ class MaskSet:
     """Masks that follow edges (cut along them, or their rings), whose regions not card-shaped
     are opened: there a card and a light thing touching it are joined by thin bridges, where
     the masks of fixed whiteness levels merge them in bulk."""
+    nested: frozenset[int] = frozenset()
+    """Masks whose regions lying inside a hole of another (cards on a dark mat ringed by a light
+    table) are searched too, ranked to fill gaps (`VisionConfig.nested_regions`): the masks of
+    fixed whiteness levels, where the light table and the cards are alike."""
     _contours: dict[int, Sequence[Image]] = field(default_factory=dict, compare=False, repr=False)
+    _islands: dict[int, list[Image]] = field(default_factory=dict, compare=False, repr=False)
 
     def contours(self, index: int) -> Sequence[Image]:
         """Outer contours (every boundary point) of mask `index`, found once and kept."""
         if index not in self._contours:
-            found, _ = cv2.findContours(self.masks[index], cv2.RETR_EXTERNAL,
-                                        cv2.CHAIN_APPROX_NONE)
-            self._contours[index] = found
+            if index in self.nested:
+                self.islands(index)
+            else:
+                found, _ = cv2.findContours(self.masks[index], cv2.RETR_EXTERNAL,
+                                            cv2.CHAIN_APPROX_NONE)
+                self._contours[index] = found
         return self._contours[index]
+
+    def islands(self, index: int, least_points: int = 0) -> list[Image]:
+        """Outer contours of mask `index`'s regions inside another's hole (none unless the mask
+        is one of `nested`), found once, with its outer contours, and kept."""
+        if index not in self.nested:
+            return []
+        if index not in self._islands:
+            outer, inside = outlines_and_islands(self.masks[index], least_points)
+            self._contours[index], self._islands[index] = outer, inside
+        return self._islands[index]
 
     def to_frame(self, points: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """Map points from mask pixels to frame pixels."""
         return ((points - self.pad) / self.scale).astype(np.float32)
+
+
+def outlines_and_islands(mask: Image, least_points: int = 0
+                         ) -> tuple[Sequence[Image], list[Image]]:
+    """The outer contours (every boundary point) of a mask's regions, as `RETR_EXTERNAL` finds
+    them, and those of the regions lying inside a hole of another region (cards on a dark mat
+    that a light table rings all round) of at least `least_points` points, from one search."""
+    found, tree = cv2.findContours(mask, cv2.RETR_TREE, cv2.CHAIN_APPROX_NONE)
+    if not found:
+        return found, []
+    parents = tree[0][:, 3].tolist()
+    outer, inside = [], []
+    for k, contour in enumerate(found):
+        if parents[k] < 0:
+            outer.append(contour)
+            continue
+        if len(contour) < least_points:
+            continue
+        depth, parent = 0, parents[k]
+        while parent >= 0:
+            depth, parent = depth + 1, parents[parent]
+        # Depths alternate: a region's outline, its hole's, a region inside that hole's, ...
+        if depth % 2 == 0:
+            inside.append(contour)
+    return tuple(outer), inside
 
 
 def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
@@ -389,7 +432,8 @@ def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     opened = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in masks]
     indices = frozenset(range(len(opened), len(opened) + len(fallback)))
     colour = MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray,
-                     opened_in=indices | {edge_cut}, colour=small)
+                     opened_in=indices | {edge_cut}, colour=small,
+                     nested=frozenset(range(edge_cut)) if config.nested_regions else frozenset())
     if config.learned_finder is not None and not config.learned_finder.in_doubt:
         return with_learned_faces(colour, config.learned_finder)
     return colour
@@ -426,6 +470,7 @@ def with_learned_faces(colour: MaskSet, finder: LearnedFinderConfig,
     return MaskSet(opened + fallback, colour.scale, pad, fallback=indices, gray=colour.gray,
                    opened_in=frozenset(moved[k] for k in colour.opened_in),
                    colour=colour.colour, learned=frozenset({len(opened) - 1}),
+                   nested=colour.nested,
                    _contours={moved[k]: found for k, found in colour._contours.items()})
 
 
@@ -464,6 +509,8 @@ def _side_candidates(
 
 
 PARTED_RANK = -15.0
+NESTED_RANK = -35.0
+"""Rank offset of cards found as regions inside another region's hole (`islands`)."""
 """Cards parted from what they touch rank below the edge-ring fallback, above cards built on one
 side."""
 
@@ -797,8 +844,12 @@ def find_cards(
     touches."""
     slanted: list[tuple[float, Quad]] = []
     """Clean regions of a card's shape seen at a slant (`_slanted_quad`), ranked to fill gaps."""
+    # A closed 8-connected chain of n points encloses at most n^2 / (2 pi) pixels.
+    least_points = int(np.sqrt(2 * np.pi * config.min_card_area * frame_area))
     for index in range(len(masks.masks)):
-        for contour in masks.contours(index):
+        inside = masks.islands(index, least_points)
+        for nested, contour in [*((False, c) for c in masks.contours(index)),
+                                *((True, c) for c in inside)]:
             # A closed 8-connected chain of n points encloses at most n^2 / (2 pi) pixels.
             if len(contour) ** 2 < 2 * np.pi * config.min_card_area * frame_area:
                 continue
@@ -815,6 +866,13 @@ def find_cards(
                 beside_found.append((contour, box))
                 continue
             found = _quad_of(contour, config, [c for _, c in candidates])
+            if nested:
+                # Only a card-shaped island counts, and only where nothing else found a card.
+                if found is not None:
+                    seen_boxes.append(box)
+                    candidates.append((NESTED_RANK + round(found[1], 1) + area / frame_area,
+                                       found[0]))
+                continue
             if found is None:
                 if index not in fallback:
                     slanted += _slanted(contour, masks, config, frame_area)
