@@ -195,7 +195,24 @@ def _recognise(
         with clock.stage("pips"):
             observations = _apart(observations, kept, lambda fresh: checked_by_pips_and_ink(
                 frame, fresh, pip_count))
+    if config.oversized_outline is not None:
+        observations = oversized_unnamed(observations, config.oversized_outline)
     return observations
+
+
+def oversized_unnamed(observations: list[CardObservation], ratio: float
+                      ) -> list[CardObservation]:
+    """The observations with the name of every whole outline `ratio` times as long as the
+    frame's other named whole cards (their median) withdrawn: no card, but cards
+    outlined together, a box or a picture of them."""
+    named = [(k, long_side(o.corners)) for k, o in enumerate(observations)
+             if o.whole and o.name is not None]
+    out = list(observations)
+    for k, length in named:
+        others = [other for j, other in named if j != k]
+        if others and length >= ratio * float(np.median(others)):
+            out[k] = replace(observations[k], reading=None, confidence=0.0)
+    return out
 
 
 def fitted_unread(frame: Image, observations: list[CardObservation], model: GlyphModel,
