@@ -3,7 +3,10 @@
 Cases: `vosloo_crops` (one variant per card enrolled, the other eight measured), `phone_felt`
 (enrolled from its training half through the labelled outlines, measured on the other half) and
 the drawn deck of `tools/drawn_deck.py` (enrolled from single renders, measured on scenes).
-Run: .venv/bin/python -m tools.deck_measure [--scaled DIR140 DIR95] [--scenes N]
+Run: .venv/bin/python -m tools.deck_measure [--scaled DIR140 DIR95] [--scenes N] [--table]
+With --table every case is read with the table's settings for a play-area view
+(`vision.live.view_config`: outlines sought at up to 1088 px, small views also enlarged), not a
+photo's (shrunk to 640 px).
 """
 
 from __future__ import annotations
@@ -27,12 +30,16 @@ from vision.deck_config import DeckMatchConfig
 from vision.deck_faces import DeckFaces, face_views
 from vision.deck_match import DeckMatcher
 from vision.imageio import read_image
+from vision.live import LiveConfig, view_config
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.profile import enroll_images
+from vision.tracker import TrackerConfig
 
 SHARED = Path(os.environ.get("CARDTABLE_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 NOT_EUCHRE = ("2H", "5S", "7C", "8D", "3S", "6H", "--")
+TABLE_CONFIDENCE = TrackerConfig().read_confidence
+"""A reading counts as the table's vote from this confidence (names below are asked)."""
 
 
 @dataclass(frozen=True)
@@ -61,10 +68,18 @@ class Tally:
     """Per card the profile renamed from the glyph reader's reading: whether it was right."""
     lost: list[str] = field(default_factory=list)
     """Counted cards named rightly without the profile and not with it."""
+    taken_right: int = 0
+    taken_wrong: int = 0
+    """Counted cards named rightly, and wrong euchre names, at the confidence the table takes
+    a reading at (`TrackerConfig.read_confidence`)."""
 
     def row(self) -> str:
         recall = self.right / self.counted if self.counted else float("nan")
         return f"{self.counted:4d} {recall:6.3f} {self.wrong:3d} ({self.other_wrong} other)"
+
+    def taken_row(self) -> str:
+        recall = self.taken_right / self.counted if self.counted else float("nan")
+        return f"{self.counted:4d} {recall:6.3f} {self.taken_wrong:3d}"
 
 
 def inside(point: np.ndarray, quad: Quad) -> bool:
@@ -86,12 +101,15 @@ def tally_image(observations: list[CardObservation], truths: list[Truth],
         centre = observation.corners.mean(axis=0)
         hits = [k for k, t in enumerate(truths) if inside(centre, t.corners)]
         match = next((k for k in hits if truths[k].name == observation.name), None)
+        taken = observation.confidence >= TABLE_CONFIDENCE
         if match is not None and match not in named:
             named.add(match)
             tally.right += truths[match].counted
+            tally.taken_right += truths[match].counted and taken
         elif not (hits and all(truths[k].name is None for k in hits)):
             euchre = observation.name[0] in "9TJQKA"
             tally.wrong += euchre
+            tally.taken_wrong += euchre and taken
             tally.other_wrong += not euchre
             seen = truths[hits[0]].name if hits else "nothing"
             tally.wrongs.append(f"{seen}->{observation.name}")
@@ -157,6 +175,7 @@ def measure(name: str, frames: Iterable[tuple[Image, list[Truth]]], base: GlyphM
         tally_overrides(before, after, truths, known)
         tally_margins(matcher, frame, truths, known)
     print(f"{name:28s} without {plain.row()}  with {known.row()}", flush=True)
+    print(f"{'  taken at the table':28s} without {plain.taken_row()}  with {known.taken_row()}")
     print(f"{'':28s} right-card margin {quantiles(known.margins)}")
     if known.overrides:
         print(f"{'':28s} renamed from the glyph reader's name: {sum(known.overrides)} right, "
@@ -249,6 +268,12 @@ def drawn(scenes: int, base: GlyphModel, config: VisionConfig, out: Path,
                 profiled, config)
 
 
+def reading_config(table: bool) -> VisionConfig:
+    """The recognition settings the cases are read with: a photo's, or the table's for a
+    play-area view (`vision.live.view_config`)."""
+    return view_config(VisionConfig(), LiveConfig()) if table else VisionConfig()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scaled", nargs=2, type=Path, metavar=("DIR140", "DIR95"),
@@ -259,9 +284,12 @@ def main(argv: list[str] | None = None) -> int:
                              "settings are tried on others, such as 100)")
     parser.add_argument("--cases", default="vosloo,phone,drawn")
     parser.add_argument("--renders", type=Path, default=Path("/tmp/drawn_deck_enrol"))
+    parser.add_argument("--table", action="store_true",
+                        help="read with the table's settings for a play-area view "
+                             "(vision.live.view_config) instead of a photo's")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    config = VisionConfig()
+    config = reading_config(args.table)
     base = GlyphModel.load()
     roots = [("as photographed", SHARED / "vision")]
     if args.scaled:

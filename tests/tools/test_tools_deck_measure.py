@@ -1,0 +1,66 @@
+"""Tests for tools.deck_measure: its tallies, the table's settings, and a drawn-deck run."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tools.deck_measure import Tally, Truth, main, reading_config, tally_image
+from vision.cards import CardObservation, Rank, Reading, Suit
+from vision.config import VisionConfig
+from vision.live import LiveConfig
+
+
+def _quad(x: float, y: float) -> np.ndarray:
+    return np.array([[x, y], [x + 60, y], [x + 60, y + 90], [x, y + 90]], np.float32)
+
+
+def _seen(name: str, x: float, y: float, confidence: float) -> CardObservation:
+    reading = Reading(Rank(name[0]), Suit(name[1]), confidence)
+    return CardObservation(_quad(x + 5, y + 5), reading, confidence)
+
+
+TRUTHS = [Truth("KS", _quad(0, 0), True), Truth("QD", _quad(100, 0), True),
+          Truth("JH", _quad(200, 0), True)]
+
+
+def test_names_under_the_tables_confidence_count_only_as_every_name() -> None:
+    tally = Tally()
+    tally_image([_seen("KS", 0, 0, 0.9), _seen("QS", 100, 0, 0.5), _seen("JH", 200, 0, 0.6)],
+                TRUTHS, tally)
+    assert (tally.counted, tally.right, tally.wrong) == (3, 2, 1)
+    assert (tally.taken_right, tally.taken_wrong) == (1, 0)
+    assert tally.taken_row().split() == ["3", "0.333", "0"]
+
+
+def test_a_wrong_name_the_table_would_take_is_counted_as_taken() -> None:
+    tally = Tally()
+    tally_image([_seen("QS", 100, 0, 0.8), _seen("KS", 0, 0, 0.7)], TRUTHS, tally)
+    assert (tally.right, tally.taken_right) == (1, 1)
+    assert (tally.wrong, tally.taken_wrong) == (1, 1)
+    assert tally.wrongs == ["QD->QS"]
+
+
+def test_the_tables_settings_search_the_view_larger_than_a_photo() -> None:
+    photo, table = reading_config(False), reading_config(True)
+    assert photo == VisionConfig()
+    assert table.detect_long_side == LiveConfig().view_long_side > photo.detect_long_side
+    assert table.enlarged_look == LiveConfig().view_min_long_side
+
+
+@pytest.mark.parametrize("table", [False, True])
+def test_the_drawn_deck_enrolled_is_read_and_taken(
+        table: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--cases", "drawn", "--scenes", "2", "--renders", str(tmp_path / "renders")]
+    assert main(argv + (["--table"] if table else [])) == 0
+    out = capsys.readouterr().out
+    assert len(list((tmp_path / "renders").glob("*.png"))) == 24
+    taken = re.findall(r"taken at the table +without +(\d+) +([\d.]+) +(\d+) +with +(\d+) "
+                       r"+([\d.]+) +(\d+)", out)
+    assert len(taken) == 2  # 140 and 95 px
+    for cards, _, _, cards_with, recall_with, wrong_with in taken:
+        assert int(cards) == int(cards_with) == 16
+        assert float(recall_with) >= 0.9 and int(wrong_with) == 0
