@@ -112,7 +112,7 @@ def tally_image(observations: list[CardObservation], truths: list[Truth],
             tally.taken_wrong += euchre and taken
             tally.other_wrong += not euchre
             seen = truths[hits[0]].name if hits else "nothing"
-            tally.wrongs.append(f"{seen}->{observation.name}")
+            tally.wrongs.append(f"{seen}->{observation.name} {observation.confidence:.2f}")
     return named
 
 

@@ -41,7 +41,7 @@ def test_a_wrong_name_the_table_would_take_is_counted_as_taken() -> None:
     tally_image([_seen("QS", 100, 0, 0.8), _seen("KS", 0, 0, 0.7)], TRUTHS, tally)
     assert (tally.right, tally.taken_right) == (1, 1)
     assert (tally.wrong, tally.taken_wrong) == (1, 1)
-    assert tally.wrongs == ["QD->QS"]
+    assert tally.wrongs == ["QD->QS 0.80"]
 
 
 def test_the_tables_settings_search_the_view_larger_than_a_photo() -> None:
