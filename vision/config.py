@@ -315,6 +315,11 @@ class VisionConfig:
     (perspective apart), and an outline twice as long is several cards outlined as one, a box
     or a picture of cards. In the table's views of the training halves, 4 of the 6 wrong names
     were such (none right). None: off."""
+    inner_outline: float | None = 0.75
+    """A named whole outline lying inside another of the frame's card size and covering at
+    most this share of its area keeps no name (`vision.inner_outline`): no card lies within
+    another card's outline; such an outline is that card's print, such as a court's picture
+    frame the card network names as a court. None: off."""
     nested_regions: bool = True
     """Regions lying inside a hole of another region are searched for cards too, ranked to fill
     gaps (`detect.NESTED_RANK`): cards on a dark mat that a light table rings all round are
@@ -784,6 +789,13 @@ class VisionConfig:
     at this size, take a four-colour deck's blue diamonds and green clubs for spades (the drawn
     deck without its profile: 7 wrong names more at 140 px and 3 at 95 px without this, all
     given their suit 0.39 or less; the training halves' names from one end got 0.56 and 0.80)."""
+    index_one_end_low: float | None = 0.8
+    """No glyph reading is kept by one end where the card network gives a low card (2-8) this
+    much or more in both views (`learned_index.kept_by_one_end`): a card covered at one end
+    shows the network mostly the card over it, and a euchre table has no low cards to cover
+    with. On the drawn deck without its profile, a six of hearts read AH by the glyph reader
+    and at one end by the index reader was named AH at 0.88 (the table's settings, 140 px).
+    None: off."""
     learned_large_length: float = 140.0
     """A whole card longer than `learned_max_length` that the glyph reader leaves unread is
     shown to the learned reader shrunk to this long side (area averaging), and named where both

@@ -139,18 +139,22 @@ def kept_by_one_end(before: list[CardObservation], after: list[CardObservation],
                     card_scores: dict[int, CardScores],
                     index_scores: Callable[[list[Quad]], list[CardScores]],
                     levels: tuple[float, float, float],
-                    shaped: Callable[[Quad], bool]) -> list[CardObservation]:
+                    shaped: Callable[[Quad], bool],
+                    low_sure: float | None = None) -> list[CardObservation]:
     """`after` with each whole card's glyph reading that the check vetoed put back where the
     index reader backs it at one end (a card whose other end lies under another, which the
     card network sees on it), on outlines of a card's shape (`shaped`). `levels`: the least
     glyph confidence, the index reader's probability for the card at one end, and the card
     network's for its suit in one view (the card network scores by position, `card_scores`).
-    A name given elsewhere is not given again."""
+    Not where the card network gives a low card (2-8) `low_sure` or more in both views: that
+    is the card lying there, no euchre card under another. A name given elsewhere is not given
+    again."""
     least_glyph, least_index, least_suit = levels
     vetoed = [k for k, (earlier, now) in enumerate(zip(before, after, strict=True))
               if earlier.whole and now.reading is None and earlier.reading is not None
               and earlier.reading.is_euchre and earlier.confidence >= least_glyph
               and k in card_scores and _suit_seen(earlier.reading, card_scores[k]) >= least_suit
+              and not (low_sure is not None and _low_seen(card_scores[k]) >= low_sure)
               and shaped(earlier.corners)]
     if not vetoed:
         return after
@@ -164,6 +168,12 @@ def kept_by_one_end(before: list[CardObservation], after: list[CardObservation],
             found[k] = replace(before[k], reading=kept, confidence=kept.confidence,
                                one_end=True)
     return with_fresh_names(after, found)
+
+
+def _low_seen(scores: CardScores) -> float:
+    """The card network's probability of a low card (2-8), in the view that gives it least."""
+    low = RANK_CLASSES.index("low")
+    return float(min(scores.rank[view][low] for view in (0, 1)))
 
 
 def _suit_seen(reading: Reading, scores: CardScores) -> float:

@@ -27,6 +27,7 @@ from vision.doubt import doubt_region, in_doubt, merged, on_one_card
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.finder_index import find_by_index
 from vision.index_ink import checked_by_pips_and_ink
+from vision.inner_outline import inner_unnamed
 from vision.learned import COURTS, CardScores, checked, decide, shipped_reader, surer_of
 from vision.learned_corners import named_at_corners
 from vision.learned_first import LearnedViews, learned_views, outline_key
@@ -82,7 +83,8 @@ def recognise(
         height, width = frame.shape[:2]
         region = doubt_region(first, width, height, finder.reach) if finder.reach else None
         masks = with_learned_faces(colour, finder, region)
-    return merged(first, _recognise(frame, model, second, again, known, masks))
+    return outlines_sized(merged(first, _recognise(frame, model, second, again, known, masks)),
+                          config)
 
 
 def _recognise(
@@ -195,8 +197,18 @@ def _recognise(
         with clock.stage("pips"):
             observations = _apart(observations, kept, lambda fresh: checked_by_pips_and_ink(
                 frame, fresh, pip_count))
+    return outlines_sized(observations, config)
+
+
+def outlines_sized(observations: list[CardObservation], config: VisionConfig
+                   ) -> list[CardObservation]:
+    """The observations with the names withdrawn of outlines no card of the frame's size can
+    have: twice as long as the others (`oversized_unnamed`) or lying inside one of a card's
+    size (`inner_outline.inner_unnamed`). Judged on each look and again on both looks' cards."""
     if config.oversized_outline is not None:
         observations = oversized_unnamed(observations, config.oversized_outline)
+    if config.inner_outline is not None:
+        observations = inner_unnamed(observations, config.inner_outline)
     return observations
 
 
@@ -435,7 +447,8 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
                                   lambda quads: views.index_scores(index, quads),
                                   (config.index_one_end_glyph, config.index_one_end,
                                    config.index_one_end_suit),
-                                  lambda quad: card_shaped(quad, None, config))
+                                  lambda quad: card_shaped(quad, None, config),
+                                  config.index_one_end_low)
             if config.pip_count is not None:
                 # Counted now, not only at the end: a name the pips withdraw then would have
                 # kept the same name from a card's corner found meanwhile.
