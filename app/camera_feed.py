@@ -53,6 +53,20 @@ def sighting_of(event: CardEvent) -> Sighting:
     return Sighting(kind, float(event.t), Seat(event.seat), card, float(event.confidence))
 
 
+NO_DECK_NOTICE = (
+    "no deck profile ([vision] deck): the camera reads any common deck, but leaves more cards "
+    "to the players and cannot tell a four-colour deck's blue diamonds and green clubs from "
+    "spades; `cardtable deck enroll` learns your deck"
+)
+"""Said when the camera starts without a deck profile."""
+
+
+def deck_notice(deck: Path | None) -> str | None:
+    """What the table says at start about the deck the camera reads: a hint to enrol one when
+    there is no profile, else nothing."""
+    return NO_DECK_NOTICE if deck is None else None
+
+
 def open_watcher(calibration: Path, deck: Path | None, stable_s: float) -> TableWatcher:
     """Recognition plus tracking over the calibrated zones (a deck profile if given)."""
     from vision.live import TableWatcher

@@ -208,9 +208,12 @@ def open_devices(app: TableApp) -> Iterator[list[Poll]]:
     if hardware.camera is not None:
         vision = app.config.vision
         assert vision.calibration is not None  # load_config requires it with a camera
-        from app.camera_feed import open_watcher, watch
+        from app.camera_feed import deck_notice, open_watcher, watch
 
         watcher = open_watcher(vision.calibration, vision.deck, vision.stable_s)
+        notice = deck_notice(vision.deck)
+        if notice is not None:
+            log(notice)
         recorded = hardware_config.camera.fps if hardware_config.camera_kind == "recorded" else None
         running = lambda: not app.stop.is_set()  # noqa: E731
         camera = hardware.camera
