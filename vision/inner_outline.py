@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from statistics import median
 
 import cv2
 import numpy as np
@@ -26,19 +27,23 @@ def inner_unnamed(observations: list[CardObservation], most_area: float
     card's outline; such an outline is the other card's print, such as a court's picture
     frame. Without other named cards to give the size, nothing is withdrawn (a card may lie on
     a box or a mat of a card's shape)."""
-    whole = [(k, o.corners.astype(np.float32)) for k, o in enumerate(observations) if o.whole]
-    named = [(k, quad) for k, quad in whole if observations[k].name is not None]
+    whole = {k: o.corners.astype(np.float32) for k, o in enumerate(observations) if o.whole}
+    areas = {k: float(cv2.contourArea(quad)) for k, quad in whole.items()}
+    named = [k for k in whole if observations[k].name is not None]
     out = list(observations)
-    for k, quad in named:
-        others = [other for j, other in named if j != k]
-        if not others:
+    if len(named) < 2:
+        return out
+    sides = {k: (long_side(quad), short_side(quad)) for k, quad in whole.items()}
+    for k in named:
+        # Only an outline at least this much larger can hold it (cards of one size seldom do).
+        larger = [j for j in whole if j != k and 0.0 < areas[k] <= most_area * areas[j]]
+        if not larger:
             continue
-        length = float(np.median([long_side(other) for other in others]))
-        width = float(np.median([short_side(other) for other in others]))
-        area = float(cv2.contourArea(quad))
-        if any(j != k and _inside(quad, area, outer, most_area)
-               and _near(long_side(outer), length) and _near(short_side(outer), width)
-               for j, outer in whole):
+        others = [j for j in named if j != k]
+        length = median(sides[j][0] for j in others)
+        width = median(sides[j][1] for j in others)
+        if any(_near(sides[j][0], length) and _near(sides[j][1], width)
+               and _inside(whole[k], areas[k], whole[j]) for j in larger):
             out[k] = replace(observations[k], reading=None, confidence=0.0)
     return out
 
@@ -48,10 +53,7 @@ def _near(size: float, typical: float) -> bool:
     return typical / CARD_SIZE_BAND <= size <= typical * CARD_SIZE_BAND
 
 
-def _inside(quad: Quad, area: float, outer: Quad, most_area: float) -> bool:
-    """Whether `quad` (of `area`) lies inside `outer` and covers at most `most_area` of it."""
-    outer_area = float(cv2.contourArea(outer))
-    if area <= 0.0 or area > most_area * outer_area:
-        return False
+def _inside(quad: Quad, area: float, outer: Quad) -> bool:
+    """Whether `quad` (of `area`) lies inside `outer`: `WITHIN_SHARE` of its area does."""
     shared, _ = cv2.intersectConvexConvex(quad, outer)
     return float(shared) >= WITHIN_SHARE * area

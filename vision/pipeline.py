@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from statistics import median
 
 import cv2
 import numpy as np
@@ -222,7 +223,7 @@ def oversized_unnamed(observations: list[CardObservation], ratio: float
     out = list(observations)
     for k, length in named:
         others = [other for j, other in named if j != k]
-        if others and length >= ratio * float(np.median(others)):
+        if others and length >= ratio * median(others):
             out[k] = replace(observations[k], reading=None, confidence=0.0)
     return out
 
