@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterable, Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -120,9 +121,55 @@ def score_folder(folder: Path, scorer: Path, model: GlyphModel, config: VisionCo
         at_table.write_text("".join(json.dumps(line) + "\n" for line in table_lines(
             out.read_text().splitlines(), threshold)))
         status = run_scorer(scorer, at_table, labels)
+    if status == 0:
+        print("\nwrong names by confidence (score.py's reported and correct identities, every "
+              "name below the level taken as unread):", flush=True)
+        for line in confidence_lines(scorer, out, labels, work, threshold):
+            print(line, flush=True)
     if halves and status == 0:
         status = score_halves(scorer, out, labels, work)
     return status
+
+
+CONFIDENCE_LEVELS = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+"""The levels `confidence_lines` scores the names from."""
+
+
+def reported_and_correct(scorer: Path, predictions: Path, labels: Path, report: Path
+                         ) -> tuple[int, int]:
+    """score.py's reported and correct identities over every set (its `ALL` row)."""
+    command = [sys.executable, str(scorer), str(predictions), "--labels", str(labels),
+               "--json", str(report)]
+    subprocess.run(command, check=True, capture_output=True, text=True)
+    sets = json.loads(report.read_text())["sets"]
+    row = next(value for name, value in sets.items() if name.startswith("ALL"))
+    return int(row["reported_identities"]), int(row["correct"])
+
+
+def confidence_lines(scorer: Path, predictions: Path, labels: Path, work: Path,
+                     threshold: float, levels: Iterable[float] = CONFIDENCE_LEVELS
+                     ) -> Iterator[str]:
+    """How often a name is wrong from each confidence level on, and between levels: the
+    predictions scored by score.py with every name below the level taken as unread."""
+    lines = predictions.read_text().splitlines()
+    counts: list[tuple[float, int, int]] = []
+    for level in levels:
+        kept = work / f"{predictions.stem}-from-{level:.2f}.jsonl"
+        kept.write_text("".join(json.dumps(line) + "\n" for line in table_lines(lines, level)))
+        reported, correct = reported_and_correct(scorer, kept, labels,
+                                                 work / f"{kept.stem}.json")
+        counts.append((level, reported, correct))
+    for level, reported, correct in counts:
+        wrong = reported - correct
+        rate = f"1 in {reported / wrong:.0f}" if wrong else "none"
+        mark = "  <- the table's threshold" if level == threshold else ""
+        yield f"  from {level:.2f}: {reported:5d} names, {wrong:3d} wrong ({rate}){mark}"
+    for (low, reported, correct), (high, above, above_correct) in pairwise(counts):
+        yield (f"  {low:.2f}-{high:.2f}: {reported - above:5d} names, "
+               f"{(reported - correct) - (above - above_correct):3d} wrong")
+    if counts:
+        last, reported, correct = counts[-1]
+        yield f"  {last:.2f}-1.00: {reported:5d} names, {reported - correct:3d} wrong"
 
 
 def table_lines(lines: Iterable[str], threshold: float) -> Iterator[dict[str, Any]]:

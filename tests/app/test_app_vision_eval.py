@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +32,8 @@ def _tables(text: str, at_table: bool = False) -> dict[str, dict[str, list[str]]
     for line in text.splitlines():
         if line.startswith("named at the table"):
             current = kept.setdefault(heading, {}) if at_table else {}
+        elif line.startswith("wrong names by confidence"):
+            current = {}
         elif line.endswith(":") and not line.startswith(" "):
             heading = line[:-1]
             current = {} if at_table else tables.setdefault(heading, {})
@@ -144,9 +147,30 @@ def test_the_table_takes_fewer_names_than_recognition_gives_never_more(
 def test_a_name_below_the_tables_threshold_is_no_name() -> None:
     from tools.evaluate import table_lines
 
-    line = {"image": "a.jpg", "cards": [{"card": "QS", "confidence": 0.69},
-                                        {"card": "9H", "confidence": 0.7},
-                                        {"card": None, "confidence": 0.0}]}
+    line: dict[str, Any] = {"image": "a.jpg", "cards": [
+        {"card": "QS", "confidence": 0.69}, {"card": "9H", "confidence": 0.7},
+        {"card": None, "confidence": 0.0}]}
     (taken,) = table_lines([json.dumps(line), ""], 0.7)
     assert [card["card"] for card in taken["cards"]] == [None, "9H", None]
     assert line["cards"][0]["card"] == "QS"  # the prediction itself is kept
+
+
+def test_wrong_names_are_counted_from_each_confidence_and_between(
+        folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tools.evaluate import CONFIDENCE_LEVELS
+
+    assert main(["vision", "eval", str(folder)]) == 0
+    text = capsys.readouterr().out
+    assert "wrong names by confidence" in text
+    rows = [line.split() for line in text.splitlines() if line.startswith("  ")]
+    cumulative = {float(r[1][:-1]): (int(r[2]), int(r[4])) for r in rows if r[0] == "from"}
+    bins = [(int(r[1]), int(r[3])) for r in rows if "-" in r[0] and r[0][0].isdigit()]
+    assert list(cumulative) == list(CONFIDENCE_LEVELS)
+    assert any("<- the table's threshold" in line for line in text.splitlines()
+               if line.startswith("  from 0.70"))
+    names = [count for count, _ in cumulative.values()]
+    assert names == sorted(names, reverse=True) and names[0] > 0
+    # The bins part every name from the lowest level: their counts add up to its own.
+    assert len(bins) == len(CONFIDENCE_LEVELS)
+    assert sum(count for count, _ in bins) == cumulative[0.0][0]
+    assert sum(wrong for _, wrong in bins) == cumulative[0.0][1]
