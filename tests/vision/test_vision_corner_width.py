@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
 from tools.scenes import paste_card, plain_card, table_background
-from vision.cards import CardObservation
 from vision.config import VisionConfig
 from vision.corners import CardCorner
 from vision.detect import card_masks
-from vision.imageio import read_image
 from vision.model import GlyphModel
-from vision.pipeline import corner_widths, read_loose_corners, recognise
+from vision.pipeline import corner_widths, read_loose_corners
 
 NO_EDGE_WIDTH = VisionConfig(corner_width_from_edge=False, index_finder=False)
 
@@ -63,24 +58,3 @@ def test_covered_card_is_read_at_its_long_side_width_beside_small_outlines(
         assert [o.name for o in found] == expected
         if expected:
             assert np.linalg.norm(found[0].corners[0] - card[0]) < 25
-
-
-def _photo(shared_dir: Path, name: str, rank: str) -> tuple[np.ndarray, list[float]]:
-    vision = shared_dir / "vision"
-    labels = json.loads((vision / "labels.json").read_text())
-    box = next(c["box"] for c in labels["images"][name]["cards"] if c["rank"] == rank)
-    return read_image(vision / "dev" / name), box
-
-
-def _read_in_box(observations: list[CardObservation], box: list[float]) -> list[str]:
-    x0, y0, x1, y1 = box
-    return [o.name for o in observations if o.name
-            and x0 <= o.corners.mean(axis=0)[0] <= x1 and y0 <= o.corners.mean(axis=0)[1] <= y1]
-
-
-def test_left_card_of_a_fan_is_read_at_the_width_of_its_visible_strip(shared_dir: Path) -> None:
-    # No card is read whole; the ten shows a strip of half its width along its whole long side.
-    frame, box = _photo(shared_dir, "edje_train/IMG_2687.jpg", "T")
-    model = GlyphModel.load()
-    assert _read_in_box(recognise(frame, model), box) == ["TH"]
-    assert _read_in_box(recognise(frame, model, NO_EDGE_WIDTH), box) == []

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -14,7 +12,6 @@ from tests.vision.glyphs_only import glyph_config
 from tools.scenes import paste_card, plain_card, table_background
 from vision.corners import FanStep, find_corners
 from vision.detect import MaskSet, card_masks
-from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import _on_top_side, read_fan_steps, recognise
 
@@ -88,28 +85,6 @@ def test_middle_card_of_a_rendered_fan_of_white_cards_is_read(
     without = [o.name for o in recognise(scene, model, NO_STEPS)]
     assert sorted(n for n in with_steps if n) == ["9H", "AC", "JD", "KS"]
     assert sorted(n for n in without if n) == ["9H", "AC", "KS"]
-
-
-def _photo(shared_dir: Path, name: str) -> tuple[np.ndarray, list[dict[str, object]]]:
-    vision = shared_dir / "vision"
-    labels = json.loads((vision / "labels.json").read_text())
-    return read_image(vision / "dev" / name), labels["images"][name]["cards"]
-
-
-@pytest.mark.parametrize(("name", "middle"), [
-    ("edje_train/IMG_2669.jpg", "JD"),  # the lower card rises above the middle one
-    ("edje_train/IMG_2671.jpg", "QS"),  # the middle card's corner lies at the lower card's side
-])
-def test_middle_card_of_a_fan_is_read_at_its_hidden_corner(shared_dir: Path, name: str,
-                                                            middle: str) -> None:
-    frame, _ = _photo(shared_dir, name)
-    model = GlyphModel.load()
-    with_steps = [o.name for o in recognise(frame, model, glyph_config())]
-    without = [o.name for o in recognise(frame, model, NO_STEPS)]
-    assert middle in with_steps
-    assert middle not in without
-    # Nothing else changes: the other cards are read as before.
-    assert sorted(n for n in with_steps if n and n != middle) == sorted(n for n in without if n)
 
 
 def _rect(x0: float, y0: float, width: float, height: float) -> np.ndarray:

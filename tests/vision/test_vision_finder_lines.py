@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from tests.vision.labelled import photo_and_truth
 from tools.scenes import paste_card, plain_card, table_background
 from vision.cards import Rank, Suit
 from vision.config import VisionConfig
@@ -111,13 +109,3 @@ def test_scattered_light_specks_are_no_reason_to_look_for_lines() -> None:
     assert _unexplained_light(masks, [], frame_area, CONFIG) is None
     cv2.rectangle(frame, (200, 150), (300, 290), (250, 250, 250), -1)
     assert _unexplained_light(card_masks(frame, CONFIG), [], frame_area, CONFIG) is not None
-
-
-
-@pytest.mark.parametrize("name", ["edje_train/IMG_2446.jpg", "edje_train/IMG_2458.jpg"])
-def test_a_card_on_a_light_box_or_chair_in_a_photo_is_found_by_its_lines(
-    shared_dir: Path, name: str
-) -> None:
-    frame, truth = photo_and_truth(shared_dir, name)
-    assert max(box_iou(quad, truth) for quad in find_cards(frame, CONFIG)) > 0.7
-    assert max((box_iou(quad, truth) for quad in find_cards(frame, NO_LINES)), default=0) < 0.5

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -11,9 +9,7 @@ import pytest
 from tools.synthetic import suit_shape
 from vision.config import VisionConfig
 from vision.glyphs import split_index
-from vision.imageio import read_image
 from vision.model import GlyphModel
-from vision.pipeline import recognise
 from vision.read import read_corner
 
 RED = (30, 30, 200)
@@ -51,8 +47,3 @@ def test_index_at_the_right_beside_the_card_edge_is_found() -> None:
     ink_rows = np.nonzero(glyphs.rank.any(axis=1))[0]
     ink_cols = np.nonzero(glyphs.rank.any(axis=0))[0]
     assert ink_cols.size > 0.4 * ink_rows.size
-
-
-def test_card_read_past_its_edge(shared_dir: Path) -> None:
-    frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / "IMG_2672.jpg")
-    assert "9C" in {o.name for o in recognise(frame, GlyphModel.load())}

@@ -10,15 +10,12 @@ import numpy as np
 import pytest
 
 from tests.vision.glyphs_only import glyph_config
-from tests.vision.labelled import photo_and_truth
 from tools.synthetic import artwork_cards
 from vision.cards import Image, Quad, Reading
 from vision.deblur import edge_width
 from vision.deblur_outline import grown_outline, long_side, short_side
 from vision.glyphs import index_views
-from vision.imageio import read_image
 from vision.model import GlyphModel
-from vision.pipeline import recognise
 from vision.read import read_outline, read_views
 
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
@@ -125,59 +122,3 @@ def test_grown_outlines_read_no_rendered_card_wrongly_that_the_outline_did_not()
                 assert plain is None and grown == name
                 gained += 1
     assert gained >= 2
-
-
-def _unread_outline_at(frame: Image, box: tuple[float, float, float, float],
-                       model: GlyphModel) -> Quad:
-    """The pipeline's outline (found with no outline grown) of an unread card centred nearest
-    the centre of `box`, inside it."""
-    x0, y0, x1, y1 = box
-    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-    ungrown = replace(glyph_config(), blurred_outline_growth=0.0)
-    inside = [o.corners for o in recognise(frame, model, ungrown)
-              if o.reading is None and x0 <= o.corners[:, 0].mean() <= x1
-              and y0 <= o.corners[:, 1].mean() <= y1]
-    assert inside, f"no unread outline centred in {box}"
-    return min(inside, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)))
-
-
-def test_motion_blurred_jack_is_read_from_its_grown_outline(shared_dir: Path) -> None:
-    frame, truth = photo_and_truth(shared_dir, "edje_train/IMG_2581.jpg")
-    model = GlyphModel.load()
-    x0, y0 = truth.min(axis=0)
-    x1, y1 = truth.max(axis=0)
-    outline = _unread_outline_at(frame, (x0, y0, x1, y1), model)
-    assert _name(read_outline(frame, outline, model, glyph_config())[0]) == "JD"
-    off = replace(glyph_config(), blurred_outline_growth=0.0)
-    assert read_outline(frame, outline, model, off)[0] is None
-
-
-def test_pipeline_reads_the_motion_blurred_jack(shared_dir: Path) -> None:
-    frame, truth = photo_and_truth(shared_dir, "edje_train/IMG_2581.jpg")
-    x0, y0 = truth.min(axis=0)
-    x1, y1 = truth.max(axis=0)
-    names = [o.name for o in recognise(frame, GlyphModel.load(), glyph_config())
-             if x0 <= o.corners[:, 0].mean() <= x1 and y0 <= o.corners[:, 1].mean() <= y1]
-    assert "JD" in names
-
-
-def test_jack_whose_index_the_outline_cut_is_read_grown(shared_dir: Path) -> None:
-    frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / "IMG_2579.jpg")
-    model = GlyphModel.load()
-    # The labelled box of the photo's jack of clubs (its third card).
-    outline = _unread_outline_at(frame, (206, 273, 291, 386), model)
-    assert _name(read_outline(frame, outline, model, glyph_config())[0]) == "JC"
-
-
-@pytest.mark.parametrize(("name", "box"), [
-    # A cable crosses the queen's index: read leniently it is `JS`.
-    ("IMG_2621.jpg", (53, 33, 218, 214)),
-    # A double-exposed webcam nine of spades whose blurred spade reads as a club.
-    ("cam_image41.jpg", (317, 271, 481, 496)),
-])
-def test_traps_stay_unread_when_grown(shared_dir: Path, name: str,
-                                      box: tuple[float, float, float, float]) -> None:
-    frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / name)
-    model = GlyphModel.load()
-    outline = _unread_outline_at(frame, box, model)
-    assert read_outline(frame, outline, model, glyph_config())[0] is None

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
@@ -15,7 +13,6 @@ from tests.vision.glyphs_only import glyph_config
 from tools.scenes import paste_card, plain_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad, Rank, Reading, Suit
-from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.read import read_card
@@ -169,55 +166,3 @@ def test_blank_card_outline_stays_unread(model: GlyphModel) -> None:
                       np.float32)
     found = read_unread_outlines(scene, [_unread(merged)], model, glyph_config())
     assert [o.name for o in found] == [None]
-
-
-def _record(shared_dir: Path, name: str) -> dict[str, Any]:
-    labels = json.loads((shared_dir / "vision" / "labels.json").read_text())
-    record: dict[str, Any] = labels["images"][name]
-    return record
-
-
-def _holding(record: dict[str, Any], point: np.ndarray) -> list[str]:
-    """Ranks of the labelled cards whose box holds the point."""
-    ranks = []
-    for card in record["cards"]:
-        x0, y0, x1, y1 = card["box"]
-        if x0 <= point[0] <= x1 and y0 <= point[1] <= y1:
-            ranks.append(str(card.get("rank") or card.get("card"))[0])
-    return ranks
-
-
-@pytest.mark.parametrize(("photo", "card"), [
-    ("edje_train/IMG_2579.jpg", "TD"),  # an outline on part of a card
-    ("edje_train/IMG_2519.jpg", "9C"),  # a card cut across by a toy lying on it
-    ("edje_train/cam_image44.jpg", "9S"),  # a webcam card cut across by a shadow
-    ("edje_train/IMG_2507.jpg", "KH"),  # the court picture outlined instead of the card
-    ("edje_train/IMG_2526.jpg", "QS"),  # the same, the card lying sideways
-])
-def test_recorded_cards_outlined_wrongly_are_read_at_a_corner(
-        shared_dir: Path, model: GlyphModel, photo: str, card: str) -> None:
-    frame = read_image(shared_dir / "vision" / "dev" / photo)
-    config = glyph_config()
-    # Outlines left unread by the pipeline before the search (and before blurred ones grow).
-    before = recognise(frame, model, replace(config, search_unread=False,
-                                             blurred_outline_growth=0.0,
-                                             index_finder=False))
-    assert card not in [o.name for o in before]
-    after = read_unread_outlines(frame, before, model, config)
-    new = [o for o in after if o.name is not None and not any(o is b for b in before)]
-    assert [o.name for o in new] == [card]
-    assert card[0] in _holding(_record(shared_dir, photo), new[0].corners.mean(axis=0))
-    # Every card read before is still there, untouched.
-    kept = [o for o in before if o.name is not None]
-    assert all(any(o is a for a in after) for o in kept)
-
-
-def test_recorded_outline_over_three_cards_adds_no_card(
-        shared_dir: Path, model: GlyphModel) -> None:
-    # The ace, the ten and the king are read at their corners already; the outline over all
-    # three reads the king at its corner, which is not reported again.
-    frame = read_image(shared_dir / "vision" / "dev" / "edje_train/IMG_2626.jpg")
-    config = glyph_config()
-    before = recognise(frame, model, replace(config, search_unread=False))
-    after = read_unread_outlines(frame, before, model, config)
-    assert sorted(o.name or "-" for o in after) == sorted(o.name or "-" for o in before)

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from vision.config import VisionConfig
-from vision.glyphs import index_views
 from vision.guess import Guess
-from vision.imageio import read_image
-from vision.model import GlyphModel
-from vision.pipeline import recognise
-from vision.read import CornerReading, _combined, read_views
+from vision.read import CornerReading, _combined
 
 CONFIG = VisionConfig()
 
@@ -37,15 +31,3 @@ def test_unsure_suit_of_an_unsure_corner_is_set_aside() -> None:
     dissent = _corner(Guess("A", 0.95, 0.26), Guess("C", 0.72, 0.01))
     reading, _ = _combined([sure, dissent], CONFIG)
     assert reading is not None and reading.name == "AS"
-
-
-def test_ace_whose_spade_one_corner_reads_as_a_club_is_not_read_as_a_club(
-        shared_dir: Path) -> None:
-    frame = read_image(shared_dir / "vision" / "dev" / "edje_train" / "cam_image18.jpg")
-    model = GlyphModel.load()
-    names = [o.name for o in recognise(frame, model, CONFIG)]
-    assert "AC" not in names
-    assert "AS" in names
-    whole = [o for o in recognise(frame, model, CONFIG) if o.whole]
-    reading, _ = read_views(index_views(frame, whole[0].corners, CONFIG), model, CONFIG)
-    assert reading is None or reading.name == "AS"

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from tests.vision.glyphs_only import glyph_config
-from tests.vision.labelled import webcam_ten_names
 from tools.synthetic import artwork_cards
 from vision.cards import Image
 from vision.deblur import edge_width, sharpened
@@ -68,11 +67,3 @@ def test_blurred_artwork_corners_read_more_and_never_wrong(shared_dir: Path) -> 
                 assert reading.rank.value + reading.suit.value == name
                 counts[key] += 1
     assert counts["sharpened"] >= counts["plain"] + 5
-
-
-def test_blurred_webcam_ten_of_clubs_is_read(shared_dir: Path) -> None:
-    assert webcam_ten_names(shared_dir, glyph_config()) == ["TC"]
-    # The wider index views read it unsharpened too: off, so that only the sharpened look can.
-    narrow = glyph_config(wide_index_windows=())
-    assert webcam_ten_names(shared_dir, narrow) == ["TC"]
-    assert webcam_ten_names(shared_dir, replace(narrow, sharpen_looks=())) == []
