@@ -7,7 +7,7 @@ echo "== ruff"
 .venv/bin/ruff check .
 echo "== mypy --strict table vision tools app drivers display"
 .venv/bin/mypy --strict table vision tools app drivers display
-echo "== pytest (about 5 minutes; tests that need ../shared say so when it is absent)"
+echo "== pytest (about 15 minutes; tests that need ../shared say so when it is absent)"
 set +e
 .venv/bin/python -m pytest "$@"
 status=$?
