@@ -148,6 +148,8 @@ def _scaled_out(out: Path | None, px: float) -> Path | None:
 
 def run_eval(args: argparse.Namespace) -> int:
     """Handle `vision eval`."""
+    from dataclasses import replace
+
     from tools.evaluate import score_folder
     from tools.scaling import cached_scaled_folder
     from tools.table_frame import cached_frame_folder, frame_size
@@ -176,7 +178,10 @@ def run_eval(args: argparse.Namespace) -> int:
                 if args.in_frame:
                     scaled = cached_frame_folder(scaled, px)
                     heading += " in a {}x{} play-area view".format(*frame_size(px))
-                runs.append((heading, scaled, _scaled_out(args.out, px), view))
+                # The table knows its cards' length from the cards it has read (vision.live);
+                # a photo framed about its cards tells it by its own size.
+                runs.append((heading, scaled, _scaled_out(args.out, px),
+                             replace(view, card_length=px) if args.in_frame else view))
             status = 0
             for number, (heading, source, out, config) in enumerate(runs):
                 if args.scale:

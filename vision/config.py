@@ -269,6 +269,15 @@ class VisionConfig:
     min_card_area: float = 0.004
     max_card_area: float = 0.95
     """Card area limits as shares of the (padded) frame."""
+    card_length: float | None = None
+    """A card's length in the frame's pixels when the caller knows it (the table learns it from
+    the cards it reads, `vision.live`). With no card read in the frame, the typical card width
+    and the least edge of a loose corner or a card's side then come from it, not from the
+    frame's size (a table's play-area view is several card lengths wide; a close-up photo is
+    barely one). None: unknown."""
+    known_card_band: float = 0.5
+    """With a known card length and no card read, unread outlines from this share of the known
+    width to its inverse give the typical card width (the known width when there are none)."""
     min_solidity: float = 0.3
     min_hull_fill: float = 0.9
     """The quad must cover this share of the region's convex hull."""

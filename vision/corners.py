@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.card_size import known_width
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
 from vision.detect import MaskSet
@@ -53,13 +54,15 @@ def find_corners(
     """Right-angled corners with two straight edges of card scale, in frame pixels.
 
     Corners whose tip falls on a non-zero pixel of `exclude` (mask pixels) are left out. Without a
-    card width, edges must be at least `corner_min_share` of the frame's shorter side. When
+    card width, edges must be at least `corner_min_edge` of the width the caller knows
+    (`VisionConfig.card_length`), else `corner_min_share` of the frame's shorter side. When
     `steps` is given (and a card width), the fan steps of the regions are added to it.
     """
-    if card_width is None:
+    sized_by = card_width or known_width(config)
+    if sized_by is None:
         min_edge = config.corner_min_share * (min(masks.masks[0].shape) - 2 * masks.pad)
     else:
-        min_edge = config.corner_min_edge * card_width * masks.scale
+        min_edge = config.corner_min_edge * sized_by * masks.scale
     max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
     min_area = min_edge * min_edge
     too_few = 2 * np.pi * min_area

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, replace
 
 import cv2
@@ -10,6 +11,7 @@ import numpy.typing as npt
 
 from vision.cards import CardObservation, Quad
 from vision.config import VisionConfig
+from vision.deblur_outline import long_side
 from vision.model import GlyphModel
 from vision.pipeline import StageClock, recognise
 from vision.threads import one_thread
@@ -60,6 +62,12 @@ class LiveConfig:
     """An unread outline with a side within this share of the view's long side of its border
     is the border cutting off something (a patch of light, a card half out of view), not a
     card's own outline: it is not followed as a card."""
+    card_lengths: int = 16
+    """The view is recognised knowing a card's length (`VisionConfig.card_length`): the median
+    long side of the last this many whole cards read in it at `length_confidence` or more
+    (until one is, it is not known). A table's view is several card lengths wide: sizes
+    guessed from the view's own size suit a close-up photo, not it. 0: not learned."""
+    length_confidence: float = 0.7
     view_long_side: int = 1088
     """The play-area view is searched for outlines at up to this long side, where a photo is
     shrunk to `VisionConfig.detect_long_side` (0: as a photo). A 1080p camera's play area
@@ -112,6 +120,8 @@ class TableWatcher:
         self.frames = 0
         self._thumb: npt.NDArray[np.float32] | None = None
         self._box = (0, 0, 0, 0)
+        self._lengths: deque[float] = deque(maxlen=max(1, self.config.card_lengths))
+        """Long sides of the last whole cards read surely (view pixels)."""
         self.stages = stages
         """When given, the CPU time of each stage (recognition's and the loop's) is added."""
         if self.config.one_thread:
@@ -125,6 +135,7 @@ class TableWatcher:
             self.tracker = CardTracker(zones, self.tracker_config)
             self._box = crop_box(zones, width, height)
             self._thumb = None
+            self._lengths.clear()
         x0, y0, x1, y1 = self._box
         crop = frame[y0:y1, x0:x1]
         clock = self.stages or StageClock(enabled=False)
@@ -174,7 +185,7 @@ class TableWatcher:
             view = evened(crop, small, self.config)
         # Recognition works in the view's pixels: the settled cards are handed over in them.
         local = {id(o): replace(o, corners=o.corners - origin) for o in settled}
-        found = recognise(view, self.model, self.vision_config, self.stages,
+        found = recognise(view, self.model, self.sized_config(), self.stages,
                           list(local.values()))
         height, width = view.shape[:2]
         reach = max(2.0, self.config.border_reach * max(width, height))
@@ -186,7 +197,23 @@ class TableWatcher:
             kept.get(id(o)) or replace(o, corners=o.corners + origin) for o in found
         ]
         self.recognised += 1
-        return [id(o) not in kept for o in found]
+        fresh = [id(o) not in kept for o in found]
+        if self.config.card_lengths:
+            self._lengths.extend(long_side(o.corners) for o, new in zip(found, fresh, strict=True)
+                                 if new and o.whole and o.name is not None
+                                 and o.confidence >= self.config.length_confidence)
+        return fresh
+
+    @property
+    def card_length(self) -> float | None:
+        """The card length the view is now recognised knowing (view pixels), or None."""
+        return float(np.median(list(self._lengths))) if self._lengths else None
+
+    def sized_config(self) -> VisionConfig:
+        """The recognition settings, with the card length learned so far."""
+        length = self.card_length
+        return (self.vision_config if length is None
+                else replace(self.vision_config, card_length=length))
 
 
 def on_border(corners: Quad, width: int, height: int, reach: float) -> bool:

@@ -11,6 +11,7 @@ from statistics import median
 import cv2
 import numpy as np
 
+from vision.card_size import known_width
 from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import VisionConfig
 from vision.corners import (
@@ -542,9 +543,16 @@ def typical_width(
     """The typical card width: of the cards read, or else of the outlines of card size.
 
     An unread outline can be a blob over several cards or a scrap of one, so only outlines whose
-    width is a plausible share of the frame's shorter side count; None when there are none."""
+    width is near the known card width (`VisionConfig.card_length`; the known width itself when
+    none is), or else a plausible share of the frame's shorter side, count; None when there are
+    none."""
     if read:
         return float(np.median([_short_side(q) for q in read]))
+    known = known_width(config)
+    if known is not None:
+        band = config.known_card_band
+        sized = [w for w in (_short_side(q) for q in quads) if band <= w / known <= 1 / band]
+        return float(np.median(sized)) if sized else known
     low, high = config.plausible_width_shares
     widths = [w for w in (_short_side(q) for q in quads) if low <= w / frame_side <= high]
     return float(np.median(widths)) if widths else None

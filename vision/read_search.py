@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.card_size import known_width
 from vision.cards import CardObservation, Image, Quad, Reading, inside
 from vision.config import VisionConfig
 from vision.glyphs import warp_index
@@ -121,7 +122,9 @@ def implied_card(corner: IndexCorner, width: float, config: VisionConfig) -> Qua
 
 def least_edge(frame: Image, typical: float | None, config: VisionConfig) -> float:
     """The shortest edge that can be a card's side: `search_min_edge` of the typical card width,
-    or without one, the least plausible card width (`plausible_width_shares` of the frame)."""
+    or of the known card width (`VisionConfig.card_length`), or without either, the least
+    plausible card width (`plausible_width_shares` of the frame)."""
+    typical = typical or known_width(config)
     if typical is not None:
         return config.search_min_edge * typical
     return float(config.plausible_width_shares[0] * min(frame.shape[:2]))

@@ -1,0 +1,50 @@
+"""The watcher learns the card length from the cards it reads and recognises knowing it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tools.scenes import paste_card, plain_card, table_background
+from vision.live import LiveConfig, TableWatcher
+from vision.model import GlyphModel
+from vision.zones import default_zones
+
+WIDTH, HEIGHT = 1280, 720
+
+
+def _table(cards: list[tuple[str, tuple[float, float], float]], width: int = WIDTH,
+           height: int = HEIGHT) -> np.ndarray:
+    scene = table_background(width, height, seed=6)
+    for name, centre, angle in cards:
+        paste_card(scene, plain_card(name[0], name[1]), centre, 110, angle)
+    return scene
+
+
+def _watch(watcher: TableWatcher, scene: np.ndarray, start: float = 0.0) -> set[str | None]:
+    return {e.card for i in range(12) for e in watcher.process(start + i * 0.1, scene)}
+
+
+def test_the_card_length_is_learned_from_the_cards_read() -> None:
+    watcher = TableWatcher(GlyphModel.load(), default_zones(WIDTH, HEIGHT))
+    assert _watch(watcher, _table([])) == set()
+    assert watcher.card_length is None
+    assert watcher.sized_config().card_length is None
+    assert _watch(watcher, _table([("KS", (640.0, 250.0), 10.0)]), 2.0) == {"KS"}
+    assert watcher.card_length is not None and abs(watcher.card_length - 110) < 6
+    assert watcher.sized_config().card_length == watcher.card_length
+
+
+def test_another_frame_size_forgets_the_card_length() -> None:
+    watcher = TableWatcher(GlyphModel.load(), default_zones(WIDTH, HEIGHT))
+    _watch(watcher, _table([("KS", (640.0, 250.0), 10.0)]))
+    assert watcher.card_length is not None
+    _watch(watcher, _table([], 960, 540), 2.0)
+    assert watcher.card_length is None
+
+
+def test_no_length_is_learned_when_turned_off() -> None:
+    watcher = TableWatcher(GlyphModel.load(), default_zones(WIDTH, HEIGHT),
+                           live_config=LiveConfig(card_lengths=0))
+    assert _watch(watcher, _table([("KS", (640.0, 250.0), 10.0)])) == {"KS"}
+    assert watcher.card_length is None
+    assert watcher.sized_config() == watcher.vision_config
