@@ -11,7 +11,7 @@ from statistics import median
 import cv2
 import numpy as np
 
-from vision.card_size import known_width
+from vision.card_size import CARD_ASPECT, known_width
 from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import VisionConfig
 from vision.corners import (
@@ -924,16 +924,43 @@ def _unit(vector: np.ndarray) -> np.ndarray:
 def _without_conflicts(
     readings: list[tuple[CardObservation, np.ndarray, float]], config: VisionConfig
 ) -> list[tuple[CardObservation, np.ndarray, float]]:
-    """Drop readings contradicted at the same corner by a reading that is not much surer."""
+    """Drop readings contradicted by a reading that is not much surer: at the same corner, or
+    at another corner of the card it implies (one card's two corners read as two cards)."""
     kept = []
     for observation, tip, width in readings:
         rivals = [
-            other for other, other_tip, _ in readings
-            if other.name != observation.name and np.linalg.norm(tip - other_tip) < 0.3 * width
+            other for other, other_tip, other_width in readings
+            if other.name != observation.name
+            and (np.linalg.norm(tip - other_tip) < 0.3 * width
+                 or _one_card(observation, tip, other, other_tip, min(width, other_width)))
         ]
         if all(observation.confidence - r.confidence >= config.conflict_margin for r in rivals):
             kept.append((observation, tip, width))
     return kept
+
+
+def _one_card(first: CardObservation, first_tip: np.ndarray, second: CardObservation,
+              second_tip: np.ndarray, width: float) -> bool:
+    """Whether two loose corners imply one card `width` wide: their cards' centres lie within
+    0.3 of its width (an extent guessed from a long edge is left aside)."""
+    apart = (implied_centre(first, first_tip, width)
+             - implied_centre(second, second_tip, width))
+    return bool(np.linalg.norm(apart) < 0.3 * width)
+
+
+def implied_centre(observation: CardObservation, tip: np.ndarray, width: float) -> np.ndarray:
+    """The centre of the card a loose corner's reading implies: from its tip, half the card's
+    width along the index box's shorter side and half its length along the longer."""
+    box = np.asarray(observation.corners, np.float32).reshape(4, 2)
+    k = int(np.argmin(np.linalg.norm(box - tip, axis=1)))
+    sides = box[(k + 1) % 4] - box[k], box[(k + 3) % 4] - box[k]
+    lengths = [float(np.linalg.norm(side)) for side in sides]
+    if min(lengths) == 0.0:
+        return np.asarray(tip, np.float32)
+    across, down = (0, 1) if lengths[0] <= lengths[1] else (1, 0)
+    centre: np.ndarray = box[k] + (sides[across] / lengths[across] * width / 2
+                                   + sides[down] / lengths[down] * width / CARD_ASPECT / 2)
+    return centre
 
 
 def _on_area(masks: MaskSet, area: Image, point: np.ndarray) -> bool:
