@@ -122,6 +122,10 @@ def _recognise(
                 kept.add(id(known))
                 observations.append(known)
                 continue
+            if (config.card_length
+                    and long_side(corners) > config.known_card_longest * config.card_length):
+                observations.append(CardObservation(corners, None, 0.0))
+                continue
             alone = views.alone_reading(corners) if views is not None else None
             if (config.learned_skip_plain and alone is not None
                     and alone.rank in (Rank.NINE, Rank.TEN, Rank.ACE)):

@@ -16,7 +16,8 @@ from vision.config import VisionConfig
 from vision.corners import find_corners
 from vision.detect import card_masks
 from vision.live import LiveConfig, view_config
-from vision.pipeline import typical_width
+from vision.model import GlyphModel
+from vision.pipeline import recognise, typical_width
 from vision.read_search import least_edge
 
 VIEW = 1080
@@ -75,6 +76,17 @@ def test_a_corner_of_a_covered_card_is_sought_at_the_known_cards_scale() -> None
     # From the view's size alone, corner edges of 0.08 of its short side (86 px) are wanted.
     assert not near_tip(config)
     assert near_tip(replace(config, card_length=CARD))
+
+
+def test_an_outline_three_card_lengths_long_is_no_card_when_the_length_is_known() -> None:
+    # A card's picture 420 px long (on a box, a tray or a poster) in a view of 140 px cards.
+    scene = table_background(VIEW, VIEW, seed=7)
+    paste_card(scene, plain_card("K", "S"), (540.0, 540.0), 3 * CARD, 8.0)
+    model = GlyphModel.load()
+    config = view_config(VisionConfig(), LiveConfig())
+    assert [o.name for o in recognise(scene, model, config) if o.whole] == ["KS"]
+    assert [o.name for o in recognise(scene, model, replace(config, card_length=CARD))
+            if o.whole] == [None]
 
 
 def test_a_known_card_length_names_more_of_the_family_in_the_tables_view(
