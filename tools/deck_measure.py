@@ -16,7 +16,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -254,8 +254,9 @@ def drawn_frames(long_side: float, seeds: Iterable[int]) -> Iterator[tuple[Image
 
 
 def drawn(scenes: int, base: GlyphModel, config: VisionConfig, out: Path,
-          first_scene: int = 0) -> None:
-    """Enrol the drawn deck from single renders (through `deck enroll`'s folder path)."""
+          first_scene: int = 0, table: bool = False) -> None:
+    """Enrol the drawn deck from single renders (through `deck enroll`'s folder path); with
+    `table`, its scenes (the table's views) are read knowing the card length."""
     out.mkdir(parents=True, exist_ok=True)
     for name in EUCHRE:
         cv2.imwrite(str(out / f"{name}.png"), single_render(name, seed=EUCHRE.index(name)))
@@ -265,13 +266,16 @@ def drawn(scenes: int, base: GlyphModel, config: VisionConfig, out: Path,
     for long_side in (140, 95):
         measure(f"drawn deck {long_side} px",
                 drawn_frames(long_side, range(first_scene, first_scene + scenes)), base,
-                profiled, config)
+                profiled, reading_config(True, long_side) if table else config)
 
 
-def reading_config(table: bool) -> VisionConfig:
+def reading_config(table: bool, card_length: float | None = None) -> VisionConfig:
     """The recognition settings the cases are read with: a photo's, or the table's for a
-    play-area view (`vision.live.view_config`)."""
-    return view_config(VisionConfig(), LiveConfig()) if table else VisionConfig()
+    play-area view (`vision.live.view_config`), knowing the card length when given (as the
+    table does once it has named a card)."""
+    if not table:
+        return VisionConfig()
+    return replace(view_config(VisionConfig(), LiveConfig()), card_length=card_length)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -301,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     if "phone" in cases:
         phone_felt(roots, base, config)
     if "drawn" in cases:
-        drawn(args.scenes, base, config, args.renders, args.first_scene)
+        drawn(args.scenes, base, config, args.renders, args.first_scene, args.table)
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +50,8 @@ def test_the_tables_settings_search_the_view_larger_than_a_photo() -> None:
     assert photo == VisionConfig()
     assert table.detect_long_side == LiveConfig().view_long_side > photo.detect_long_side
     assert table.enlarged_look == LiveConfig().view_min_long_side
+    assert table.card_length is None
+    assert reading_config(True, 95.0) == replace(table, card_length=95.0)
 
 
 @pytest.mark.parametrize("table", [False, True])
