@@ -148,8 +148,6 @@ def _scaled_out(out: Path | None, px: float) -> Path | None:
 
 def run_eval(args: argparse.Namespace) -> int:
     """Handle `vision eval`."""
-    from dataclasses import replace
-
     from tools.evaluate import score_folder
     from tools.scaling import cached_scaled_folder
     from tools.table_frame import cached_frame_folder, frame_size
@@ -177,19 +175,20 @@ def run_eval(args: argparse.Namespace) -> int:
                 heading = f"at {px:g} px card length"
                 if args.in_frame:
                     scaled = cached_frame_folder(scaled, px)
-                    heading += " in a {}x{} play-area view".format(*frame_size(px))
-                # The table knows its cards' length from the cards it has read (vision.live);
-                # a photo framed about its cards tells it by its own size.
-                runs.append((heading, scaled, _scaled_out(args.out, px),
-                             replace(view, card_length=px) if args.in_frame else view))
+                    heading += (" in a {}x{} play-area view (smaller for a photo whose cards are"
+                                " shorter)").format(*frame_size(px))
+                runs.append((heading, scaled, _scaled_out(args.out, px), view))
             status = 0
             for number, (heading, source, out, config) in enumerate(runs):
                 if args.scale:
                     print(("\n" if number else "") + heading + ":", flush=True)
                 predictions = out or work / f"predictions-{number}.jsonl"
+                # The table knows its cards' length from the cards it has read (vision.live);
+                # a photo set in a play-area view tells it by its labels (tools.table_frame).
                 status = max(status, score_folder(
                     source, scorer, model, config, predictions, work / str(number),
-                    measured=args.measured, halves=args.halves))
+                    measured=args.measured, halves=args.halves,
+                    knowing_length=args.in_frame and number > 0))
             return status
     except VisionError as error:
         print(f"error: {error}", file=sys.stderr)

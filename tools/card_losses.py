@@ -224,6 +224,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="with --work: use predictions already there")
     parser.add_argument("--predictions", type=Path, metavar="FILE.jsonl",
                         help="classify the cards of this prediction file instead of reading")
+    parser.add_argument("--knowing-length", action="store_true",
+                        help="read each image knowing the card length its labels give (a "
+                             "folder of play-area views: tools.table_frame)")
     parser.add_argument("--list", action="store_true",
                         help="also list every card not identified, with how it was lost")
     args = parser.parse_args(argv)
@@ -259,13 +262,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             work.mkdir(parents=True, exist_ok=True)
             tag = f"{args.scale:g}px" if args.scale else "photo"
             off = "".join(f"-no_{name}" for name in sorted(args.without)) + "".join(
-                f"-{setting}" for setting in sorted(args.set))
+                f"-{setting}" for setting in sorted(args.set)) + (
+                "-knowing_length" if args.knowing_length else "")
             chosen = "_".join(sorted(wanted)) or "all"
             out = work / f"predictions-{tag}-{args.half}-{chosen}{off}.jsonl"
             if args.predictions is not None:
                 out = args.predictions
             elif not (args.reuse and out.exists()):
-                write_predictions(folder, GlyphModel.load(), config, out, keys)
+                write_predictions(folder, GlyphModel.load(), config, out, keys,
+                                  knowing_length=args.knowing_length)
             lines = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
         if not all(isinstance(line, dict) and isinstance(line.get("image"), str)
                    and isinstance(line.get("cards"), list) for line in lines):

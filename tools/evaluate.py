@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -39,22 +40,42 @@ def image_record(name: str, observations: list[CardObservation], ms: float) -> d
 
 def labelled_images(folder: Path) -> Iterator[tuple[str, Path]]:
     """(key, path) of every image listed in the folder's labels.json."""
+    for key, path, _ in labelled_records(folder):
+        yield key, path
+
+
+def labelled_records(folder: Path) -> Iterator[tuple[str, Path, dict[str, Any]]]:
+    """(key, path, labels) of every image listed in the folder's labels.json."""
     labels = read_labels(folder / "labels.json")
     root = folder / labels.get("image_root", "")
-    for key in labels["images"]:
-        yield key, root / key
+    for key, record in labels["images"].items():
+        yield key, root / key, record
+
+
+def known_length(record: dict[str, Any]) -> float | None:
+    """The card length an image's labels give (`tools.table_frame`: the length of the cards
+    in a play-area view), or None."""
+    value = record.get("card_length")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        return None
+    return float(value)
 
 
 def predict_folder(
-    folder: Path, model: GlyphModel, config: VisionConfig, keys: set[str] | None = None
+    folder: Path, model: GlyphModel, config: VisionConfig, keys: set[str] | None = None,
+    *, knowing_length: bool = False,
 ) -> Iterator[dict[str, Any]]:
-    """Prediction lines for the labelled images of a folder (optionally only `keys`)."""
-    for key, path in labelled_images(folder):
+    """Prediction lines for the labelled images of a folder (optionally only `keys`); with
+    `knowing_length`, each image is read knowing the card length its labels give, as the table
+    reads its view knowing the length of the cards it has read (`vision.live`)."""
+    for key, path, record in labelled_records(folder):
         if keys is not None and key not in keys:
             continue
         frame = read_image(path)
+        length = known_length(record) if knowing_length else None
+        seen = replace(config, card_length=length) if length is not None else config
         start = time.perf_counter()
-        observations = recognise(frame, model, config)
+        observations = recognise(frame, model, seen)
         ms = (time.perf_counter() - start) * 1000.0
         yield image_record(key, observations, ms)
 
@@ -92,17 +113,20 @@ def measured_keys(document: dict[str, Any]) -> set[str]:
 
 
 def write_predictions(folder: Path, model: GlyphModel, config: VisionConfig, out: Path,
-                      keys: set[str] | None = None) -> None:
+                      keys: set[str] | None = None, *, knowing_length: bool = False) -> None:
     """Write the prediction lines of a labelled folder (optionally only `keys`) to a file."""
     with out.open("w") as handle:
-        for record in predict_folder(folder, model, config, keys):
+        for record in predict_folder(folder, model, config, keys,
+                                     knowing_length=knowing_length):
             handle.write(json.dumps(record) + "\n")
 
 
 def score_folder(folder: Path, scorer: Path, model: GlyphModel, config: VisionConfig,
-                 out: Path, work: Path, *, measured: bool = False, halves: bool = False) -> int:
+                 out: Path, work: Path, *, measured: bool = False, halves: bool = False,
+                 knowing_length: bool = False) -> int:
     """Predict a labelled folder into `out` and print score.py's table (the measured half only,
-    when asked; then edje_train's fit and measure halves apart, when asked)."""
+    when asked; then edje_train's fit and measure halves apart, when asked); `knowing_length`
+    as `predict_folder`."""
     labels = folder / "labels.json"
     keys = None
     work.mkdir(parents=True, exist_ok=True)
@@ -111,7 +135,7 @@ def score_folder(folder: Path, scorer: Path, model: GlyphModel, config: VisionCo
         keys = measured_keys(document)
         labels = work / "labels-measured.json"
         labels.write_text(json.dumps(labels_subset(document, keys)))
-    write_predictions(folder, model, config, out, keys)
+    write_predictions(folder, model, config, out, keys, knowing_length=knowing_length)
     status = run_scorer(scorer, out, labels)
     if status == 0:
         threshold = TrackerConfig().read_confidence

@@ -36,10 +36,15 @@ def card_long_side(card: dict[str, Any]) -> float:
     return float(max(x1 - x0, y1 - y0))
 
 
+def whole_card_sides(record: dict[str, Any]) -> list[float]:
+    """The long sides of an image's fully visible labelled cards."""
+    return [card_long_side(c) for c in record["cards"]
+            if c.get("box") and not c.get("partial") and not c.get("ignore")]
+
+
 def shrink_factor(record: dict[str, Any], target: float) -> float:
     """How much an image is shrunk so its visible cards' median long side becomes the target."""
-    sizes = [card_long_side(c) for c in record["cards"]
-             if c.get("box") and not c.get("partial") and not c.get("ignore")]
+    sizes = whole_card_sides(record)
     return min(1.0, target / statistics.median(sizes)) if sizes else 1.0
 
 

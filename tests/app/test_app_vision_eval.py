@@ -123,7 +123,8 @@ def test_in_frame_scores_the_shrunk_photos_set_into_camera_frames(
         folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["vision", "eval", str(folder), "--scale", "140", "--in-frame"]) == 0
     tables = _tables(capsys.readouterr().out)
-    heading = "at 140 px card length in a 1080x1080 play-area view"
+    heading = ("at 140 px card length in a 1080x1080 play-area view (smaller for a photo whose "
+               "cards are shorter)")
     assert list(tables) == ["as photographed", heading]
     for name, count in SETS.items():
         assert tables[heading][name][:2] == [str(count), str(2 * count)]

@@ -11,7 +11,13 @@ import pytest
 
 from tests.tools.rendered_folder import rendered_folder
 from tools.scaling import cached_scaled_folder
-from tools.table_frame import cached_frame_folder, frame_size, in_frame, moved_record
+from tools.table_frame import (
+    cached_frame_folder,
+    frame_size,
+    in_frame,
+    moved_record,
+    view_card_length,
+)
 from vision.errors import VisionError
 
 
@@ -69,6 +75,37 @@ def test_a_framed_folder_keeps_every_card_where_its_labels_say(tmp_path: Path) -
             there = small[oy0 + 5:oy0 + 5 + inside.shape[0], ox0 + 5:ox0 + 5 + inside.shape[1]]
             assert np.abs(inside - there.astype(int)).mean() < 6.0
     assert cached_frame_folder(scaled, 95.0, tmp_path / "cache") == framed
+    assert {record["card_length"] for record in after.values()} == {95.0}
+
+
+def test_a_photo_whose_cards_are_shorter_sits_in_the_view_of_its_own_card_length(
+        tmp_path: Path) -> None:
+    # Cards 80 px long are never enlarged to 95 px: under the table's camera they lie in the
+    # smaller play area of a camera further away, which is read knowing their length.
+    source = rendered_folder(tmp_path / "photos", {"rendered": 1}, long_side=80.0)
+    scaled = cached_scaled_folder(source, 95.0, tmp_path / "cache")
+    framed = cached_frame_folder(scaled, 95.0, tmp_path / "cache")
+    record = json.loads((framed / "labels.json").read_text())["images"]["rendered/00.jpg"]
+    assert 78.0 <= record["card_length"] <= 82.0
+    side = frame_size(record["card_length"])[0]
+    assert side < 720 < frame_size(95.0)[0]
+    # The 1280x720 photo is larger than its own view (never cut), not set in a 732 px one.
+    image = cv2.imread(str(framed / "dev" / "rendered" / "00.jpg"))
+    assert image.shape[:2] == (720, 1280) == (record["height"], record["width"])
+
+
+@pytest.mark.parametrize(("record", "length"), [
+    ({"scaled_by": 0.25, "cards": [{"card": "9C", "box": [0, 0, 60, 140]}]}, 140.0),
+    ({"scaled_by": 1.0, "cards": [{"card": "9C", "box": [0, 0, 70, 100]},
+                                  {"card": "TD", "box": [0, 0, 80, 120]},
+                                  {"card": "JS", "box": [0, 0, 90, 400], "partial": True}]},
+     110.0),
+    ({"cards": [{"card": "9C", "box": [0, 0, 60, 300]}]}, 140.0),
+    ({"cards": [{"card": "9C", "partial": True}]}, 140.0),
+])
+def test_the_views_card_length_is_the_target_or_the_photos_own_shorter_one(
+        record: dict[str, object], length: float) -> None:
+    assert view_card_length(record, 140.0) == length
 
 
 def test_a_folder_without_labels_is_refused_by_name(tmp_path: Path) -> None:

@@ -56,13 +56,16 @@ def family_keys(vision: Path, sets: tuple[str, ...] = ()) -> frozenset[str]:
 
 @cache
 def family_reading(vision: Path, config: VisionConfig, sets: tuple[str, ...] = (),
-                   scorer: Path | None = None, every: int = 1) -> FamilyReading:
+                   scorer: Path | None = None, every: int = 1,
+                   knowing_length: bool = False) -> FamilyReading:
     """The family in a labelled folder (`family_folder`) read with `config` and scored by the
     folder's score.py or `scorer` (kept for the session: each config is read once); with
-    `every` over 1, every `every`-th photo in key order (a spread of it)."""
+    `every` over 1, every `every`-th photo in key order (a spread of it); `knowing_length` as
+    `tools.evaluate.predict_folder`."""
     labels: dict[str, Any] = json.loads((vision / "labels.json").read_text())
     keys = set(sorted(family_keys(vision, sets))[::every])
-    lines = list(predict_folder(vision, GlyphModel.load(), config, keys))
+    lines = list(predict_folder(vision, GlyphModel.load(), config, keys,
+                                knowing_length=knowing_length))
     identified = frozenset(
         f"{key} @ {truth['box']}" for key, truth, found in card_classes(labels, lines, keys)
         if found == "identified")
