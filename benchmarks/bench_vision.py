@@ -6,6 +6,8 @@ with cards 250 px long; the table frames are what the camera over the table sees
 cards about 140 px long, and 1280x720 with cards about 95 px long; and the 1080p frame with a
 blank card beside them, which is left unread and so gets the learned finder's second look.
 Each frame's line gives the CPU time of every stage of recognition (vision.pipeline.StageClock).
+The watcher itself recognises the play area cropped from the camera's frame with its own settings
+(vision.live): those views are timed too.
 Run: .venv/bin/python benchmarks/bench_vision.py [--runs N] [--photos]
 """
 
@@ -39,6 +41,7 @@ from vision.deck_config import DeckMatchConfig  # noqa: E402
 from vision.deck_faces import DeckFaces, face_views  # noqa: E402
 from vision.finder_net import inside_mask  # noqa: E402
 from vision.imageio import read_image  # noqa: E402
+from vision.live import LiveConfig, view_config  # noqa: E402
 from vision.model import GlyphModel  # noqa: E402
 from vision.pipeline import StageClock, recognise  # noqa: E402
 
@@ -128,11 +131,29 @@ def report_frame(label: str, frame: np.ndarray, model: GlyphModel, runs: int) ->
           f"{sum(name in CARDS for name in colour)} read right")
 
 
-def report_stages(frame: np.ndarray, model: GlyphModel, runs: int) -> None:
+def report_view(label: str, frame: np.ndarray, model: GlyphModel, runs: int,
+                card_length: float) -> None:
+    """Print what the watcher reads in the frame's play-area view (its middle square, the
+    frame's height across) with its own settings (`vision.live.view_config`, the card length
+    known), and its median CPU time and stages."""
+    height, width = frame.shape[:2]
+    left = (width - height) // 2
+    view = np.ascontiguousarray(frame[:, left:left + height])
+    config = replace(view_config(VisionConfig(), LiveConfig()), card_length=card_length)
+    read = sorted(o.name for o in recognise(view, model, config) if o.name)
+    time_frame(view, model, 3, config)
+    cpu = time_frame(view, model, runs, config, clock=time.thread_time)
+    print(f"{label}: {height}x{height} view, {sum(name in CARDS for name in read)} read right: "
+          f"{read}\n  CPU median {statistics.median(cpu):.1f} ms (thread_time)")
+    report_stages(view, model, runs, config)
+
+
+def report_stages(frame: np.ndarray, model: GlyphModel, runs: int,
+                  config: VisionConfig | None = None) -> None:
     """Print each stage's CPU time per frame (thread_time, mean over `runs`) and its calls."""
     clock = StageClock()
     for _ in range(runs):
-        recognise(frame, model, stages=clock)
+        recognise(frame, model, config, stages=clock)
     parts = ", ".join(f"{name} {1000 * seconds / runs:.1f}"
                       for name, seconds in clock.seconds.items())
     print(f"  stages, CPU ms per frame: {parts}")
@@ -196,6 +217,12 @@ def main() -> int:
     report_frame("benchmark frame, cards 250 px", frame, model, args.runs)
     report_frame("table at 1080p, cards 140 px", table_frame(1920, 1080, 140), model, args.runs)
     report_frame("table at 720p, cards 95 px", table_frame(1280, 720, 95), model, args.runs)
+    # What the watcher itself recognises: the play area cropped from the frame, searched at its
+    # own size and (under 1024 px) enlarged for a second look (vision.live.LiveConfig).
+    report_view("the watcher's play-area view of the 1080p table frame",
+                table_frame(1920, 1080, 140), model, args.runs, 140.0)
+    report_view("the watcher's play-area view of the 720p table frame",
+                table_frame(1280, 720, 95), model, args.runs, 95.0)
     report_frame("table at 1080p with a blank card unread (second look), cards 140 px",
                  doubt_frame(1920, 1080, 140), model, args.runs)
     finder_ms = time_finder(table_frame(1920, 1080, 140), args.runs)

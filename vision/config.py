@@ -263,6 +263,9 @@ class VisionConfig:
     856 -> 863, identified 761 -> 762; at 95 px 824 -> 847 and 666 -> 673; no wrong name)."""
     enlarged_priority: float = -50.0
     """Rank offset of the outlines of the enlarged look (the cloth finder's is -40)."""
+    enlarged_in_doubt: bool = False
+    """With the learned finder looking only in doubt (`LearnedFinderConfig.in_doubt`), the
+    enlarged look is taken only in that second look, where the first leaves something unread."""
     """The frame is shrunk so its long side is at most this many pixels before finding cards."""
     pad_fraction: float = 0.04
     """A dark border of this share of the long side lets a card that fills the frame be found."""

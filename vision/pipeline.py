@@ -72,7 +72,8 @@ def recognise(
     if finder is None or not finder.in_doubt:
         return _recognise(frame, model, config, stages, settled)
     clock = stages or StageClock(enabled=False)
-    colour_only = replace(config, learned_finder=None)
+    colour_only = replace(config, learned_finder=None,
+                          enlarged_look=0 if config.enlarged_in_doubt else config.enlarged_look)
     with clock.stage("masks"):
         colour = card_masks(frame, colour_only)
     first = _recognise(frame, model, colour_only, clock, settled, colour)
