@@ -1,8 +1,9 @@
 """Measure known-deck reading: recall, wrong names and match margins, with and without a profile.
 
 Cases: `vosloo_crops` (one variant per card enrolled, the other eight measured), `phone_felt`
-(enrolled from its training half through the labelled outlines, measured on the other half) and
-the drawn deck of `tools/drawn_deck.py` (enrolled from single renders, measured on scenes).
+and `felt_tricks` (`--cases felt`; each enrolled from its training half through the labelled
+outlines, measured on the other half) and the drawn deck of `tools/drawn_deck.py` (enrolled
+from single renders, measured on scenes).
 Run: .venv/bin/python -m tools.deck_measure [--scaled DIR140 DIR95] [--scenes N] [--table]
 With --table every case is read with the table's settings for a play-area view
 (`vision.live.view_config`: outlines sought at up to 1088 px, small views also enlarged), not a
@@ -221,25 +222,34 @@ def vosloo(roots: list[tuple[str, Path]], base: GlyphModel, config: VisionConfig
         measure(f"vosloo_crops {scale}", frames, base, profiled, config)
 
 
-def phone_felt(roots: list[tuple[str, Path]], base: GlyphModel, config: VisionConfig) -> None:
-    """Enrol each card once from the training half's labelled outlines, measure the rest."""
+FULLY_SHOWN = 0.95
+"""A labelled card is enrolled only where at least this share of it is in view."""
+
+
+def enrolled_from_half(set_name: str, roots: list[tuple[str, Path]], base: GlyphModel,
+                       config: VisionConfig) -> None:
+    """Enrol each card once from a set's training half (its labelled outlines, as
+    photographed, where no other card lies over it), measure its other half at every scale."""
     images = labelled(SHARED / "vision")
-    keys = sorted(k for k in images if k.startswith("phone_felt/"))
+    keys = sorted(k for k in images if k.startswith(f"{set_name}/"))
     training = training_keys(keys)
     samples = {}
     for key in sorted(training):
         frame = read_image(SHARED / "vision" / "dev" / key)
-        for truth in truths_of(images[key]):
-            if truth.name and truth.counted and truth.name not in samples:
+        cards = images[key]["cards"]
+        for truth, card in zip(truths_of(images[key]), cards, strict=True):  # type: ignore[call-overload]
+            # Enrolled as a card is shown to `deck enroll`: whole, nothing lying over it.
+            shown = (card.get("visible_fraction") or 1.0) >= FULLY_SHOWN
+            if truth.name and truth.counted and shown and truth.name not in samples:
                 samples[truth.name] = face_views(frame, truth.corners, DeckMatchConfig())
     deck = DeckFaces.of(sorted(samples.items()))
-    print(f"phone_felt: {len(samples)} cards enrolled: {' '.join(sorted(samples))}")
+    print(f"{set_name}: {len(samples)} cards enrolled: {' '.join(sorted(samples))}")
     profiled = GlyphModel(base.ranks, base.suits, base.faces, deck)
     for scale, root in roots:
         scaled = labelled(root)
         measured = [k for k in keys if k not in training]
         frames = ((read_image(root / "dev" / k), truths_of(scaled[k])) for k in measured)
-        measure(f"phone_felt {scale}", frames, base, profiled, config)
+        measure(f"{set_name} {scale}", frames, base, profiled, config)
 
 
 def drawn_frames(long_side: float, seeds: Iterable[int]) -> Iterator[tuple[Image, list[Truth]]]:
@@ -303,7 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     if "vosloo" in cases:
         vosloo(roots, base, config)
     if "phone" in cases:
-        phone_felt(roots, base, config)
+        enrolled_from_half("phone_felt", roots, base, config)
+    if "felt" in cases:
+        enrolled_from_half("felt_tricks", roots, base, config)
     if "drawn" in cases:
         drawn(args.scenes, base, config, args.renders, args.first_scene, args.table)
     return 0

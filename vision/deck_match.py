@@ -203,6 +203,18 @@ class DeckMatcher:
                   if name != match.name and name[1:] not in ruled_out]
         return match.similarity - max(others, default=0.0)
 
+    def twins(self, first: str, second: str) -> bool:
+        """Whether two cards are twins: the same rank, in two suits of one ink (by their
+        enrolled inks where both are known, else black clubs and spades, red diamonds and
+        hearts)."""
+        if first == second or first[:-1] != second[:-1] or JOKER in (first, second):
+            return False
+        suits, _, apart = self._inks
+        one, other = first[-1], second[-1]
+        if one in suits and other in suits:
+            return not bool(apart[suits.index(one), suits.index(other)])
+        return {one, other} in ({"C", "S"}, {"D", "H"})
+
     def ink_contradicts(self, name: str, ink: npt.NDArray[np.float32] | None) -> bool:
         """Whether the ink seen lies nearer the enrolled ink of a suit of another colour than
         that of the named card's suit (by `ink_margin`); never when either is unknown."""
@@ -256,7 +268,7 @@ def matcher_for(deck: DeckFaces, config: DeckMatchConfig = DEFAULT) -> DeckMatch
 
 def deck_reading(
     observation: CardObservation, match: DeckMatch, sure: bool, sibling: float,
-    config: DeckMatchConfig, contradicted: bool = False,
+    config: DeckMatchConfig, contradicted: bool = False, twins: bool = False,
 ) -> CardObservation:
     """The observation as the profile's match leaves it: named from the profile, left as the
     glyph reader read it, or made unreadable where the profile contradicts the glyph reader.
@@ -267,7 +279,9 @@ def deck_reading(
     `override_margin`, leaves it when ahead by less than `min_margin` (the profile cannot tell
     the two apart), and otherwise leaves it unreadable. `contradicted` tells that the card
     does not show the ink of the glyph reader's suit: the profile names it when sure, else it
-    is unreadable."""
+    is unreadable. `twins` tells that the glyph reader's card and the profile's are twins
+    (`DeckMatcher.twins`): the profile does not rename one into the other unless
+    `renames_twins`."""
     generic = observation.name
     if generic == match.name and generic != JOKER and sure:
         return _backed(observation, match)
@@ -276,16 +290,20 @@ def deck_reading(
     if generic is not None and generic not in match.scores:
         # Read as a card the profile has never seen (a 2-8, a card not enrolled): named from
         # the profile only when the match looks as like its card as its nearest sibling does.
-        return _named(observation, match) if sure and match.similarity >= sibling else observation
+        # Never as its twin: the profile, lacking the card, cannot tell it from its twin.
+        return (_named(observation, match)
+                if sure and match.similarity >= sibling and (config.renames_twins or not twins)
+                else observation)
     if generic is None:
         return _named(observation, match) if sure else observation
     if contradicted:
-        # Read in a suit whose ink the card does not show: the profile names it, or no one.
-        return (_named(observation, match) if sure
+        # Read in a suit whose ink the card does not show: the profile names it, or no one;
+        # not as the twin, whose suit shows the same ink.
+        return (_named(observation, match) if sure and (config.renames_twins or not twins)
                 else replace(observation, reading=None, confidence=0.0))
     # The glyph reader named another card of the deck than the profile's best.
     lead = match.similarity - match.scores[generic]
-    if sure and lead >= config.override_margin:
+    if sure and lead >= config.override_margin and (config.renames_twins or not twins):
         return _named(observation, match)
     if lead < config.min_margin:
         return observation  # the profile cannot tell the two apart: it contradicts nothing
@@ -361,8 +379,9 @@ def read_known_deck(
             contradicted = (observation.name is not None
                             and matcher.ink_contradicts(observation.name, match.ink))
             unread = observation.name is None
+            twins = observation.name is not None and matcher.twins(observation.name, match.name)
             observation = deck_reading(observation, match, matcher.is_sure(match), floor,
-                                       config, contradicted)
+                                       config, contradicted, twins)
             if ink_vetoes(observation, match, matcher, config) or (
                     unread and observation.name not in (None, JOKER) and reader is not None
                     and reader.scores(frame, [observation.corners])[0].rank_support(

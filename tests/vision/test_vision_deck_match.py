@@ -13,7 +13,7 @@ from tools.drawn_deck import EUCHRE, drawn_scene, single_render
 from vision.cards import CardObservation, Quad, Reading, parse_card
 from vision.config import VisionConfig
 from vision.deck_config import DeckMatchConfig
-from vision.deck_faces import ARRAY_NAMES
+from vision.deck_faces import ARRAY_NAMES, DeckFaces
 from vision.deck_match import (
     DeckMatch,
     best_card,
@@ -328,3 +328,50 @@ def test_cards_of_another_ink_do_not_crowd_the_best_match(profiled: GlyphModel) 
     unknown = DeckMatch("QD", scores, None)
     assert matcher.ink_margin(unknown) == pytest.approx(blue.margin)
     assert not matcher.is_sure(unknown)
+
+
+@pytest.mark.parametrize(("generic", "twins", "renames_twins", "expected"), [
+    ("AC", True, False, None),   # the profile prefers the twin: the cues disagree, no name
+    ("AC", True, True, "AS"),    # renaming twins allowed: the profile's card
+    ("KC", False, False, "AS"),  # another rank: the profile renames it, as before
+])
+def test_the_profile_does_not_rename_a_card_into_its_twin(
+        generic: str, twins: bool, renames_twins: bool, expected: str | None) -> None:
+    # AC and AS differ in the shape of one pip: at camera scale the faces hardly tell them
+    # apart, the index readers can.
+    config = DeckMatchConfig(renames_twins=renames_twins)
+    match = DeckMatch("AS", {"AS": 0.9, "AC": 0.8, "KC": 0.5}, None)
+    assert config.override_margin <= 0.9 - 0.8
+    got = deck_reading(_observation(generic), match, True, 0.6, config, twins=twins)
+    assert got.name == expected
+    assert (got.confidence == 0.0) == (expected is None)
+
+
+def test_a_suit_the_ink_contradicts_is_not_given_to_its_twin() -> None:
+    match = DeckMatch("TC", {"TC": 0.9, "TS": 0.88, "TD": 0.5}, None)
+    contradicted = deck_reading(_observation("TS"), match, True, 0.6, DeckMatchConfig(),
+                                contradicted=True, twins=True)
+    assert contradicted.name is None and contradicted.confidence == 0.0
+
+
+def test_a_card_the_profile_lacks_keeps_its_name_against_its_twin() -> None:
+    # The ten of spades was never enrolled; the profile's nearest card is its twin.
+    match = DeckMatch("TC", {"TC": 0.95, "AC": 0.5}, None)
+    assert deck_reading(_observation("TS"), match, True, 0.6, DeckMatchConfig(),
+                        twins=True).name == "TS"
+    assert deck_reading(_observation("TS"), match, True, 0.6, DeckMatchConfig(),
+                        twins=False).name == "TC"
+
+
+def test_twins_share_a_rank_and_their_suits_ink(profiled: GlyphModel) -> None:
+    assert profiled.deck is not None
+    # The drawn deck has four colours: green clubs, blue diamonds. No two suits are twins.
+    four = matcher_for(profiled.deck)
+    assert not four.twins("AC", "AS") and not four.twins("QD", "QH")
+    assert not four.twins("AC", "AC") and not four.twins("AC", "KC")
+    # Without inks seen at enrolment, clubs pair with spades and diamonds with hearts.
+    deck = profiled.deck
+    inkless = matcher_for(DeckFaces(deck.names, deck.grey, deck.colour, deck.index,
+                                    np.full_like(deck.ink, np.nan)))
+    assert inkless.twins("AC", "AS") and inkless.twins("QD", "QH")
+    assert not inkless.twins("AC", "AH") and not inkless.twins("9S", "TS")
