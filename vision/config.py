@@ -253,6 +253,7 @@ class VisionConfig:
     """Every tunable of detection and reading; the defaults are the shipped settings."""
 
     detect_long_side: int = 640
+    """The frame is shrunk so its long side is at most this many pixels before finding cards."""
     detect_min_long_side: int = 0
     """Frames whose long side is shorter are enlarged to it before outlines are sought (0: never
     enlarged)."""
@@ -266,7 +267,6 @@ class VisionConfig:
     enlarged_in_doubt: bool = False
     """With the learned finder looking only in doubt (`LearnedFinderConfig.in_doubt`), the
     enlarged look is taken only in that second look, where the first leaves something unread."""
-    """The frame is shrunk so its long side is at most this many pixels before finding cards."""
     pad_fraction: float = 0.04
     """A dark border of this share of the long side lets a card that fills the frame be found."""
     min_card_area: float = 0.004
