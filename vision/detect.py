@@ -29,6 +29,11 @@ from vision.foreshortening import CARD_ASPECTS, long_pair, true_aspect
 from vision.outline_boxes import Bounds, bounds, bounds_iou
 from vision.outline_sides import crossed, side_quads
 
+OPENING = np.ones((3, 3), np.uint8)
+"""The square every colour mask is opened by: bridges and specks a pixel wide go."""
+CLOSING = np.ones((5, 5), np.uint8)
+"""The square the masks of what differs from the table are closed by first."""
+
 
 def order_corners(points: npt.NDArray[np.floating]) -> Quad:
     """Order four points clockwise (in image coordinates) starting from the top-left-most."""
@@ -61,24 +66,26 @@ def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
 def _masks(
     small: Image, pad: int, config: VisionConfig
 ) -> tuple[list[Image], list[Image], Image, int]:
-    """Binary masks in which a card face should appear as one region, fallback masks that are
-    only searched where the first found nothing, the frame in grey, and the index of the mask
-    cut along edges."""
+    """Binary masks in which a card face should appear as one region, opened by a 3x3 square
+    (`OPENING`), fallback masks that are only searched where the first found nothing, the frame
+    in grey, and the index of the mask cut along edges."""
     _, saturation, value = cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2HSV))
     whiteness = cv2.subtract(value, saturation)  # contiguous planes: a third of the time
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    gradient = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    gradient = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, OPENING)
     _, not_edges = cv2.threshold(gradient, config.edge_level, 255, cv2.THRESH_BINARY_INV)
     otsu, _ = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # A flat opening commutes with a threshold: the grey image is opened once for all levels.
+    opened_whiteness = cv2.morphologyEx(whiteness, cv2.MORPH_OPEN, OPENING)
     masks: list[Image] = []
     for level in (otsu, otsu + 40, 200):
         if level < 255:
-            masks.append(cv2.threshold(whiteness, level, 255, cv2.THRESH_BINARY)[1])
+            masks.append(cv2.threshold(opened_whiteness, level, 255, cv2.THRESH_BINARY)[1])
     block = max(3, (min(small.shape[:2]) // 4) | 1)
     mask = cv2.adaptiveThreshold(
         whiteness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15
     )
-    masks.append(cv2.bitwise_and(mask, not_edges))
+    masks.append(cv2.morphologyEx(cv2.bitwise_and(mask, not_edges), cv2.MORPH_OPEN, OPENING))
     edge_cut = len(masks) - 1
     masks += _off_background_masks(small, pad, config)
     # A card on a table as light as its face still shows its outline as a ring of edges.
@@ -96,7 +103,8 @@ def _clear_border(mask: Image, pad: int) -> None:
 
 
 def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
-    """Masks of what differs in colour from the table, taken as the frame's border colour."""
+    """Masks of what differs in colour from the table, taken as the frame's border colour,
+    closed and opened."""
     inner = small[pad:-pad, pad:-pad]
     strip = max(2, pad // 2)
     border = np.concatenate([
@@ -115,12 +123,11 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
     distance[-pad:] = 0
     distance[:, :pad] = 0
     distance[:, -pad:] = 0
-    closing = np.ones((5, 5), np.uint8)
-    masks = []
-    for level in config.table_distances:
-        mask = cv2.threshold(distance, level, 255, cv2.THRESH_BINARY)[1]
-        masks.append(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, closing))
-    return masks
+    # Closed by a 5x5 square and opened by `OPENING`: flat, so done once for every level.
+    smoothed = cv2.morphologyEx(cv2.morphologyEx(distance, cv2.MORPH_CLOSE, CLOSING),
+                                cv2.MORPH_OPEN, OPENING)
+    return [cv2.threshold(smoothed, level, 255, cv2.THRESH_BINARY)[1]
+            for level in config.table_distances]
 
 
 NEXT_CORNER = np.array([1, 2, 3, 0])
@@ -427,9 +434,7 @@ def outlines_and_islands(mask: Image, least_points: int = 0
 def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     """Shrink and pad the frame and build the masks that cards are looked for in."""
     small, scale, pad = _shrink(frame, config)
-    opening = np.ones((3, 3), np.uint8)
-    masks, fallback, gray, edge_cut = _masks(small, pad, config)
-    opened = [cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in masks]
+    opened, fallback, gray, edge_cut = _masks(small, pad, config)
     indices = frozenset(range(len(opened), len(opened) + len(fallback)))
     colour = MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray,
                      opened_in=indices | {edge_cut}, colour=small,
