@@ -246,6 +246,12 @@ class LearnedCornersConfig:
     edge_match: float = 0.15
     """Besides the typical card width, a corner's visible edge within this share of it is tried
     as the card's width."""
+    outline_ends: bool = True
+    """Each end of an unread outline of a card's shape is also named as a corner is: where both
+    networks name one card in that end's own view (its index corner upright) at `least` or
+    more, never a nine. The outline itself stays unread; the name is given at its index box. A
+    covered card shows one index: the whole-outline rule asks both ends to agree, and the corner
+    search skips an outline's own corners, so such a card was named by neither."""
 
 
 @dataclass(frozen=True)

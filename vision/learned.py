@@ -58,6 +58,12 @@ _TURNS = (np.array([0, 1, 2, 3]), np.array([1, 2, 3, 0]), np.array([2, 3, 0, 1])
 """A quad's corners starting at corner 0, 1 or 2."""
 
 
+def view_corners(quad: Quad, size: tuple[int, int], end: int) -> Quad:
+    """The quad's corners as the view of one end shows them (`rectify`: 0 upright, 1 turned
+    180 degrees), clockwise from that view's top-left, where its index is (a frame of `size`)."""
+    return np.ascontiguousarray(oriented(quad, size)[_TURNS[2 * end]])
+
+
 def rectify(frame: Image, quad: Quad, width: int = VIEW_WIDTH,
             height: int = VIEW_HEIGHT) -> tuple[Image, Image]:
     """The card upright and turned 180 degrees, each warped to width x height from the frame."""

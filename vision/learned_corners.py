@@ -11,7 +11,7 @@ from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import LearnedCornersConfig, VisionConfig
 from vision.corners import CardCorner
 from vision.glyphs import warp_index
-from vision.learned import CardScores, reading_of
+from vision.learned import CardScores, reading_of, view_corners
 from vision.learned_first import LearnedViews
 from vision.learned_index import IndexReader
 from vision.model import GlyphModel
@@ -114,6 +114,30 @@ def named_corners(frame: Image, corners: list[tuple[CardCorner, tuple[bool, ...]
     return found
 
 
+def named_ends(frame: Image, unread: list[Quad], views: LearnedViews, index: IndexReader,
+               config: VisionConfig, rule: LearnedCornersConfig) -> list[CornerName]:
+    """Each end of the unread outlines (`LearnedCornersConfig.outline_ends`) whose own view
+    both networks name one card in, at `rule.least` or more and never a nine, at its index
+    box."""
+    if not rule.outline_ends or not unread:
+        return []
+    size = (frame.shape[1], frame.shape[0])
+    found = []
+    for quad, card, at_index in zip(unread, views.scores(unread),
+                                    views.index_scores(index, unread), strict=True):
+        for end in (0, 1):
+            name = card.names()[end]
+            reading = reading_of(name, 1.0) if name == at_index.names()[end] else None
+            if reading is None or reading.suit is None:
+                continue
+            level = min(card.view_support(end, reading), at_index.view_support(end, reading))
+            named = reading_of(name, level)
+            if named is not None and worth_naming(named, rule):
+                upright = view_corners(quad, size, end)
+                found.append(CornerName(named, upright[0], index_box(upright, config)))
+    return found
+
+
 def index_reading(at_index: CardScores) -> Reading | None:
     """The card of a suit the index network names in its upright view, at its probability."""
     reading = reading_of(at_index.names()[0], 1.0)
@@ -142,12 +166,14 @@ def glyph_backed(frame: Image, card: Quad, by_index: Reading, model: GlyphModel,
 def named_at_corners(frame: Image, observations: list[CardObservation],
                      corners: list[tuple[CardCorner, tuple[bool, ...]]],
                      views: LearnedViews, index: IndexReader, model: GlyphModel, width: float,
-                     config: VisionConfig, rule: LearnedCornersConfig
-                     ) -> list[CardObservation]:
+                     config: VisionConfig, rule: LearnedCornersConfig,
+                     unread: list[Quad] | None = None) -> list[CardObservation]:
     """The observations with a card added, not whole, for each name `named_corners` gives at
-    the corners that `fresh_names` keeps."""
+    the corners, or `named_ends` at the ends of the `unread` outlines, that `fresh_names`
+    keeps."""
     given = {o.name for o in observations if o.name is not None}
     found = named_corners(frame, corners, views, index, model, width, config, rule)
+    found += named_ends(frame, unread or [], views, index, config, rule)
     return observations + [CardObservation(n.index_box, n.reading, n.reading.confidence,
                                            whole=False)
                            for n in fresh_names(found, given, rule.rival_reach * width)]
