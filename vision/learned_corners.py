@@ -25,6 +25,8 @@ class CornerName:
     reading: Reading
     tip: np.ndarray
     index_box: Quad
+    outline: Quad | None = None
+    """The whole outline the name is given to (`named_ends`), where it is one card's."""
 
 
 def implied_card(corner: CardCorner, first_is_short: bool, width: float, aspect: float) -> Quad:
@@ -115,16 +117,19 @@ def named_corners(frame: Image, corners: list[tuple[CardCorner, tuple[bool, ...]
 
 
 def named_ends(frame: Image, unread: list[Quad], views: LearnedViews, index: IndexReader,
-               config: VisionConfig, rule: LearnedCornersConfig) -> list[CornerName]:
+               width: float, config: VisionConfig, rule: LearnedCornersConfig
+               ) -> list[CornerName]:
     """Each end of the unread outlines (`LearnedCornersConfig.outline_ends`) whose own view
     both networks name one card in, at `rule.least` or more and never a nine, at its index
-    box."""
+    box; given to the outline itself where it is of the read cards' size (`ends_whole_match`,
+    the cards `width` wide)."""
     if not rule.outline_ends or not unread:
         return []
     size = (frame.shape[1], frame.shape[0])
     found = []
     for quad, card, at_index in zip(unread, views.scores(unread),
                                     views.index_scores(index, unread), strict=True):
+        whole = card_sized(quad, width, config, rule.ends_whole_match)
         for end in (0, 1):
             name = card.names()[end]
             reading = reading_of(name, 1.0) if name == at_index.names()[end] else None
@@ -134,8 +139,20 @@ def named_ends(frame: Image, unread: list[Quad], views: LearnedViews, index: Ind
             named = reading_of(name, level)
             if named is not None and worth_naming(named, rule):
                 upright = view_corners(quad, size, end)
-                found.append(CornerName(named, upright[0], index_box(upright, config)))
+                found.append(CornerName(named, upright[0], index_box(upright, config),
+                                        quad if whole else None))
     return found
+
+
+def card_sized(quad: Quad, width: float, config: VisionConfig, match: float) -> bool:
+    """Whether an outline's short sides are within `match` of a card `width` wide and its long
+    sides of that card's length."""
+    pts = np.asarray(quad, np.float32)
+    sides = [float(np.linalg.norm(pts[(k + 1) % 4] - pts[k])) for k in range(4)]
+    short, long = sorted((sides[0] + sides[2], sides[1] + sides[3]))
+    length = width * config.card_height / config.card_width
+    return (match > 0 and abs(short / 2 - width) <= match * width
+            and abs(long / 2 - length) <= match * length)
 
 
 def index_reading(at_index: CardScores) -> Reading | None:
@@ -173,10 +190,15 @@ def named_at_corners(frame: Image, observations: list[CardObservation],
     keeps."""
     given = {o.name for o in observations if o.name is not None}
     found = named_corners(frame, corners, views, index, model, width, config, rule)
-    found += named_ends(frame, unread or [], views, index, config, rule)
-    return observations + [CardObservation(n.index_box, n.reading, n.reading.confidence,
-                                           whole=False)
-                           for n in fresh_names(found, given, rule.rival_reach * width)]
+    found += named_ends(frame, unread or [], views, index, width, config, rule)
+    kept = fresh_names(found, given, rule.rival_reach * width)
+    outlines = {n.outline.tobytes(): n for n in kept if n.outline is not None}
+    named = [replace(o, reading=n.reading, confidence=n.reading.confidence)
+             if o.whole and o.reading is None and (n := outlines.get(
+                 np.asarray(o.corners, np.float32).tobytes())) is not None else o
+             for o in observations]
+    return named + [CardObservation(n.index_box, n.reading, n.reading.confidence, whole=False)
+                    for n in kept if n.outline is None]
 
 
 def fresh_names(found: list[CornerName], given: set[str], reach: float) -> list[CornerName]:
