@@ -191,7 +191,7 @@ def named_at_corners(frame: Image, observations: list[CardObservation],
     given = {o.name for o in observations if o.name is not None}
     found = named_corners(frame, corners, views, index, model, width, config, rule)
     found += named_ends(frame, unread or [], views, index, width, config, rule)
-    kept = fresh_names(found, given, rule.rival_reach * width)
+    kept = one_name_per_outline(fresh_names(found, given, rule.rival_reach * width))
     outlines = {n.outline.tobytes(): n for n in kept if n.outline is not None}
     named = [replace(o, reading=n.reading, confidence=n.reading.confidence)
              if o.whole and o.reading is None and (n := outlines.get(
@@ -199,6 +199,17 @@ def named_at_corners(frame: Image, observations: list[CardObservation],
              for o in observations]
     return named + [CardObservation(n.index_box, n.reading, n.reading.confidence, whole=False)
                     for n in kept if n.outline is None]
+
+
+def one_name_per_outline(names: list[CornerName]) -> list[CornerName]:
+    """The names, those given to an outline whose two ends name two cards moved to their
+    index boxes: such an outline is not one card."""
+    cards: dict[bytes, set[str]] = {}
+    for name in names:
+        if name.outline is not None:
+            cards.setdefault(name.outline.tobytes(), set()).add(name.reading.name)
+    return [replace(n, outline=None) if n.outline is not None
+            and len(cards[n.outline.tobytes()]) > 1 else n for n in names]
 
 
 def fresh_names(found: list[CornerName], given: set[str], reach: float) -> list[CornerName]:

@@ -86,6 +86,15 @@ def test_a_named_end_names_its_outline_and_adds_no_corner() -> None:
                            GlyphModel.load(), 60.0, VisionConfig(), RULE, [CARD])
     assert [(o.name, o.whole) for o in out] == [("TH", True)]
     assert out[0].confidence == pytest.approx(0.85, abs=0.01)
+    # Its two ends name two cards: no one card, each named at its index box.
+    views.scored[outline_key(CARD)] = _scores("TH", "QS", 0.85)
+    views.index_scored[outline_key(CARD)] = _scores("TH", "QS", 0.95)
+    out = named_at_corners(frame, [unread], [], views, shipped_index_reader(),
+                           GlyphModel.load(), 60.0, VisionConfig(), RULE, [CARD])
+    assert sorted((o.name or "", o.whole) for o in out) == [("", True), ("QS", False),
+                                                            ("TH", False)]
+    views.scored[outline_key(CARD)] = _scores("TH", "QS", 0.85)
+    views.index_scored[outline_key(CARD)] = _scores("TH", "KS", 0.95)
     # Named elsewhere in the frame already: the outline stays unread.
     named = CardObservation(CARD + 200.0, Reading(*parse_card("TH"), 0.9), 0.9)
     out = named_at_corners(frame, [named, unread], [], views, shipped_index_reader(),
