@@ -68,6 +68,8 @@ STAGES = (
     Stage("close-ups unread by the glyphs shown to the learned reader shrunk",
           "learned_large_length", 0.0),
     Stage("sure nines, tens and aces named without a glyph look", "learned_skip_plain", False),
+    Stage("sure courts the index reader names alike named without a glyph look",
+          "learned_skip_courts", False),
     Stage("learned finder: a second look where the first leaves doubt", "learned_finder", None),
     Stage("pips counted: names they deny withdrawn", "pip_count", None),
     Stage("loose corners named by the index network and a second cue", "learned_corners", None),

@@ -643,6 +643,11 @@ class VisionConfig:
     glyph reader at all: against a sure network a glyph reading of another card is vetoed,
     and the network names the card alone. Courts still get the glyph reader's look (their
     index letter stands against the network's reading of a figure). False: read them too."""
+    learned_skip_courts: bool = True
+    """A jack, queen or king the card network names surely at its first look, and the index
+    reader names alike from both ends (its `threshold`), is not read by the glyph reader
+    either: the index reader has read the index letter the glyph reader would read. Needs
+    `learned_skip_plain` and `learned_index`. False: courts get the glyph reader's look."""
     blurred_outline_growth: float = 1.0
     """`read.read_outline`: an unread card whose two index views are blurred (edge width from
     `sharpen_min_edge_width`), one showing glyphs it read unsurely, is read again from its

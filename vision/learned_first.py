@@ -9,7 +9,7 @@ import numpy as np
 from vision.cards import Image, Quad, Reading
 from vision.config import VisionConfig
 from vision.deblur_outline import long_side
-from vision.learned import CardScores, LearnedReader, reading_of
+from vision.learned import COURTS, CardScores, LearnedReader, reading_of
 from vision.learned_index import IndexReader, named_by_both
 from vision.read_search import card_shaped
 
@@ -34,6 +34,9 @@ class LearnedViews:
     (`vision.learned_index.named_by_both`): sure as well."""
     index_scored: dict[bytes, CardScores] = field(default_factory=dict)
     """The index reader's scores of the outlines it has been shown."""
+    index_backed: set[bytes] = field(default_factory=set)
+    """Outlines of a court the card reader names surely that the index reader names alike
+    (`court_backed`)."""
 
     def scores(self, quads: list[Quad]) -> list[CardScores]:
         """The scores of each quad; those not scored before are scored in one pass."""
@@ -63,6 +66,11 @@ class LearnedViews:
         return (reading_of(*agreed) if agreed is not None and agreed[1] >= self.sure_at
                 else None)
 
+    def court_backed(self, quad: Quad) -> bool:
+        """Whether the card reader names a court surely in this outline and the index reader,
+        shown it at the first look, names it alike."""
+        return _key(quad) in self.index_backed
+
     def sure_reading(self, quad: Quad) -> Reading | None:
         """The card the network names surely in this outline, shown it before; else None."""
         return self.alone_reading(quad) or self.agreed.get(_key(quad))
@@ -85,9 +93,23 @@ def learned_views(frame: Image, quads: list[Quad], reader: LearnedReader,
     sized = [q for q in quads if long_side(q) <= config.learned_max_length]
     views.scores(sized)
     if index is not None:
-        unsure = [q for q in sized if not views.is_sure(q) and card_shaped(q, None, config)]
-        for quad, corner in zip(unsure, views.index_scores(index, unsure), strict=True):
+        shaped = [q for q in sized if card_shaped(q, None, config)]
+        unsure = [q for q in shaped if not views.is_sure(q)]
+        courts = [q for q in shaped if config.learned_skip_courts and _sure_court(views, q)]
+        corners = views.index_scores(index, unsure + courts)
+        for quad, corner in zip(unsure, corners, strict=False):
             both = named_by_both(views.scored[_key(quad)], corner, index.threshold)
             if both is not None:
                 views.agreed[_key(quad)] = both
+        for quad, corner in zip(courts, corners[len(unsure):], strict=True):
+            both = named_by_both(views.scored[_key(quad)], corner, index.threshold)
+            alone = views.alone_reading(quad)
+            if both is not None and alone is not None and both.name == alone.name:
+                views.index_backed.add(_key(quad))
     return views
+
+
+def _sure_court(views: LearnedViews, quad: Quad) -> bool:
+    """Whether the card reader alone names a jack, queen or king surely in this outline."""
+    alone = views.alone_reading(quad)
+    return alone is not None and alone.rank.value in COURTS

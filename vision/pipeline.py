@@ -128,8 +128,9 @@ def _recognise(
                 observations.append(CardObservation(corners, None, 0.0))
                 continue
             alone = views.alone_reading(corners) if views is not None else None
-            if (config.learned_skip_plain and alone is not None
-                    and alone.rank in (Rank.NINE, Rank.TEN, Rank.ACE)):
+            if (config.learned_skip_plain and alone is not None and views is not None
+                    and (alone.rank in (Rank.NINE, Rank.TEN, Rank.ACE)
+                         or views.court_backed(corners))):
                 # A glyph reading could only agree, or be vetoed: the network names it alone.
                 observations.append(CardObservation(corners, alone, alone.confidence))
                 provisional.add(outline_key(corners))

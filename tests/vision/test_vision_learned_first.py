@@ -18,7 +18,7 @@ from vision.cards import Image, Quad
 from vision.config import VisionConfig
 from vision.learned import CardScores, LearnedReader, reading_of, shipped_reader
 from vision.learned_first import LearnedViews, learned_views, outline_key
-from vision.learned_index import shipped_index_reader
+from vision.learned_index import IndexReader, named_by_both, shipped_index_reader
 from vision.model import GlyphModel
 from vision.pipeline import StageClock, recognise
 
@@ -177,7 +177,8 @@ def test_sure_cards_get_the_first_look_only_and_keep_their_names(
     rescue_looks = calls.second_looks
     assert all(config.second_look_shifts for _, config in calls.outlines)
     calls.clear()
-    first = recognise(frame, model, VisionConfig())
+    # Every sure card read (none named without a glyph look), so each sure one is seen here.
+    first = recognise(frame, model, replace(VisionConfig(), learned_skip_plain=False))
     views = learned_views(frame, [q for q, _ in calls.outlines], reader, VisionConfig(),
                           shipped_index_reader())
     sure = [views.is_sure(q) for q, _ in calls.outlines]
@@ -203,8 +204,6 @@ def test_the_first_look_is_timed_as_its_own_stage(model: GlyphModel) -> None:
 
 def test_cards_both_readers_name_alike_are_sure_too(
         reader: LearnedReader, table: tuple[Image, list[Quad]]) -> None:
-    from vision.learned_index import named_by_both
-
     frame, quads = table
     index = shipped_index_reader()
     # The card reader alone is made unsure of every card: only the readers' agreement is left.
@@ -230,7 +229,7 @@ def test_sure_nines_tens_and_aces_are_named_without_a_glyph_look(
     looked = recognise(frame, model, replace(VisionConfig(), learned_skip_plain=False))
     read_before = [q for q, _ in calls.outlines]
     calls.clear()
-    skipped = recognise(frame, model, VisionConfig())
+    skipped = recognise(frame, model, replace(VisionConfig(), learned_skip_courts=False))
     read_now = [q for q, _ in calls.outlines]
     views = learned_views(frame, read_before, reader, VisionConfig())
     plain = [q for q in read_before if (r := views.alone_reading(q)) is not None
@@ -240,3 +239,46 @@ def test_sure_nines_tens_and_aces_are_named_without_a_glyph_look(
     plain_keys = {outline_key(q) for q in plain}
     assert not any(outline_key(q) in plain_keys for q in read_now)
     assert sorted(o.name for o in skipped if o.name) == sorted(o.name for o in looked if o.name)
+
+
+def test_sure_courts_the_index_reader_names_alike_are_named_without_a_glyph_look(
+        calls: _Calls, model: GlyphModel, reader: LearnedReader,
+        table: tuple[Image, list[Quad]]) -> None:
+    frame, _ = table
+    looked = recognise(frame, model, replace(VisionConfig(), learned_skip_courts=False))
+    read_before = [q for q, _ in calls.outlines]
+    calls.clear()
+    skipped = recognise(frame, model, VisionConfig())
+    read_now = [q for q, _ in calls.outlines]
+    index = shipped_index_reader()
+    views = learned_views(frame, read_before, reader, VisionConfig(), index)
+    backed = [q for q in read_before if views.court_backed(q)]
+    assert backed
+    for quad in backed:
+        alone = views.alone_reading(quad)
+        both = named_by_both(views.scores([quad])[0], index.scores(frame, [quad])[0],
+                             index.threshold)
+        assert alone is not None and alone.rank.value in "JQK"
+        assert both is not None and both.name == alone.name
+    assert len(read_now) == len(read_before) - len(backed)
+    backed_keys = {outline_key(q) for q in backed}
+    assert not any(outline_key(q) in backed_keys for q in read_now)
+    named = sorted(o.name for o in skipped if o.name)
+    assert named == sorted(o.name for o in looked if o.name)
+    assert set(named) <= set(CARDS)
+
+
+def test_no_court_is_backed_where_the_index_reader_names_nothing(
+        reader: LearnedReader, table: tuple[Image, list[Quad]]) -> None:
+    frame, quads = table
+    index = shipped_index_reader()
+    views = learned_views(frame, quads, reader, VisionConfig(), index)
+    assert any(views.court_backed(q) for q in quads)
+    never = IndexReader(index.net, {**index.manifest, "threshold": 2.0})
+    strict = learned_views(frame, quads, reader, VisionConfig(), never)
+    assert not any(strict.court_backed(q) for q in quads)
+    off = learned_views(frame, quads, reader, replace(VisionConfig(), learned_skip_courts=False),
+                        index)
+    assert not any(off.court_backed(q) for q in quads)
+    assert not any(views.court_backed(q) for q in quads
+                   if (r := views.alone_reading(q)) is None or r.rank.value not in "JQK")
