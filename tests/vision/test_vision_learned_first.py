@@ -14,7 +14,7 @@ import vision.read as read_module
 import vision.read_wide as read_wide_module
 from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
-from vision.cards import Image, Quad
+from vision.cards import CardObservation, Image, Quad
 from vision.config import VisionConfig
 from vision.learned import CardScores, LearnedReader, reading_of, shipped_reader
 from vision.learned_first import LearnedViews, learned_views, outline_key
@@ -222,15 +222,24 @@ def test_cards_both_readers_name_alike_are_sure_too(
     assert not both.is_sure(quads[-1])
 
 
+def _glyph_looks(calls: _Calls, frame: Image, model: GlyphModel, *configs: VisionConfig
+                 ) -> list[tuple[list[CardObservation], list[Quad]]]:
+    """The frame recognised with each config in turn, with the outlines the glyph reader read."""
+    out = []
+    for config in configs:
+        calls.clear()
+        found = recognise(frame, model, config)
+        out.append((found, [q for q, _ in calls.outlines]))
+    return out
+
+
 def test_sure_nines_tens_and_aces_are_named_without_a_glyph_look(
         calls: _Calls, model: GlyphModel, reader: LearnedReader,
         table: tuple[Image, list[Quad]]) -> None:
     frame, _ = table
-    looked = recognise(frame, model, replace(VisionConfig(), learned_skip_plain=False))
-    read_before = [q for q, _ in calls.outlines]
-    calls.clear()
-    skipped = recognise(frame, model, replace(VisionConfig(), learned_skip_courts=False))
-    read_now = [q for q, _ in calls.outlines]
+    (looked, read_before), (skipped, read_now) = _glyph_looks(
+        calls, frame, model, replace(VisionConfig(), learned_skip_plain=False),
+        replace(VisionConfig(), learned_skip_courts=False))
     views = learned_views(frame, read_before, reader, VisionConfig())
     plain = [q for q in read_before if (r := views.alone_reading(q)) is not None
              and r.rank.value in "9TA"]
@@ -245,11 +254,8 @@ def test_sure_courts_the_index_reader_names_alike_are_named_without_a_glyph_look
         calls: _Calls, model: GlyphModel, reader: LearnedReader,
         table: tuple[Image, list[Quad]]) -> None:
     frame, _ = table
-    looked = recognise(frame, model, replace(VisionConfig(), learned_skip_courts=False))
-    read_before = [q for q, _ in calls.outlines]
-    calls.clear()
-    skipped = recognise(frame, model, VisionConfig())
-    read_now = [q for q, _ in calls.outlines]
+    (looked, read_before), (skipped, read_now) = _glyph_looks(
+        calls, frame, model, replace(VisionConfig(), learned_skip_courts=False), VisionConfig())
     index = shipped_index_reader()
     views = learned_views(frame, read_before, reader, VisionConfig(), index)
     backed = [q for q in read_before if views.court_backed(q)]
