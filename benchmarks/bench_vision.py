@@ -7,7 +7,8 @@ cards about 140 px long, and 1280x720 with cards about 95 px long; and the 1080p
 blank card beside them, which is left unread and so gets the learned finder's second look.
 Each frame's line gives the CPU time of every stage of recognition (vision.pipeline.StageClock).
 The watcher itself recognises the play area cropped from the camera's frame with its own settings
-(vision.live): those views are timed too.
+(vision.live): those views are timed too, also as during play, where the cards played before lie
+still, named, and are not read again (one card just laid among seven).
 Run: .venv/bin/python benchmarks/bench_vision.py [--runs N] [--photos]
 """
 
@@ -136,16 +137,42 @@ def report_view(label: str, frame: np.ndarray, model: GlyphModel, runs: int,
     """Print what the watcher reads in the frame's play-area view (its middle square, the
     frame's height across) with its own settings (`vision.live.view_config`, the card length
     known), and its median CPU time and stages."""
-    height, width = frame.shape[:2]
-    left = (width - height) // 2
-    view = np.ascontiguousarray(frame[:, left:left + height])
-    config = replace(view_config(VisionConfig(), LiveConfig()), card_length=card_length)
+    view, config = play_area(frame, card_length)
     read = sorted(o.name for o in recognise(view, model, config) if o.name)
     time_frame(view, model, 3, config)
     cpu = time_frame(view, model, runs, config, clock=time.thread_time)
+    height = view.shape[0]
     print(f"{label}: {height}x{height} view, {sum(name in CARDS for name in read)} read right: "
           f"{read}\n  CPU median {statistics.median(cpu):.1f} ms (thread_time)")
     report_stages(view, model, runs, config)
+
+
+def report_one_laid(label: str, frame: np.ndarray, model: GlyphModel, runs: int,
+                    card_length: float) -> None:
+    """Print the watcher's CPU time for the frame's play-area view when every card read but one
+    lies still, named, as the watcher hands such cards over (`recognise(settled=...)`): a card
+    just laid among those played before, which is what the table sees during play."""
+    view, config = play_area(frame, card_length)
+    named = [o for o in recognise(view, model, config) if o.whole and o.name is not None]
+    settled = named[:-1]
+    read = sorted(o.name for o in recognise(view, model, config, settled=settled) if o.name)
+    cpu = []
+    for _ in range(runs):
+        start = time.thread_time()
+        recognise(view, model, config, settled=settled)
+        cpu.append((time.thread_time() - start) * 1000.0)
+    print(f"{label}: {len(settled)} named cards lying still and one just laid, "
+          f"{sum(name in CARDS for name in read)} read right: CPU median "
+          f"{statistics.median(cpu):.1f} ms (thread_time)")
+
+
+def play_area(frame: np.ndarray, card_length: float) -> tuple[np.ndarray, VisionConfig]:
+    """The frame's play-area view (its middle square, the frame's height across) and the
+    watcher's settings for it (`vision.live.view_config`, the card length known)."""
+    height, width = frame.shape[:2]
+    left = (width - height) // 2
+    view = np.ascontiguousarray(frame[:, left:left + height])
+    return view, replace(view_config(VisionConfig(), LiveConfig()), card_length=card_length)
 
 
 def report_stages(frame: np.ndarray, model: GlyphModel, runs: int,
@@ -223,6 +250,10 @@ def main() -> int:
                 table_frame(1920, 1080, 140), model, args.runs, 140.0)
     report_view("the watcher's play-area view of the 720p table frame",
                 table_frame(1280, 720, 95), model, args.runs, 95.0)
+    report_one_laid("the watcher's view of the 1080p table frame during play",
+                    table_frame(1920, 1080, 140), model, args.runs, 140.0)
+    report_one_laid("the watcher's view of the 720p table frame during play",
+                    table_frame(1280, 720, 95), model, args.runs, 95.0)
     report_frame("table at 1080p with a blank card unread (second look), cards 140 px",
                  doubt_frame(1920, 1080, 140), model, args.runs)
     finder_ms = time_finder(table_frame(1920, 1080, 140), args.runs)
