@@ -70,6 +70,8 @@ STAGES = (
     Stage("sure nines, tens and aces named without a glyph look", "learned_skip_plain", False),
     Stage("sure courts the index reader names alike named without a glyph look",
           "learned_skip_courts", False),
+    Stage("cards both networks name at the table's level named without a glyph look",
+          "learned_skip_agreed", None),
     Stage("learned finder: a second look where the first leaves doubt", "learned_finder", None),
     Stage("pips counted: names they deny withdrawn", "pip_count", None),
     Stage("loose corners named by the index network and a second cue", "learned_corners", None),

@@ -648,6 +648,14 @@ class VisionConfig:
     reader names alike from both ends (its `threshold`), is not read by the glyph reader
     either: the index reader has read the index letter the glyph reader would read. Needs
     `learned_skip_plain` and `learned_index`. False: courts get the glyph reader's look."""
+    learned_skip_agreed: float | None = 0.7
+    """A card the card network is not sure of alone, but both networks name alike at their
+    first look (`LearnedViews.agreed`) with the lower joint probability this or more, is not
+    read by the glyph reader either: the networks name it (`learned_index.named_with_index`),
+    at that probability. From the table's `TrackerConfig.read_confidence` (0.7) on, a glyph
+    reading of the same card would keep it above that level too, so the table sees no change;
+    one of another card would have left it unread (on the dev halves the names are the same
+    either way). Needs `learned_skip_plain`. None: such cards get the glyph reader's look."""
     blurred_outline_growth: float = 1.0
     """`read.read_outline`: an unread card whose two index views are blurred (edge width from
     `sharpen_min_edge_width`), one showing glyphs it read unsurely, is read again from its

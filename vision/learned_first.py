@@ -66,6 +66,12 @@ class LearnedViews:
         return (reading_of(*agreed) if agreed is not None and agreed[1] >= self.sure_at
                 else None)
 
+    def agreed_at(self, quad: Quad) -> float:
+        """The lower joint probability at which both readers name this outline alike where
+        the card reader alone is not sure of it; 0 where they do not."""
+        agreed = self.agreed.get(_key(quad))
+        return agreed.confidence if agreed is not None else 0.0
+
     def court_backed(self, quad: Quad) -> bool:
         """Whether the card reader names a court surely in this outline and the index reader,
         shown it at the first look, names it alike."""

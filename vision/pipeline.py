@@ -135,6 +135,15 @@ def _recognise(
                 observations.append(CardObservation(corners, alone, alone.confidence))
                 provisional.add(outline_key(corners))
                 continue
+            if (config.learned_skip_plain and config.learned_skip_agreed is not None
+                    and views is not None
+                    and views.agreed_at(corners) >= config.learned_skip_agreed):
+                # Both networks name it: the learned check names it by them.
+                both = views.sure_reading(corners)
+                observations.append(CardObservation(corners, both,
+                                                    both.confidence if both else 0.0))
+                provisional.add(outline_key(corners))
+                continue
             reading, confidence = read_outline(frame, corners, model,
                                                first_look if sure(corners) else config)
             if reading is None and faces.has_joker:

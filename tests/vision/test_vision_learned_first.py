@@ -16,6 +16,7 @@ from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad
 from vision.config import VisionConfig
+from vision.detect import find_cards
 from vision.learned import CardScores, LearnedReader, reading_of, shipped_reader
 from vision.learned_first import LearnedViews, learned_views, outline_key
 from vision.learned_index import IndexReader, named_by_both, shipped_index_reader
@@ -239,7 +240,7 @@ def test_sure_nines_tens_and_aces_are_named_without_a_glyph_look(
     frame, _ = table
     (looked, read_before), (skipped, read_now) = _glyph_looks(
         calls, frame, model, replace(VisionConfig(), learned_skip_plain=False),
-        replace(VisionConfig(), learned_skip_courts=False))
+        replace(VisionConfig(), learned_skip_courts=False, learned_skip_agreed=None))
     views = learned_views(frame, read_before, reader, VisionConfig())
     plain = [q for q in read_before if (r := views.alone_reading(q)) is not None
              and r.rank.value in "9TA"]
@@ -288,3 +289,31 @@ def test_no_court_is_backed_where_the_index_reader_names_nothing(
     assert not any(off.court_backed(q) for q in quads)
     assert not any(views.court_backed(q) for q in quads
                    if (r := views.alone_reading(q)) is None or r.rank.value not in "JQK")
+
+
+def test_cards_both_networks_name_at_the_tables_level_get_no_glyph_look(
+        calls: _Calls, model: GlyphModel, reader: LearnedReader,
+        table: tuple[Image, list[Quad]], monkeypatch: pytest.MonkeyPatch) -> None:
+    frame, _ = table
+    # The card reader alone is made unsure of every card: only the readers' agreement is left.
+    unsure = replace(reader, rule=replace(reader.rule, threshold=2.0))
+    monkeypatch.setattr(pipeline_module, "shipped_reader", lambda: unsure)
+    level = VisionConfig().learned_skip_agreed
+    assert level is not None
+    (looked, read_before), (skipped, read_now) = _glyph_looks(
+        calls, frame, model, replace(VisionConfig(), learned_skip_agreed=None), VisionConfig())
+    first_look = find_cards(frame, VisionConfig())
+    views = learned_views(frame, first_look, unsure, VisionConfig(), shipped_index_reader())
+    agreed = {outline_key(q) for q in first_look if views.agreed_at(q) >= level}
+    assert agreed and all(views.agreed_at(q) < level for q in first_look
+                          if outline_key(q) not in agreed)
+    # Those outlines are read by the glyph reader only when the rule is off.
+    assert agreed <= {outline_key(q) for q in read_before}
+    assert not agreed & {outline_key(q) for q in read_now}
+    assert len(read_now) <= len(read_before) - len(agreed)
+    named = sorted(o.name for o in skipped if o.name)
+    assert named == sorted(o.name for o in looked if o.name)
+    assert set(named) <= set(CARDS)
+    for observation in skipped:
+        if outline_key(observation.corners) in agreed and observation.name is not None:
+            assert observation.confidence >= level
