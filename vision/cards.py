@@ -17,6 +17,17 @@ Image = MatLike
 
 Quad = npt.NDArray[np.float32]
 """Four card corners, shape (4, 2), in the frame's pixels, clockwise from the top-left."""
+NEXT_CORNER = np.array([1, 2, 3, 0])
+"""Each corner's next one round a quad: side k runs from corner k to corner NEXT_CORNER[k]
+(`quad[NEXT_CORNER]` is `np.roll(quad, -1, axis=0)`, without its Python cost)."""
+PREVIOUS_CORNER = np.array([3, 0, 1, 2])
+"""Each corner's previous one round a quad (`np.roll(quad, 1, axis=0)`)."""
+
+
+def side_lengths(steps: npt.NDArray[np.floating]) -> npt.NDArray[np.floating]:
+    """The length of each row of `steps`, as `np.linalg.norm(steps, axis=1)` computes it."""
+    lengths: npt.NDArray[np.floating] = np.sqrt((steps * steps).sum(axis=1))
+    return lengths
 
 
 def inside(point: npt.NDArray[np.floating] | tuple[float, float], outline: Quad) -> bool:

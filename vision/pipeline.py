@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from vision.card_size import CARD_ASPECT, known_width
-from vision.cards import CardObservation, Image, Quad, Rank, Reading
+from vision.cards import NEXT_CORNER, CardObservation, Image, Quad, Rank, Reading, side_lengths
 from vision.config import VisionConfig
 from vision.corners import (
     CardCorner,
@@ -548,7 +548,7 @@ def read_joker(
 
 def _short_side(quad: Quad) -> float:
     """Length of the shorter side of a card outline."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = side_lengths(quad - quad[NEXT_CORNER])
     return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 

@@ -18,7 +18,16 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.card_size import known_width
-from vision.cards import CardObservation, Image, Quad, Reading, inside
+from vision.cards import (
+    NEXT_CORNER,
+    PREVIOUS_CORNER,
+    CardObservation,
+    Image,
+    Quad,
+    Reading,
+    inside,
+    side_lengths,
+)
 from vision.config import VisionConfig
 from vision.glyphs import warp_index
 from vision.model import GlyphModel
@@ -57,13 +66,13 @@ def index_corners(quad: Quad, config: VisionConfig) -> Iterator[IndexCorner]:
     # Along an outline turning clockwise in the image (y down) the next vertex lies across.
     if cv2.contourArea(pts.reshape(-1, 1, 2), oriented=True) < 0:
         pts = pts[::-1].copy()
-    sides = np.roll(pts, -1, axis=0) - pts
-    lengths = np.linalg.norm(sides, axis=1)
+    sides = pts[NEXT_CORNER] - pts
+    lengths = side_lengths(sides)
     if lengths.min() < 1.0:
         return
     units = (sides / lengths[:, None]).astype(np.float32)
     # The corner at vertex i, between the side arriving there and the side leaving it.
-    square = np.abs((units * np.roll(units, 1, axis=0)).sum(axis=1)) <= np.sin(
+    square = np.abs((units * units[PREVIOUS_CORNER]).sum(axis=1)) <= np.sin(
         np.deg2rad(config.search_max_skew))
     for i in range(4):
         after, after_length = units[i], float(lengths[i])
@@ -98,12 +107,12 @@ def card_shaped(quad: Quad, typical: float | None, config: VisionConfig,
     (`aspects`, else `search_card_aspects`), and as wide as the cards read whole (when any).
     Its own index views have been read: its corners would show nothing new."""
     pts = np.asarray(quad, np.float32)
-    sides = np.roll(pts, -1, axis=0) - pts
-    lengths = np.linalg.norm(sides, axis=1)
+    sides = pts[NEXT_CORNER] - pts
+    lengths = side_lengths(sides)
     if lengths.min() < 1.0:
         return False
     units = sides / lengths[:, None]
-    cosines = np.abs((units * np.roll(units, 1, axis=0)).sum(axis=1))
+    cosines = np.abs((units * units[PREVIOUS_CORNER]).sum(axis=1))
     if cosines.max() > np.sin(np.deg2rad(config.search_max_skew)):
         return False
     short, long = sorted((lengths[0] + lengths[2], lengths[1] + lengths[3]))
@@ -326,5 +335,5 @@ def _overlap(card: Quad, outline: Quad) -> float:
 
 def _short_side(quad: Quad) -> float:
     """Mean length of a quad's two shorter opposite sides."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = side_lengths(quad - quad[NEXT_CORNER])
     return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
