@@ -6,7 +6,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import lru_cache
 from statistics import median
+from typing import Any
 
 import cv2
 import numpy as np
@@ -72,8 +74,9 @@ def recognise(
     if finder is None or not finder.in_doubt:
         return _recognise(frame, model, config, stages, settled)
     clock = stages or StageClock(enabled=False)
-    colour_only = replace(config, learned_finder=None,
-                          enlarged_look=0 if config.enlarged_in_doubt else config.enlarged_look)
+    colour_only = config_with(config, (
+        ("learned_finder", None),
+        ("enlarged_look", 0 if config.enlarged_in_doubt else config.enlarged_look)))
     with clock.stage("masks"):
         colour = card_masks(frame, colour_only)
     first = _recognise(frame, model, colour_only, clock, settled, colour)
@@ -88,6 +91,13 @@ def recognise(
         masks = with_learned_faces(colour, finder, region)
     return outlines_sized(merged(first, _recognise(frame, model, second, again, known, masks)),
                           config)
+
+
+@lru_cache(maxsize=64)
+def config_with(config: VisionConfig, changes: tuple[tuple[str, Any], ...]) -> VisionConfig:
+    """`replace(config, **dict(changes))`, kept: each frame derives the same few settings from
+    its config, and a replace of the whole config costs about 50 us."""
+    return replace(config, **dict(changes))
 
 
 def _recognise(
@@ -113,7 +123,7 @@ def _recognise(
                 same_outline(o.corners, q) for o in settled)], views.reader, config,
                 shipped_index_reader() if config.learned_index else None)
     sure = views.is_sure if views is not None else _never
-    first_look = replace(config, second_look_shifts=(), blurred_outline_growth=0.0)
+    first_look = config_with(config, (("second_look_shifts", ()), ("blurred_outline_growth", 0.0)))
     provisional: set[bytes] = set()
     """Outlines the glyph reader left unread that carry the network's sure name meanwhile."""
     with clock.stage("read outlines"):
@@ -606,7 +616,7 @@ def read_loose_corners(
     exclude = _cards_area(masks, read, typical) if typical else None
     # Corners are read down to a lower confidence: two unsure readings that agree, at two
     # corners of one card, confirm each other.
-    lenient = replace(config, min_confidence=config.pair_min_confidence)
+    lenient = config_with(config, (("min_confidence", config.pair_min_confidence),))
     readings: list[CornerRead] = []
     tried: list[CardCorner] = []
     steps: list[FanStep] | None = [] if config.fan_steps and read and typical else None
