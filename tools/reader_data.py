@@ -45,6 +45,8 @@ LICENSED_SETS = ("edje_train", "webcam_felt")
 CHUNK = 2000
 SUITLESS = ("webcam_felt",)
 """Dev sets trained on for rank only (Recipe.suitless_sets)."""
+SUIT_LABELS = Path(__file__).parent / "data" / "suit_labels.json"
+"""Suits of rank-only training cards the pipeline reads surely as photographed."""
 NO_SUIT = -1
 """Suit label of a view whose suit is unknown (rank-only photos): no suit loss."""
 
@@ -118,6 +120,57 @@ def place_face(face: Face, length: float, rng: np.random.Generator) -> tuple[Arr
     return frame, quad
 
 
+def occluded(frame: Array, quad: Array, length: float, rng: np.random.Generator) -> Array:
+    """The frame with something lying over one side of the card (a book, another card, a hand,
+    up to 35 % of the way across; the index at the far end stays in view), or a cable across it."""
+    image = frame.copy()
+    if rng.random() < 0.35:
+        points = [quad[int(rng.integers(4))] + rng.normal(0, 0.3 * length, 2) for _ in range(2)]
+        middle = quad.mean(axis=0) + rng.normal(0, 0.2 * length, 2)
+        cable = np.array([points[0], middle, points[1]], np.int32).reshape(-1, 1, 2)
+        shade = rng.uniform(0, 70, 3).tolist()
+        cv2.polylines(image, [cable], False, shade, max(1, int(rng.uniform(0.02, 0.05) * length)),
+                      cv2.LINE_AA)
+        return image
+    side = int(rng.integers(4))
+    start, end = quad[side], quad[(side + 1) % 4]
+    along = (end - start) / max(float(np.linalg.norm(end - start)), 1e-6)
+    inward = np.array([-along[1], along[0]], np.float32)
+    if float(np.dot(quad.mean(axis=0) - start, inward)) < 0:
+        inward = -inward
+    across = float(np.dot(quad[(side + 2) % 4] - start, inward))
+    depth = rng.uniform(0.1, 0.35) * across
+    tilt = rng.uniform(-0.25, 0.25)
+    direction = along + tilt * inward
+    direction /= float(np.linalg.norm(direction))
+    base = (start + end) / 2 + inward * depth
+    far = 4 * length
+    polygon = np.array([base - direction * far, base + direction * far,
+                        base + direction * far - inward * far,
+                        base - direction * far - inward * far], np.int32)
+    kind = rng.random()
+    if kind < 0.4:
+        colour = rng.uniform(215, 250) - rng.uniform(0, 15, 3)
+    elif kind < 0.75:
+        colour = rng.uniform(0, 255, 3)
+    else:
+        colour = np.array([rng.uniform(60, 140), rng.uniform(100, 170), rng.uniform(150, 230)])
+    cover = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(cover, [polygon], 255)
+    fill = np.empty_like(image)
+    fill[:] = colour
+    fill += rng.normal(0, rng.uniform(0, 10), fill.shape).astype(np.float32)
+    shadow = cv2.GaussianBlur(cover, (0, 0), max(0.5, 0.03 * length)).astype(np.float32) / 255
+    image *= 1 - 0.4 * shadow[:, :, None] * rng.uniform(0, 1)
+    mask = cover[:, :, None].astype(np.float32) / 255
+    image = image * (1 - mask) + fill * mask
+    if kind < 0.4:
+        cv2.polylines(image, [polygon[:2].reshape(-1, 1, 2)], False,
+                      rng.uniform(90, 180, 3).tolist(), 1, cv2.LINE_AA)
+    out: Array = image
+    return out
+
+
 def camera_faults(frame: Array, length: float, rng: np.random.Generator) -> Array:
     """Soft optics, white balance, glare, noise and JPEG, as a webcam over a table gives them."""
     image: Array = frame.astype(np.float32)
@@ -176,10 +229,13 @@ def view_of(frame: Array, quad: Array, length: float, rng: np.random.Generator,
     return chosen
 
 
-def face_view(face: Face, rng: np.random.Generator, view: str = "card") -> Array:
-    """A training view of a rendered face."""
+def face_view(face: Face, rng: np.random.Generator, view: str = "card",
+              occlusion: float = 0.0) -> Array:
+    """A training view of a rendered face (in `occlusion` of them, partly covered)."""
     length = float(rng.uniform(85, 150))
     frame, quad = place_face(face, length, rng)
+    if occlusion and rng.random() < occlusion:
+        frame = occluded(frame, quad, length, rng)
     return view_of(camera_faults(frame, length, rng), quad, length, rng, view)
 
 
@@ -211,10 +267,19 @@ def crop_view(frame: Array, crop: Crop, rng: np.random.Generator, view: str = "c
     return view_of(faulted, local, length, rng, view)
 
 
+def labelled_suits(path: Path = SUIT_LABELS) -> dict[tuple[str, tuple[float, ...]], str]:
+    """Suits of rank-only cards by (photo key, labelled box), from `tools.suit_labels`."""
+    record = json.loads(path.read_text())
+    return {(key, tuple(card["box"])): card["suit"]
+            for key, cards in record["images"].items() for card in cards}
+
+
 def dev_crops(shared: Path, sets: tuple[str, ...], part: str, cache: Path,
-              suitless: tuple[str, ...] = ()) -> list[Crop]:
+              suitless: tuple[str, ...] = (),
+              suits: dict[tuple[str, tuple[float, ...]], str] | None = None) -> list[Crop]:
     """Labelled cards of the training half of chosen dev sets (`part` 'train' or 'calibration';
-    the crops of `suitless` sets are labelled by rank only).
+    the crops of `suitless` sets are labelled by rank only; a rank-only card listed in `suits`
+    is labelled with that suit).
 
     Cards that are partial or less than nine tenths visible are left out; the rank-only set's
     boxes are paired with the outlines `vision.detect.find_cards` gives (IoU 0.5 or more)."""
@@ -234,8 +299,9 @@ def dev_crops(shared: Path, sets: tuple[str, ...], part: str, cache: Path,
             if quad is None:
                 continue
             rank, suit = label_of(card["card"]) if card.get("card") else (card["rank"], None)
-            crops.append(Crop(key, np.array(quad, np.float32), rank, suit,
-                              rank_only or record["set"] in suitless))
+            known = (suits or {}).get((key, tuple(card["box"]))) if rank_only else None
+            crops.append(Crop(key, np.array(quad, np.float32), rank, known or suit,
+                              (rank_only and known is None) or record["set"] in suitless))
     return crops
 
 
@@ -293,12 +359,17 @@ class Recipe:
     rank of the same suit, so the rank is learned from the index, not from one deck's art."""
     view: str = "card"
     """What a view shows: "card" (the whole card) or "index" (its index corner)."""
+    labelled_suits: bool = False
+    """Rank-only crops listed in `tools/data/suit_labels.json` teach their suit too."""
+    occlusion: float = 0.0
+    """Share of rendered face views with something over part of the card (`occluded`)."""
 
     def key(self) -> str:
         """The name of the recipe's cache folder (a field added later is left out while at its
         default, so views made before it was added stay valid)."""
         text = repr(self)
-        for name, default in (("suitless_sets", ()), ("figure_swap", 0.0), ("view", "card")):
+        for name, default in (("suitless_sets", ()), ("figure_swap", 0.0), ("view", "card"),
+                              ("labelled_suits", False), ("occlusion", 0.0)):
             if getattr(self, name) == default:
                 text = text.replace(f", {name}={default!r}", "")
         return text
@@ -341,7 +412,8 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
     decks = svg_cards_deck(cache) + standard_deck(cache) if recipe.deck_views else []
     for index, face in enumerate(decks):
         def deck_view(rng: np.random.Generator, face: Face = face) -> tuple[Array, int, int]:
-            return face_view(face, rng, recipe.view), *label_indices(face.rank, face.suit)
+            return face_view(face, rng, recipe.view, recipe.occlusion), *label_indices(
+                face.rank, face.suit)
         yield f"deck{index:03d}", recipe.deck_views, deck_view
     themed = [face for index, theme in enumerate(THEMES if recipe.theme_views else ())
               if (theme.name in HELD_OUT) == recipe.held_out_themes
@@ -351,7 +423,8 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
         def theme_view(rng: np.random.Generator, face: Face = face) -> tuple[Array, int, int]:
             if face.rank in COURTS and recipe.figure_swap and rng.random() < recipe.figure_swap:
                 face = swapped_figure(face, courts, rng)
-            return face_view(face, rng, recipe.view), *label_indices(face.rank, face.suit)
+            return face_view(face, rng, recipe.view, recipe.occlusion), *label_indices(
+                face.rank, face.suit)
         yield f"{face.source}-{face.rank}{face.suit}", recipe.theme_views, theme_view
     if not recipe.font_views and not recipe.crop_views:
         return
@@ -361,11 +434,13 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
 
     def font_view(rng: np.random.Generator) -> tuple[Array, int, int]:
         face = fonts.face(cards[rng.integers(len(cards))], rng)
-        return face_view(face, rng, recipe.view), *label_indices(face.rank, face.suit)
+        return face_view(face, rng, recipe.view, recipe.occlusion), *label_indices(
+            face.rank, face.suit)
     yield "fonts", recipe.font_views, font_view
     from vision.imageio import read_image
 
-    crops = (dev_crops(shared, recipe.real_sets, part, cache, recipe.suitless_sets)
+    suits = labelled_suits() if recipe.labelled_suits else None
+    crops = (dev_crops(shared, recipe.real_sets, part, cache, recipe.suitless_sets, suits)
              if recipe.crop_views else [])
     frames: dict[str, Array] = {}
     for index, crop in enumerate(crops):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 import time
 import zlib
 from dataclasses import replace
@@ -221,10 +222,20 @@ def main(argv: list[str] | None = None) -> int:
                              "jittered)")
     parser.add_argument("--view", choices=sorted(SHAPES), default="card",
                         help="what the network reads: the whole card, or its index corner")
+    parser.add_argument("--labelled-suits", action="store_true",
+                        help="rank-only crops listed in tools/data/suit_labels.json teach their "
+                             "suit too (tools.suit_labels)")
+    parser.add_argument("--occlusion", type=float, default=0.0,
+                        help="share of rendered views with something over part of the card "
+                             "(tools.reader_data.occluded)")
     args = ready(parser, argv, "train reader")
     if args is None:
         return 2
-    recipes_used = [replace(recipe, view=args.view) for recipe in RECIPES]
+    if not 0.0 <= args.occlusion <= 1.0:
+        print("train reader: --occlusion is a share from 0 to 1", file=sys.stderr)
+        return 2
+    recipes_used = [replace(recipe, view=args.view, labelled_suits=args.labelled_suits,
+                            occlusion=args.occlusion) for recipe in RECIPES]
     built = [build(args.cache, args.shared, recipe, seed=args.seed + 7 * k)
              for k, recipe in enumerate(recipes_used)]
     views = Views(*(np.concatenate([getattr(v, f) for v in built])

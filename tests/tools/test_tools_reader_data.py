@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -15,7 +16,10 @@ from tools.reader_data import (
     build,
     camera_faults,
     dev_crops,
+    is_calibration,
     label_indices,
+    labelled_suits,
+    occluded,
     place_face,
     swapped_figure,
     view_of,
@@ -29,6 +33,7 @@ from tools.reader_faces import (
     label_of,
     system_fonts,
 )
+from tools.split import training_keys
 from vision.learned import (
     INDEX_HEIGHT,
     INDEX_WIDTH,
@@ -208,3 +213,70 @@ def test_jittered_views_are_the_same_cards_drawn_a_little_off() -> None:
         # Each view is its own card moved a little (or turned half round), not another card.
         own = apart(after, views[k])
         assert all(own < apart(after, other) for j, other in enumerate(views) if j != k)
+
+
+def test_rank_only_crops_listed_with_a_suit_teach_it(tmp_path: Path, shared_dir: Path) -> None:
+    photos = shared_dir / "vision"
+    suits = labelled_suits()
+    plain = dev_crops(photos, ("edje_train",), "train", tmp_path)
+    taught = dev_crops(photos, ("edje_train",), "train", tmp_path, suits=suits)
+    assert plain and len(plain) == len(taught) and all(c.rank_only for c in plain)
+    listed = [c for c in taught if not c.rank_only]
+    assert 0 < len(listed) < len(taught)
+    for crop in listed:
+        assert crop.suit in "CDHS" and label_indices(crop.rank, crop.suit)[1] != NO_SUIT
+    assert {c.key for c in listed} <= {key for key, _ in suits}
+
+
+def test_suit_labels_come_from_the_training_part_only(shared_dir: Path) -> None:
+    labels = json.loads((shared_dir / "vision" / "labels.json").read_text())
+    keys = {key for key, _ in labelled_suits()}
+    assert keys and keys <= training_keys(labels["images"])
+    assert not any(is_calibration(key) for key in keys)
+    assert Recipe(labelled_suits=True).key() != Recipe().key()
+    assert "labelled_suits" not in Recipe().key()
+
+
+def _inside(quad: np.ndarray, shape: tuple[int, ...], shrink: float) -> np.ndarray:
+    """A mask of the quad shrunk towards its centre by `shrink`."""
+    centre = quad.mean(axis=0)
+    inner = (centre + (quad - centre) * shrink).astype(np.int32)
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(mask, [inner], 1)
+    return mask.astype(bool)
+
+
+def _corner_patch(quad: np.ndarray, corner: int, shape: tuple[int, ...]) -> np.ndarray:
+    """A mask of the card's index corner: the quarter-size quad at one of its corners."""
+    tip = quad[corner]
+    patch = (tip + (quad - tip) * 0.2).astype(np.int32)
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(mask, [patch], 1)
+    return mask.astype(bool)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_something_over_a_card_leaves_one_index_in_view(fonts: FontFaces, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    face = fonts.face("QH", rng)
+    length = float(rng.uniform(85, 150))
+    frame, quad = place_face(face, length, rng)
+    covered = occluded(frame, quad, length, rng)
+    assert covered.shape == frame.shape and covered.dtype == frame.dtype
+    changed = np.abs(covered - frame).max(axis=2) > 8
+    card = _inside(quad, frame.shape, 0.95)
+    assert 0.002 < changed[card].mean() < 0.6
+    index_changes = [changed[_corner_patch(quad, k, frame.shape)].mean() for k in (0, 2)]
+    assert min(index_changes) < 0.35
+
+
+def test_an_occluded_build_keeps_its_labels_in_a_cache_of_its_own(tmp_path: Path,
+                                                                 fonts: FontFaces) -> None:
+    plain = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=40, crop_views=0),
+                  log=lambda _: None)
+    some = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=40, crop_views=0,
+                                          occlusion=0.3), log=lambda _: None)
+    assert np.array_equal(plain.ranks, some.ranks) and np.array_equal(plain.suits, some.suits)
+    assert not np.array_equal(plain.images, some.images)
+    assert len(list(tmp_path.glob("views-*"))) == 2
+    assert Recipe(occlusion=0.3).key() != Recipe().key() and "occlusion" not in Recipe().key()
