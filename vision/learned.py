@@ -99,7 +99,10 @@ def rectify_index(frame: Image, quad: Quad, width: int = INDEX_WIDTH,
 def as_blob(views: list[Image]) -> Floats:
     """A batch of BGR views as the network's input (N, 3, H, W): each channel of each view
     standardised over the view, so the ink is judged against the card's own paper and light."""
-    batch = np.stack(views).transpose(0, 3, 1, 2).astype(np.float32) / np.float32(255.0)
+    # OpenCV lays the views out channel by channel as float32 (unscaled, so exact), one copy.
+    batch: Floats = np.asarray(cv2.dnn.blobFromImages(views, 1.0, swapRB=False, crop=False),
+                               np.float32)
+    batch /= np.float32(255.0)
     count, channels, height, width = batch.shape
     # Each channel of each view is one contiguous row: its statistics are summed along it.
     rows = batch.reshape(count * channels, height * width)

@@ -15,9 +15,12 @@ from vision.learned import (
     MODEL_PATH,
     RANK_CLASSES,
     SUIT_CLASSES,
+    VIEW_HEIGHT,
+    VIEW_WIDTH,
     CardScores,
     LearnedReader,
     ModelFileError,
+    as_blob,
     decide,
     load_reader,
     oriented,
@@ -250,3 +253,19 @@ def test_rank_support_is_the_lower_view_s_probability_of_the_rank(
         first: tuple[str, str], second: tuple[str, str], rank: str, expected: float) -> None:
     scores = _scores(first, second, 0.9)
     assert scores.rank_support(rank) == pytest.approx(expected, abs=0.03)
+
+
+def test_each_channel_of_each_view_is_standardised_in_its_own_plane() -> None:
+    rng = np.random.default_rng(5)
+    views = [rng.integers(0, 256, (VIEW_HEIGHT, VIEW_WIDTH, 3), dtype=np.uint8)
+             for _ in range(3)]
+    views[1][:, :, 2] = 200  # a flat red channel: no spread, so it stays near zero
+    blob = as_blob(views)
+    assert blob.shape == (3, 3, VIEW_HEIGHT, VIEW_WIDTH) and blob.dtype == np.float32
+    for k, view in enumerate(views):
+        for channel in range(3):
+            plane = view[:, :, channel].astype(np.float64) / 255
+            spread = np.sqrt(plane.var() + 0.0025)
+            expected = (plane - plane.mean()) / spread
+            assert np.allclose(blob[k, channel], expected, atol=1e-4)
+    assert np.abs(blob[1, 2]).max() < 1e-5
