@@ -24,6 +24,7 @@ from tools.reader_data import is_calibration
 from tools.split import photo_set, training_keys
 from vision.cards import CardObservation
 from vision.config import VisionConfig
+from vision.errors import VisionError
 from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
@@ -87,7 +88,15 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.shared / "labels.json").is_file():
         print(f"error: no labels.json in {args.shared}", file=sys.stderr)
         return 2
-    found = suit_labels(args.shared, args.chosen_set, args.sure)
+    if not 0.0 < args.sure <= 1.0:
+        print(f"error: --sure {args.sure} is not a confidence above 0 and at most 1",
+              file=sys.stderr)
+        return 2
+    try:
+        found = suit_labels(args.shared, args.chosen_set, args.sure)
+    except (VisionError, ValueError, KeyError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     record = {"set": args.chosen_set, "sure": args.sure,
               "how": "suits the pipeline names as photographed, with the labelled rank",
               "images": found}

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tools.reader_data import is_calibration
+from tools.split import photo_set, training_keys
 from tools.suit_labels import box_iou, main, sure_suit
 from vision.cards import CardObservation, Reading, parse_card
 
@@ -51,3 +54,42 @@ def test_a_folder_without_labels_is_refused(tmp_path: Path,
     assert main(["--shared", str(tmp_path), "--out", str(tmp_path / "out.json")]) == 2
     assert "no labels.json" in capsys.readouterr().err
     assert not (tmp_path / "out.json").exists()
+
+
+def test_a_confidence_out_of_range_is_refused(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "labels.json").write_text('{"images": {}, "sets": {}}')
+    assert main(["--shared", str(tmp_path), "--sure", "1.5",
+                 "--out", str(tmp_path / "out.json")]) == 2
+    assert "--sure 1.5" in capsys.readouterr().err
+
+
+def test_a_labelled_photo_that_is_missing_is_named(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    names = [f"edje_train/IMG_{n}.jpg" for n in range(100, 200)]
+    key = next(k for k in sorted(training_keys(names)) if not is_calibration(k))
+    labels = {"sets": {"edje_train": {"rank_only": True}},
+              "images": {k: {"set": "edje_train", "cards": []} for k in names}}
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    assert main(["--shared", str(tmp_path), "--out", str(tmp_path / "out.json")]) == 2
+    assert key.split("/")[1] in capsys.readouterr().err
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_a_folder_of_photos_gives_suits_to_the_training_part_only(
+        tmp_path: Path, shared_dir: Path) -> None:
+    photos = shared_dir / "vision"
+    labels = json.loads((photos / "labels.json").read_text())
+    keys = sorted(training_keys(labels["images"]))
+    chosen = [k for k in keys if photo_set(k) == "edje_train" and not is_calibration(k)][:6]
+    aside = [k for k in labels["images"] if k not in keys and photo_set(k) == "edje_train"][:2]
+    small = {"sets": labels["sets"], "images": {k: labels["images"][k] for k in chosen + aside}}
+    (tmp_path / "labels.json").write_text(json.dumps(small))
+    (tmp_path / "dev").symlink_to(photos / "dev")
+    out = tmp_path / "out.json"
+    assert main(["--shared", str(tmp_path), "--out", str(out)]) == 0
+    found = json.loads(out.read_text())["images"]
+    assert found and set(found) <= set(chosen)
+    for key, cards in found.items():
+        ranks = [c["rank"] for c in labels["images"][key]["cards"]]
+        assert all(c["rank"] in ranks and c["suit"] in "CDHS" for c in cards)
