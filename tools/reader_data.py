@@ -239,6 +239,47 @@ def face_view(face: Face, rng: np.random.Generator, view: str = "card",
     return view_of(camera_faults(frame, length, rng), quad, length, rng, view)
 
 
+def sideways_quad(quad: Array, rng: np.random.Generator) -> Array:
+    """The card one corner of `quad` implies when its long side is taken for the width, as a
+    corner search's hypothesis may (the width a little off): its index box lies on the card's
+    pips, or on its index turned a quarter."""
+    k = int(rng.integers(4))
+    corner, before, after = quad[k], quad[(k - 1) % 4], quad[(k + 1) % 4]
+    if np.linalg.norm(before - corner) > np.linalg.norm(after - corner):
+        long_end, short_end = before, after
+    else:
+        long_end, short_end = after, before
+    width = float(np.linalg.norm(short_end - corner)) * rng.uniform(0.9, 1.1)
+    along = (long_end - corner) / np.linalg.norm(long_end - corner)
+    down = (short_end - corner) / np.linalg.norm(short_end - corner)
+    if along[0] * down[1] - along[1] * down[0] > 0:
+        top_left, top_right = corner, corner + width * along
+    else:
+        top_left, top_right = corner + width * along, corner
+    implied = [top_left, top_right, top_right + 1.5 * width * down, top_left + 1.5 * width * down]
+    return np.array(implied, np.float32)
+
+
+def sideways_view(face: Face, rng: np.random.Generator) -> Array:
+    """The index view (upright) of a rendered card at a corner hypothesis that takes the card
+    sideways (`sideways_quad`): no index of a card, whatever the pips look like."""
+    length = float(rng.uniform(85, 150))
+    frame, quad = place_face(face, length, rng)
+    implied = outline_error(sideways_quad(quad, rng), length, rng)
+    upright: Array = rectify_index(camera_faults(frame, length, rng), implied)[0]
+    return upright
+
+
+def rendered_view(face: Face, rng: np.random.Generator, recipe: Recipe
+                  ) -> tuple[Array, int, int]:
+    """A training view of a rendered face and its labels: in `recipe.sideways` of the index
+    views, the face seen sideways at a corner, labelled no card."""
+    if recipe.view == "index" and recipe.sideways and rng.random() < recipe.sideways:
+        return sideways_view(face, rng), *label_indices("none", None)
+    return face_view(face, rng, recipe.view, recipe.occlusion), *label_indices(
+        face.rank, face.suit)
+
+
 @dataclass(frozen=True)
 class Crop:
     """A labelled card in a dev photo."""
@@ -363,13 +404,17 @@ class Recipe:
     """Rank-only crops listed in `tools/data/suit_labels.json` teach their suit too."""
     occlusion: float = 0.0
     """Share of rendered face views with something over part of the card (`occluded`)."""
+    sideways: float = 0.0
+    """Share of rendered index views taken at a corner hypothesis that sees the card sideways,
+    labelled no card (`sideways_view`): a ten's block of pips is no nine's index."""
 
     def key(self) -> str:
         """The name of the recipe's cache folder (a field added later is left out while at its
         default, so views made before it was added stay valid)."""
         text = repr(self)
         for name, default in (("suitless_sets", ()), ("figure_swap", 0.0), ("view", "card"),
-                              ("labelled_suits", False), ("occlusion", 0.0)):
+                              ("labelled_suits", False), ("occlusion", 0.0),
+                              ("sideways", 0.0)):
             if getattr(self, name) == default:
                 text = text.replace(f", {name}={default!r}", "")
         return text
@@ -412,8 +457,7 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
     decks = svg_cards_deck(cache) + standard_deck(cache) if recipe.deck_views else []
     for index, face in enumerate(decks):
         def deck_view(rng: np.random.Generator, face: Face = face) -> tuple[Array, int, int]:
-            return face_view(face, rng, recipe.view, recipe.occlusion), *label_indices(
-                face.rank, face.suit)
+            return rendered_view(face, rng, recipe)
         yield f"deck{index:03d}", recipe.deck_views, deck_view
     themed = [face for index, theme in enumerate(THEMES if recipe.theme_views else ())
               if (theme.name in HELD_OUT) == recipe.held_out_themes
@@ -423,8 +467,7 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
         def theme_view(rng: np.random.Generator, face: Face = face) -> tuple[Array, int, int]:
             if face.rank in COURTS and recipe.figure_swap and rng.random() < recipe.figure_swap:
                 face = swapped_figure(face, courts, rng)
-            return face_view(face, rng, recipe.view, recipe.occlusion), *label_indices(
-                face.rank, face.suit)
+            return rendered_view(face, rng, recipe)
         yield f"{face.source}-{face.rank}{face.suit}", recipe.theme_views, theme_view
     if not recipe.font_views and not recipe.crop_views:
         return
@@ -434,8 +477,7 @@ def jobs(recipe: Recipe, shared: Path, cache: Path, part: str = "train") -> Iter
 
     def font_view(rng: np.random.Generator) -> tuple[Array, int, int]:
         face = fonts.face(cards[rng.integers(len(cards))], rng)
-        return face_view(face, rng, recipe.view, recipe.occlusion), *label_indices(
-            face.rank, face.suit)
+        return rendered_view(face, rng, recipe)
     yield "fonts", recipe.font_views, font_view
     from vision.imageio import read_image
 

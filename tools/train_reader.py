@@ -213,6 +213,16 @@ def write_manifest(out: Path, extra: dict[str, Any], view: str = "card") -> None
     out.with_suffix(".json").write_text(json.dumps(manifest, indent=1) + "\n")
 
 
+def recipe_problem(args: Any) -> str | None:
+    """What is wrong with the recipe options asked for, or None."""
+    for name in ("occlusion", "sideways"):
+        if not 0.0 <= getattr(args, name) <= 1.0:
+            return f"--{name} is a share from 0 to 1"
+    if args.sideways and args.view != "index":
+        return "--sideways is for the index view (--view index)"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Build the views, train, export and write the manifest."""
     parser = training_parser("python -m tools.train_reader", __doc__, "views and checkpoint")
@@ -228,14 +238,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--occlusion", type=float, default=0.0,
                         help="share of rendered views with something over part of the card "
                              "(tools.reader_data.occluded)")
+    parser.add_argument("--sideways", type=float, default=0.0,
+                        help="share of rendered index views taken at a corner hypothesis that "
+                             "sees the card sideways, labelled no card (tools.reader_data."
+                             "sideways_view; --view index only)")
+    problem = recipe_problem(parser.parse_args(argv))
+    if problem is not None:
+        print(f"train reader: {problem}", file=sys.stderr)
+        return 2
     args = ready(parser, argv, "train reader")
     if args is None:
         return 2
-    if not 0.0 <= args.occlusion <= 1.0:
-        print("train reader: --occlusion is a share from 0 to 1", file=sys.stderr)
-        return 2
     recipes_used = [replace(recipe, view=args.view, labelled_suits=args.labelled_suits,
-                            occlusion=args.occlusion) for recipe in RECIPES]
+                            occlusion=args.occlusion, sideways=args.sideways)
+                    for recipe in RECIPES]
     built = [build(args.cache, args.shared, recipe, seed=args.seed + 7 * k)
              for k, recipe in enumerate(recipes_used)]
     views = Views(*(np.concatenate([getattr(v, f) for v in built])

@@ -21,6 +21,7 @@ from tools.reader_data import (
     labelled_suits,
     occluded,
     place_face,
+    sideways_quad,
     swapped_figure,
     view_of,
 )
@@ -34,7 +35,9 @@ from tools.reader_faces import (
     system_fonts,
 )
 from tools.split import training_keys
+from tools.train_reader import main as train_reader_main
 from vision.learned import (
+    INDEX_BOX,
     INDEX_HEIGHT,
     INDEX_WIDTH,
     RANK_CLASSES,
@@ -280,3 +283,66 @@ def test_an_occluded_build_keeps_its_labels_in_a_cache_of_its_own(tmp_path: Path
     assert not np.array_equal(plain.images, some.images)
     assert len(list(tmp_path.glob("views-*"))) == 2
     assert Recipe(occlusion=0.3).key() != Recipe().key() and "occlusion" not in Recipe().key()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_sideways_corner_implies_a_card_whose_index_lies_on_this_ones_body(
+        fonts: FontFaces, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    length = float(rng.uniform(85, 150))
+    _, quad = place_face(fonts.face("TD", rng), length, rng)
+    implied = sideways_quad(quad, rng)
+    edges = [quad[(k + 1) % 4] - quad[k] for k in range(4)]
+    by_length = sorted(edges, key=lambda edge: float(np.linalg.norm(edge)))
+    short, long = by_length[:2], by_length[2:]
+    across = implied[1] - implied[0]
+    width = float(np.linalg.norm(across))
+    # Its top edge runs along one of the card's long sides, about the card's width long.
+    assert max(abs(float(np.dot(across, side))) / (width * float(np.linalg.norm(side)))
+               for side in long) > 0.999
+    lengths = [float(np.linalg.norm(side)) for side in short]
+    assert 0.9 * min(lengths) - 1e-3 < width < 1.1 * max(lengths) + 1e-3
+    # One of its top corners is a corner of the card; it is drawn as a card, not mirrored.
+    assert min(np.linalg.norm(quad - implied[k], axis=1).min() for k in (0, 1)) < 1e-3
+    x, y = implied[:, 0], implied[:, 1]
+    assert float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) > 0
+    # Its index box lies on the card.
+    left, top, right, bottom = INDEX_BOX
+    down = implied[3] - implied[0]
+    centre = implied[0] + (left + right) / 2 * across + (top + bottom) / 2 * down
+    inside = cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32),
+                                  (float(centre[0]), float(centre[1])), False)
+    assert inside > 0
+
+
+def test_a_sideways_build_labels_some_index_views_no_card(tmp_path: Path,
+                                                          fonts: FontFaces) -> None:
+    plain = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=60, crop_views=0,
+                                           view="index"), log=lambda _: None)
+    some = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=60, crop_views=0,
+                                          view="index", sideways=0.5), log=lambda _: None)
+    none_rank, none_suit = label_indices("none", None)
+    turned = some.ranks != plain.ranks
+    assert 5 < int(turned.sum()) < 55
+    assert np.all(some.ranks[turned] == none_rank) and np.all(some.suits[turned] == none_suit)
+    assert some.images.shape == plain.images.shape
+    cards = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=20, crop_views=0,
+                                           sideways=0.5), log=lambda _: None)
+    card_plain = build(tmp_path, SHARED, Recipe(deck_views=0, font_views=20, crop_views=0),
+                       log=lambda _: None)
+    assert np.array_equal(cards.images, card_plain.images)
+    assert "sideways" not in Recipe().key() and Recipe(sideways=0.1).key() != Recipe().key()
+
+
+@pytest.mark.parametrize(("options", "problem"), [
+    (["--sideways", "1.5"], "--sideways is a share from 0 to 1"),
+    (["--occlusion", "-0.1"], "--occlusion is a share from 0 to 1"),
+    (["--sideways", "0.1"], "--sideways is for the index view"),
+])
+def test_training_options_out_of_range_are_refused(tmp_path: Path, options: list[str],
+                                                   problem: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code = train_reader_main(["--out", str(tmp_path / "r.onnx"), "--cache", str(tmp_path),
+                              *options])
+    assert code == 2 and problem in capsys.readouterr().err
+    assert not (tmp_path / "r.onnx").exists()
