@@ -52,6 +52,10 @@ def register(subparsers: Any) -> None:
     evaluate.add_argument("--in-frame", action="store_true",
                           help="set each shrunk photo into a play-area view (1080x1080 at 140 px, "
                                "in proportion otherwise) and search it as the table does")
+    evaluate.add_argument("--whole", action="store_true",
+                          help="count in recall only cards no other labelled card overlaps (the "
+                               "table sees each card whole when it is played); names given to "
+                               "covered cards are still judged")
     evaluate.set_defaults(handler=run_eval)
 
     clips = vision_cmds.add_parser("clips", help="score the tracker on labelled recorded clips")
@@ -188,7 +192,8 @@ def run_eval(args: argparse.Namespace) -> int:
                 status = max(status, score_folder(
                     source, scorer, model, config, predictions, work / str(number),
                     measured=args.measured, halves=args.halves,
-                    knowing_length=args.in_frame and number > 0))
+                    knowing_length=args.in_frame and number > 0,
+                    options=("--whole",) if args.whole else ()))
             return status
     except VisionError as error:
         print(f"error: {error}", file=sys.stderr)

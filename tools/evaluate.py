@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
@@ -80,9 +80,10 @@ def predict_folder(
         yield image_record(key, observations, ms)
 
 
-def run_scorer(scorer: Path, predictions: Path, labels: Path) -> int:
-    """Print score.py's table for a prediction file; returns its exit status."""
-    command = [sys.executable, str(scorer), str(predictions), "--labels", str(labels)]
+def run_scorer(scorer: Path, predictions: Path, labels: Path, options: Sequence[str] = ()) -> int:
+    """Print score.py's table for a prediction file (with score.py's `options`); returns its
+    exit status."""
+    command = [sys.executable, str(scorer), str(predictions), "--labels", str(labels), *options]
     done = subprocess.run(command, check=False, capture_output=True, text=True)
     print(done.stdout, end="")
     print(done.stderr, end="", file=sys.stderr)
@@ -123,10 +124,10 @@ def write_predictions(folder: Path, model: GlyphModel, config: VisionConfig, out
 
 def score_folder(folder: Path, scorer: Path, model: GlyphModel, config: VisionConfig,
                  out: Path, work: Path, *, measured: bool = False, halves: bool = False,
-                 knowing_length: bool = False) -> int:
+                 knowing_length: bool = False, options: Sequence[str] = ()) -> int:
     """Predict a labelled folder into `out` and print score.py's table (the measured half only,
     when asked; then edje_train's fit and measure halves apart, when asked); `knowing_length`
-    as `predict_folder`."""
+    as `predict_folder`; `options` go to every score.py run (such as `--whole`)."""
     labels = folder / "labels.json"
     keys = None
     work.mkdir(parents=True, exist_ok=True)
@@ -136,7 +137,7 @@ def score_folder(folder: Path, scorer: Path, model: GlyphModel, config: VisionCo
         labels = work / "labels-measured.json"
         labels.write_text(json.dumps(labels_subset(document, keys)))
     write_predictions(folder, model, config, out, keys, knowing_length=knowing_length)
-    status = run_scorer(scorer, out, labels)
+    status = run_scorer(scorer, out, labels, options)
     if status == 0:
         threshold = TrackerConfig().read_confidence
         print(f"\nnamed at the table (names of confidence {threshold:.2f} or more, the ones the "
@@ -144,14 +145,14 @@ def score_folder(folder: Path, scorer: Path, model: GlyphModel, config: VisionCo
         at_table = work / f"{out.stem}-at-table.jsonl"
         at_table.write_text("".join(json.dumps(line) + "\n" for line in table_lines(
             out.read_text().splitlines(), threshold)))
-        status = run_scorer(scorer, at_table, labels)
+        status = run_scorer(scorer, at_table, labels, options)
     if status == 0:
         print("\nwrong names by confidence (score.py's reported and correct identities, every "
               "name below the level taken as unread):", flush=True)
-        for line in confidence_lines(scorer, out, labels, work, threshold):
+        for line in confidence_lines(scorer, out, labels, work, threshold, options=options):
             print(line, flush=True)
     if halves and status == 0:
-        status = score_halves(scorer, out, labels, work)
+        status = score_halves(scorer, out, labels, work, options)
     return status
 
 
@@ -159,11 +160,11 @@ CONFIDENCE_LEVELS = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 """The levels `confidence_lines` scores the names from."""
 
 
-def reported_and_correct(scorer: Path, predictions: Path, labels: Path, report: Path
-                         ) -> tuple[int, int]:
+def reported_and_correct(scorer: Path, predictions: Path, labels: Path, report: Path,
+                         options: Sequence[str] = ()) -> tuple[int, int]:
     """score.py's reported and correct identities over every set (its `ALL` row)."""
     command = [sys.executable, str(scorer), str(predictions), "--labels", str(labels),
-               "--json", str(report)]
+               "--json", str(report), *options]
     subprocess.run(command, check=True, capture_output=True, text=True)
     sets = json.loads(report.read_text())["sets"]
     row = next(value for name, value in sets.items() if name.startswith("ALL"))
@@ -171,8 +172,8 @@ def reported_and_correct(scorer: Path, predictions: Path, labels: Path, report: 
 
 
 def confidence_lines(scorer: Path, predictions: Path, labels: Path, work: Path,
-                     threshold: float, levels: Iterable[float] = CONFIDENCE_LEVELS
-                     ) -> Iterator[str]:
+                     threshold: float, levels: Iterable[float] = CONFIDENCE_LEVELS,
+                     options: Sequence[str] = ()) -> Iterator[str]:
     """How often a name is wrong from each confidence level on, and between levels: the
     predictions scored by score.py with every name below the level taken as unread."""
     lines = predictions.read_text().splitlines()
@@ -181,7 +182,7 @@ def confidence_lines(scorer: Path, predictions: Path, labels: Path, work: Path,
         kept = work / f"{predictions.stem}-from-{level:.2f}.jsonl"
         kept.write_text("".join(json.dumps(line) + "\n" for line in table_lines(lines, level)))
         reported, correct = reported_and_correct(scorer, kept, labels,
-                                                 work / f"{kept.stem}.json")
+                                                 work / f"{kept.stem}.json", options)
         counts.append((level, reported, correct))
     for level, reported, correct in counts:
         wrong = reported - correct
@@ -207,7 +208,8 @@ def table_lines(lines: Iterable[str], threshold: float) -> Iterator[dict[str, An
         yield line
 
 
-def score_halves(scorer: Path, predictions: Path, labels: Path, folder: Path) -> int:
+def score_halves(scorer: Path, predictions: Path, labels: Path, folder: Path,
+                 options: Sequence[str] = ()) -> int:
     """Score the rank-only set's fit half and measure half apart (the glyph model saw the first)."""
     from tools.fitting import is_fit_photo
 
@@ -227,5 +229,5 @@ def score_halves(scorer: Path, predictions: Path, labels: Path, folder: Path) ->
         half_predictions.write_text(
             "".join(json.dumps(line) + "\n" for line in lines if line["image"] in keys))
         print(f"\nedje_train, {half}:")
-        status = max(status, run_scorer(scorer, half_predictions, half_labels))
+        status = max(status, run_scorer(scorer, half_predictions, half_labels, options))
     return status

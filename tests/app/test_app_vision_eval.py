@@ -175,3 +175,20 @@ def test_wrong_names_are_counted_from_each_confidence_and_between(
     assert len(bins) == len(CONFIDENCE_LEVELS)
     assert sum(count for count, _ in bins) == cumulative[0.0][0]
     assert sum(wrong for _, wrong in bins) == cumulative[0.0][1]
+
+
+def test_whole_leaves_cards_another_card_overlaps_out_of_recall(
+        folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    labels_path = folder / "labels.json"
+    labels = json.loads(labels_path.read_text())
+    first, second = labels["images"]["rendered_felt/00.jpg"]["cards"]
+    second["box"] = [value + 40.0 for value in first["box"]]
+    second["quad"] = [[x + 40.0, y + 40.0] for x, y in first["quad"]]
+    labels_path.write_text(json.dumps(labels))
+    assert main(["vision", "eval", str(folder)]) == 0
+    every_card = _tables("as photographed:\n" + capsys.readouterr().out)["as photographed"]
+    assert main(["vision", "eval", str(folder), "--whole"]) == 0
+    whole_cards = _tables("as photographed:\n" + capsys.readouterr().out)["as photographed"]
+    assert every_card["rendered_felt"][1] == str(2 * SETS["rendered_felt"])
+    assert whole_cards["rendered_felt"][1] == str(2 * SETS["rendered_felt"] - 2)
+    assert whole_cards["rendered_wood"][:2] == every_card["rendered_wood"][:2]
