@@ -43,6 +43,7 @@ from table import simulate as simulator
 from table.bids import ASK, MOON
 from table.simulate import SimulatedGame, simulate_game
 
+REPO = Path(__file__).resolve().parents[2]
 RULES = Rules(ace_no_face=True)
 CONFIG = """[game]
 dealer = "N"
@@ -299,7 +300,8 @@ class Panel:
 
 
 class Table:
-    """One `cardtable run` process on the panel and a state directory."""
+    """One `cardtable run` process on the panel and a state directory; with `camera_fault`
+    (tests/harness/camera_fault.py) its recorded camera fails as that says."""
 
     def __init__(
         self,
@@ -308,11 +310,17 @@ class Table:
         log: Path,
         env: dict[str, str] | None = None,
         extra: tuple[str, ...] = (),
+        camera_fault: str | None = None,
     ) -> None:
         self.log = log
         self.handle = log.open("a")
+        command = ["-m", "app"]
+        if camera_fault is not None:
+            command = ["-m", "tests.harness.camera_fault", camera_fault]
+            paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
+            env = {**(env or {}), "PYTHONPATH": os.pathsep.join(paths)}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "app", "run", "--config", str(config), "--no-display",
+            [sys.executable, *command, "run", "--config", str(config), "--no-display",
              "--state-dir", str(state_dir), "--verbose", *extra],
             stdout=self.handle, stderr=self.handle, text=True,
             env=None if env is None else {**os.environ, **env},
@@ -375,11 +383,16 @@ class Rig:
     def log(self) -> Path:
         return self.folder / "table.log"
 
-    def start(self, env: dict[str, str] | None = None, extra: tuple[str, ...] = ()) -> Table:
+    def start(
+        self,
+        env: dict[str, str] | None = None,
+        extra: tuple[str, ...] = (),
+        camera_fault: str | None = None,
+    ) -> Table:
         self.runs += 1
         with self.log.open("a") as log:
             log.write(f"--- run {self.runs}\n")
-        table = Table(self.config, self.state_dir, self.log, env, extra)
+        table = Table(self.config, self.state_dir, self.log, env, extra, camera_fault)
         self.tables.append(table)
         return table
 
@@ -865,7 +878,7 @@ def fault_full_disk(game: Game, root: Path) -> Row:
 def fault_read_only_journal(game: Game, root: Path) -> Row:
     """The journal, its WAL and its folder made immutable while a step is pressed: writes fail
     for root too, through the files the table holds open (chmod would stop neither)."""
-    from app.read_only import immutable_unsupported, refuse_writes
+    from tests.harness.read_only import immutable_unsupported, refuse_writes
 
     name = "journal made read-only mid-game (chattr +i: journal, WAL, folder)"
     with rig_for(game, "readonly", root) as rig:
@@ -1051,7 +1064,7 @@ def fault_check(
         if "camera" in faults:
             rows.append(fault_camera(game, root))
         if "thread" in faults:
-            from app.faultcheck_threads import fault_camera_thread
+            from tests.harness.faultcheck_threads import fault_camera_thread
 
             rows += [fault_camera_thread(game, root, how) for how in ("raise", "hang")]
     return rows
