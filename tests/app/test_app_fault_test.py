@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.harness import faultcheck
-from tests.harness.faultcheck import Game, Step, build_game, fault_check, format_rows
+from tests.harness.fault_table import fault_check, format_rows
+from tests.harness.faultcheck import Game, Step, build_game
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "fault_test.py"
 
