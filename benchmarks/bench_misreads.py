@@ -1,7 +1,7 @@
 """Misread and unreadable cards put right at the table: simulated games, the real referee and
 journal, a fake camera that fails now and then, and players answering the table as people would
-(the policy is in app/misread_sim.py). Prints one line; exits 0 only when every game ends with
-the true score and no false renege stands.
+(the policy is in tests/harness/misread_sim.py). Prints one line; exits 0 only when every game
+ends with the true score and no false renege stands.
 
     .venv/bin/python benchmarks/bench_misreads.py [--games 200] [--p-unreadable 0.05]
         [--p-wrong 0.01] [--renege-rate 0.0]
@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.misread_sim import run_games, summary_line
+from tests.harness.misread_sim import run_games, summary_line
 
 
 def main(argv: list[str] | None = None) -> int:

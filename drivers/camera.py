@@ -346,20 +346,46 @@ class ResilientCamera:
         return [CameraFailed(self.source.name, reason)]
 
 
+SourceMaker = Callable[[CameraSettings, str | None, bool], FrameSource]
+"""Makes a frame source from the camera's settings, its target (device or path) and whether a
+recording starts over at its end."""
+
+
+def _usb(settings: CameraSettings, target: str | None, loop: bool) -> FrameSource:
+    device: int | str = 0 if target is None else int(target) if target.isdigit() else target
+    return OpenCVCamera(device, settings)
+
+
+def _picamera2(settings: CameraSettings, target: str | None, loop: bool) -> FrameSource:
+    return Picamera2Camera(settings, int(target or 0))
+
+
+def _recorded(settings: CameraSettings, target: str | None, loop: bool) -> FrameSource:
+    if target is None:
+        raise ConfigError("a recorded camera needs a path (video file or image folder)")
+    return RecordedSource(Path(target), loop=loop)
+
+
+SOURCES: dict[str, SourceMaker] = {"usb": _usb, "picamera2": _picamera2, "recorded": _recorded}
+"""The camera kinds a config may name, and what makes each."""
+
+
+def register_source(kind: str, maker: SourceMaker) -> None:
+    """Make camera `kind` with `maker` from now on in this process, a new kind or a known one."""
+    if not kind or kind == "none":
+        raise ValueError(f"camera kind {kind!r}: expected a name other than 'none'")
+    SOURCES[kind] = maker
+
+
 def make_source(
     kind: str, settings: CameraSettings, target: str | None = None, *, loop: bool = True
 ) -> FrameSource:
-    """A frame source by name: `usb` (device index or path), `picamera2`, `recorded` (path).
+    """A frame source by name: `usb` (device index or path), `picamera2`, `recorded` (path),
+    or a kind given to `register_source`.
 
     A recording starts over at its end unless `loop` is False.
     """
-    if kind == "usb":
-        device: int | str = 0 if target is None else int(target) if target.isdigit() else target
-        return OpenCVCamera(device, settings)
-    if kind == "picamera2":
-        return Picamera2Camera(settings, int(target or 0))
-    if kind == "recorded":
-        if target is None:
-            raise ConfigError("a recorded camera needs a path (video file or image folder)")
-        return RecordedSource(Path(target), loop=loop)
-    raise ConfigError(f"unknown camera kind {kind!r}: expected usb, picamera2 or recorded")
+    maker = SOURCES.get(kind)
+    if maker is None:
+        raise ConfigError(f"unknown camera kind {kind!r}: expected {', '.join(SOURCES)}")
+    return maker(settings, target, loop)

@@ -8,12 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from drivers.camera import CameraSettings
+from drivers.camera import SOURCES, CameraSettings
 from drivers.errors import ConfigError
 from drivers.pinmap import PinMap, build_pin_map, default_pin_map, load_pin_map
 
 PIN_FACTORIES = ("lgpio", "rpigpio", "mock")
-CAMERA_KINDS = ("usb", "picamera2", "recorded", "none")
 OUTPUT_ROUTES = ("gpio", "panel", "none")
 
 
@@ -85,7 +84,7 @@ def hardware_config(data: Mapping[str, Any], base: Path | None = None) -> Hardwa
     if port is not None and not isinstance(port, str):
         raise ConfigError(f"panel.port = {port!r}: expected a device path or 'auto'")
     camera = _table(data, "camera")
-    kind = _choice("camera", "kind", camera.get("kind", "none"), CAMERA_KINDS)
+    kind = _choice("camera", "kind", camera.get("kind", "none"), (*SOURCES, "none"))
     target = camera.get("device", camera.get("path"))
     if target is not None and not isinstance(target, str | int):
         raise ConfigError(f"camera.device = {target!r}: expected a device or a path")

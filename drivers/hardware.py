@@ -9,7 +9,6 @@ from typing import Any
 
 from drivers.buttons import ButtonPanel, make_pin_factory
 from drivers.camera import Frame, ResilientCamera, make_source
-from drivers.camera_fault import with_fault_from_env
 from drivers.config import HardwareConfig
 from drivers.inputs import DriverEvent
 from drivers.outputs import GpioOutputs, NullOutputs, Outputs, PanelOutputs
@@ -89,8 +88,6 @@ def open_hardware(
     if config.camera_kind != "none":
         # The table plays a recording once: a game does not happen twice.
         source = make_source(config.camera_kind, config.camera, config.camera_target, loop=False)
-        if config.camera_kind == "recorded":  # a fault asked for on purpose, to try supervision
-            source = with_fault_from_env(source)
         camera = ResilientCamera(source, clock=clock)
     outputs: Outputs = NullOutputs()
     if config.outputs == "gpio" and config.pin_map is not None:

@@ -5,8 +5,8 @@ cd "$(dirname "$0")/.."
 scripts/venv.sh
 echo "== ruff"
 .venv/bin/ruff check .
-echo "== mypy --strict table vision tools app drivers display"
-.venv/bin/mypy --strict table vision tools app drivers display
+echo "== mypy --strict table vision tools app drivers display tests/harness"
+.venv/bin/mypy --strict table vision tools app drivers display tests/harness
 echo "== pytest (about 15 minutes; tests that need ../shared say so when it is absent)"
 set +e
 .venv/bin/python -m pytest "$@"

@@ -1,7 +1,7 @@
 /* An LD_PRELOAD shim that logs every write, truncate, sync and unlink a process makes to the
  * files whose path contains $CARDTABLE_IOLOG_WATCH, into $CARDTABLE_IOLOG, so that a harness
  * can rebuild those files as a power cut would leave them: as of each file's last fsync, plus
- * any subset of the writes that came after (app/powercut.py).
+ * any subset of the writes that came after (tests/harness/powercut.py).
  *
  * Record: op (1 byte: O open, W write, T truncate, S sync, U unlink), 7 pad bytes, then
  * int64 offset, int64 length, int64 monotonic ns, int32 path length, 4 pad bytes, the path,

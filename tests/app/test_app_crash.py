@@ -15,9 +15,7 @@ import pytest
 
 from app.config import AppConfig
 from app.controller import Notice, TableController
-from app.crashcheck import crash_check
 from app.journal import Journal
-from app.powercut import Disk, Op, build_shim, power_cut_check, read_log
 from app.run import TableApp, current_view
 from display.view import Problem, ProblemKind, SeatNames
 from display.wording import problem_headline
@@ -25,6 +23,8 @@ from drivers.clock import ManualClock
 from drivers.fake_panel import LoopPanel
 from drivers.panel_link import RECONNECT_MAX_S, PanelLink
 from table import Rules, Seat
+from tests.harness.crashcheck import crash_check
+from tests.harness.powercut import Disk, Op, build_shim, power_cut_check, read_log
 
 
 def test_sigkill_and_restart_resume_the_same_game() -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from app import faultcheck
-from app.faultcheck import Game, Step, build_game, fault_check, format_rows
+from tests.harness import faultcheck
+from tests.harness.fault_table import fault_check, format_rows
+from tests.harness.faultcheck import Game, Step, build_game
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "fault_test.py"
 
@@ -78,7 +79,7 @@ def test_bad_arguments_exit_2_naming_them() -> None:
 def test_a_full_disk_is_skipped_not_failed_where_no_tmpfs_can_be_mounted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("app.faultcheck.os.geteuid", lambda: 1000)  # mounting needs root
+    monkeypatch.setattr("tests.harness.faultcheck.os.geteuid", lambda: 1000)  # mounting needs root
     row = faultcheck.fault_full_disk(build_game(3, limit=10), tmp_path)
     assert (row.did, row.ok, row.lost) == ("skipped: cannot mount a tmpfs here", True, 0)
     assert not (tmp_path / "full" / "table.log").exists()  # no table was started
@@ -87,7 +88,7 @@ def test_a_full_disk_is_skipped_not_failed_where_no_tmpfs_can_be_mounted(
 def test_a_read_only_journal_is_skipped_not_failed_where_root_cannot_be_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("app.read_only.os.geteuid", lambda: 1000)  # chattr +i needs root
+    monkeypatch.setattr("tests.harness.read_only.os.geteuid", lambda: 1000)  # chattr +i needs root
     row = faultcheck.fault_read_only_journal(build_game(3, limit=10), tmp_path)
     assert (row.did, row.ok, row.lost) == (
         "skipped: setting the immutable flag needs root", True, 0)
@@ -106,6 +107,6 @@ def test_a_read_only_journal_is_skipped_not_failed_where_root_cannot_be_refused(
 def test_the_watchdog_record_counts_pings_while_the_camera_is_down(
     fields: list[str], record: tuple[int, int, int]
 ) -> None:
-    from app.faultcheck_threads import WatchdogRecord, watchdog_record
+    from tests.harness.faultcheck_threads import WatchdogRecord, watchdog_record
 
     assert watchdog_record(fields) == WatchdogRecord(*record)

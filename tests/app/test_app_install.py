@@ -1,29 +1,64 @@
-"""The package installed as a wheel (not editable) works from outside the clone."""
+"""The package installed as a wheel (not editable) works from outside the clone and holds
+nothing of the tests."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
-from pathlib import Path
+import zipfile
+from pathlib import Path, PurePosixPath
 
 import pytest
 
+from tests.imports import imported_modules, top_package
+
 ROOT = Path(__file__).resolve().parents[2]
+PRODUCT = ("table", "vision", "tools", "app", "drivers", "display", "hardware")
+HARNESS = {"faultcheck", "faultcheck_threads", "crashcheck", "powercut", "misread_sim",
+           "camera_fault", "read_only"}
+"""The test machinery's modules (tests/harness/), none of which the table ships."""
+
+
+def clean_copy(target: Path) -> Path:
+    """The clone's files as a fresh clone with its changes would hold them: what git ignores
+    (a `build/` left by an earlier build, whose stale modules setuptools would ship) left out."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True, cwd=ROOT, check=False,
+    )
+    if listed.returncode != 0:  # not a git checkout: copy all but builds, caches and venvs
+        skip = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info",
+                                      "__pycache__", ".*_cache")
+        return Path(shutil.copytree(ROOT, target, ignore=skip))
+    for name in filter(None, listed.stdout.decode().split("\0")):
+        source = ROOT / name
+        if source.is_file():  # a file deleted but not yet committed is listed too
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    return target
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel `pip wheel .` builds from a clean copy of the clone."""
+    wheels = tmp_path_factory.mktemp("wheels")
+    source = clean_copy(tmp_path_factory.mktemp("source") / "cardtable")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(source),
+         "-w", str(wheels)],
+        check=True, capture_output=True, cwd=wheels,
+    )
+    (built,) = wheels.glob("cardtable-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
     """A fresh venv holding cardtable from its wheel; its libraries come from the test venv."""
     base = tmp_path_factory.mktemp("install")
-    wheels = base / "wheels"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(ROOT),
-         "-w", str(wheels)],
-        check=True, capture_output=True, cwd=base,
-    )
-    (wheel,) = wheels.glob("cardtable-*.whl")
     fresh = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(fresh)], check=True)
     python = fresh / "bin" / "python"
@@ -70,3 +105,20 @@ def test_check_hardware_mock_from_outside_the_clone(installed: Path, tmp_path: P
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     assert "firmware not found" not in result.stdout + result.stderr
+
+
+def test_the_wheel_holds_the_table_and_no_test_machinery(wheel: Path, tmp_path: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        archive.extractall(tmp_path)
+    sources = [PurePosixPath(name) for name in names if name.endswith(".py")]
+    tops = {source.parts[0] for source in sources}
+    assert tops == set(PRODUCT), sorted(tops)  # no tests/, no benchmarks/, nothing else
+    assert {"app/cli.py", "drivers/camera.py", "table/__init__.py"} <= set(names)
+    assert [str(source) for source in sources if source.stem in HARNESS] == []
+    assert not [name for name in names if name.endswith(".c")]  # the power-cut shim's source
+    testing = {"unittest", "pytest", "hypothesis", "tests"}
+    found = [f"{source}:{line} {module}" for source in sources
+             for line, module in imported_modules(tmp_path / source)
+             if top_package(module) in testing]
+    assert found == []

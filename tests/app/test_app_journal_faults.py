@@ -20,7 +20,6 @@ import pytest
 
 from app.config import AppConfig
 from app.controller import NoticeKind, TableController
-from app.faultcheck import fill_disk
 from app.journal import Journal, JournalUnavailable
 from app.run import TableApp, current_view
 from app.sightings import Sighting, SightingKind
@@ -30,6 +29,7 @@ from drivers.clock import ManualClock
 from drivers.outputs import NullOutputs
 from table import Card, Event, Rules, Seat, replay
 from tests.app.tablerig import bid_hand, button_table
+from tests.harness.faultcheck import fill_disk
 
 
 class CountingOutputs(NullOutputs):

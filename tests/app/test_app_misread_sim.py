@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.misread_sim import play_game, summary_line
+from tests.harness.misread_sim import play_game, summary_line
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_misreads.py"
 LINE = re.compile(

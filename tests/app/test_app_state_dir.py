@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from app.read_only import immutable, immutable_unsupported, read_only_mount
 from app.script import script_from_events
 from app.state_dir import ENVIRONMENT_EXIT, environment_problem
 from table.simulate import simulate_game
+from tests.harness.read_only import immutable, immutable_unsupported, read_only_mount
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import sys
 import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,14 +14,19 @@ import pytest
 
 from drivers.backoff import Backoff
 from drivers.camera import (
+    SOURCES,
     CameraSettings,
+    FrameSource,
     OpenCVCamera,
     Picamera2Camera,
     RecordedSource,
     ResilientCamera,
     make_source,
+    register_source,
 )
+from drivers.config import hardware_config
 from drivers.errors import CameraError, ConfigError, DriverError
+from drivers.hardware import open_hardware
 from drivers.inputs import CameraFailed, CameraReopened
 from drivers.recording import frame_marker, sample_frame, write_images, write_video
 
@@ -171,10 +177,43 @@ def test_make_source_by_name(tmp_path: Path) -> None:
     assert make_source("usb", settings, "/dev/video2").name == "opencv:/dev/video2"
     assert isinstance(make_source("picamera2", settings), Picamera2Camera)
     assert isinstance(make_source("recorded", settings, str(tmp_path)), RecordedSource)
-    with pytest.raises(ConfigError, match="'webcam'"):
+    with pytest.raises(ConfigError, match="'webcam': expected usb, picamera2, recorded"):
         make_source("webcam", settings)
     with pytest.raises(ConfigError, match="needs a path"):
         make_source("recorded", settings)
+
+
+@pytest.fixture
+def restored_sources() -> Iterator[None]:
+    """The camera sources as they were, once the test is over."""
+    saved = dict(SOURCES)
+    yield
+    SOURCES.clear()
+    SOURCES.update(saved)
+
+
+@pytest.mark.usefixtures("restored_sources")
+def test_a_registered_source_is_a_kind_the_config_names_and_the_hardware_opens(
+    tmp_path: Path,
+) -> None:
+    folder = write_images(tmp_path / "f", 3)
+    made: list[tuple[str | None, bool]] = []
+
+    def mirrored(settings: CameraSettings, target: str | None, loop: bool) -> FrameSource:
+        made.append((target, loop))
+        return RecordedSource(Path(str(target)), loop=loop)
+
+    data = {"camera": {"kind": "mirrored", "path": str(folder)}, "signals": {"via": "none"}}
+    with pytest.raises(ConfigError, match="'mirrored': expected one of usb, picamera2, recorded"):
+        hardware_config(data)
+    register_source("mirrored", mirrored)
+    config = hardware_config(data)
+    with open_hardware(config) as hardware:
+        assert hardware.camera is not None and hardware.frame()[0] is not None
+    assert made == [(str(folder), False)]  # the table plays a recording once
+    for kind in ("", "none"):
+        with pytest.raises(ValueError, match="other than 'none'"):
+            register_source(kind, mirrored)
 
 
 def test_picamera2_missing_is_a_camera_error(monkeypatch: pytest.MonkeyPatch) -> None:

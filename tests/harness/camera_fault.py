@@ -1,30 +1,32 @@
 """A fault put into a recorded camera on purpose, to try the table's supervision for real.
 
-Set `CARDTABLE_CAMERA_FAULT` for `cardtable run` with a recorded camera (`kind = "recorded"`):
+    python -m tests.harness.camera_fault FAULT [cardtable arguments ...]
+
+runs `cardtable` with its recorded camera (`kind = "recorded"`) failing as FAULT says:
 
 - `raise:N` or `raise:N:TIMES`: the Nth frame read raises (and every Nth after it, TIMES in
   all; 1 unless given), as a camera driver that crashes its thread does;
 - `hang:N` or `hang:N:SECONDS`: the Nth frame read blocks for SECONDS (for ever unless given),
   as a camera that stops answering does.
 
-Only a recorded camera heeds it, so a live camera never does; unset, nothing changes.
+Only a recorded camera fails, so a live camera never does. The table itself knows no such
+fault: this module registers its recording as the `recorded` camera source of this process.
 """
 
 from __future__ import annotations
 
-import os
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-from drivers.camera import FrameSource, Image
+from drivers.camera import CameraSettings, FrameSource, Image, RecordedSource, register_source
 from drivers.errors import ConfigError
-
-FAULT_ENV = "CARDTABLE_CAMERA_FAULT"
 
 
 class InjectedCameraFault(RuntimeError):
-    """The crash `CARDTABLE_CAMERA_FAULT=raise:...` asked for."""
+    """The crash a `raise:...` fault asked for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,17 +41,17 @@ class CameraFault:
 
     @property
     def text(self) -> str:
-        """The fault as the variable spells it."""
+        """The fault as it is spelt."""
         if self.kind == "raise":
             return f"raise:{self.every}:{self.times}"
         return f"hang:{self.every}" + ("" if self.seconds is None else f":{self.seconds:g}")
 
 
 def parse_fault(text: str) -> CameraFault:
-    """`raise:N[:TIMES]` or `hang:N[:SECONDS]`; ConfigError naming the variable otherwise."""
+    """`raise:N[:TIMES]` or `hang:N[:SECONDS]`; ConfigError naming the text otherwise."""
     kind, _, rest = text.strip().partition(":")
     parts = rest.split(":") if rest else []
-    problem = f"{FAULT_ENV}={text!r}: expected raise:N[:TIMES] or hang:N[:SECONDS], N >= 1"
+    problem = f"camera fault {text!r}: expected raise:N[:TIMES] or hang:N[:SECONDS], N >= 1"
     if kind not in ("raise", "hang") or not 1 <= len(parts) <= 2 or not parts[0].isdigit():
         raise ConfigError(problem)
     every = int(parts[0])
@@ -97,7 +99,7 @@ class FaultyRecording:
             if self.fault.kind == "raise" and self.raised < self.fault.times:
                 self.raised += 1
                 raise InjectedCameraFault(
-                    f"{FAULT_ENV}={self.fault.text} at frame read {self.reads} of {self.name}")
+                    f"camera fault {self.fault.text} at frame read {self.reads} of {self.name}")
             if self.fault.kind == "hang" and not self.hung:
                 self.hung += 1
                 self._wait(self.fault.seconds)
@@ -107,9 +109,34 @@ class FaultyRecording:
         self.source.close()
 
 
-def with_fault_from_env(source: FrameSource) -> FrameSource:
-    """`source` with the fault `CARDTABLE_CAMERA_FAULT` names, or as it is when it is unset."""
-    text = os.environ.get(FAULT_ENV, "")
-    if not text.strip():
-        return source
-    return FaultyRecording(source, parse_fault(text))
+def register_faulty_recordings(fault: CameraFault) -> None:
+    """From now on in this process a recorded camera fails as `fault` says."""
+
+    def faulty(settings: CameraSettings, target: str | None, loop: bool) -> FrameSource:
+        if target is None:
+            raise ConfigError("a recorded camera needs a path (video file or image folder)")
+        return FaultyRecording(RecordedSource(Path(target), loop=loop), fault)
+
+    register_source("recorded", faulty)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`FAULT [cardtable arguments ...]`: the table with its recording failing as FAULT says."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        print("camera_fault: expected FAULT (raise:N[:TIMES] or hang:N[:SECONDS]) and the "
+              "cardtable arguments", file=sys.stderr)
+        return 2
+    try:
+        fault = parse_fault(args[0])
+    except ConfigError as error:
+        print(f"camera_fault: {error}", file=sys.stderr)
+        return 2
+    register_faulty_recordings(fault)
+    from app.cli import main as cardtable
+
+    return cardtable(args[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

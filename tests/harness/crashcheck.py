@@ -43,7 +43,7 @@ rules = { ace_no_face = true }
 def write_script(path: Path, seed: int, undos: int = 4) -> Path:
     """A scripted whole game: a moon, an ask with its exchange OK'd, Ace No Face claims, one
     renege, and UNDOs each followed by the press they took back, again."""
-    from app.faultcheck import simulate_with_moon
+    from tests.harness.faultcheck import simulate_with_moon
 
     game = simulate_with_moon(seed)
     lines = script_from_events(game.events)
@@ -89,7 +89,7 @@ def run_app(script: Path, state_dir: Path, start_line: int) -> subprocess.Popen[
 def journal_summary(state_dir: Path) -> tuple[dict[str, object], int]:
     """The game in the journal, as the replay summary, and its number of events (the state's
     log, as `ack` lines count it), read from a copy so that the WAL stays for the restart."""
-    from app.faultcheck import journal_events
+    from tests.harness.faultcheck import journal_events
 
     lines = journal_events(state_dir / "journal.sqlite")
     if not lines:

@@ -1,7 +1,7 @@
 """A camera thread that crashes or hangs in a real `cardtable run`: the fault harness's rows.
 
-The recorded camera is told to fail by `CARDTABLE_CAMERA_FAULT` (drivers/camera_fault.py) while
-the game is played on the panel. The table must show it, restart the camera with backoff,
+The table runs with its recorded camera failing on purpose (tests/harness/camera_fault.py)
+while the game is played on the panel. The table must show it, restart the camera with backoff,
 feed systemd's watchdog only while it is well (read from a notify socket the harness listens
 on, as systemd does), exit 1 naming the failures, and lose nothing the panel was told.
 """
@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.faultcheck import (
+from tests.harness.faultcheck import (
     CAMERA_CONFIG,
     STOPPED,
     Game,
@@ -27,7 +27,6 @@ from app.faultcheck import (
     rig_for,
     write_camera,
 )
-from drivers.camera_fault import FAULT_ENV
 
 THREAD_FRAMES = 200
 STUCK_AFTER_S = 2.0
@@ -110,7 +109,8 @@ def fault_camera_thread(game: Game, root: Path, how: str) -> Row:
         notify = NotifyListener()
         try:
             table = rig.start(
-                env={FAULT_ENV: THREAD_FAULTS[how], "NOTIFY_SOCKET": str(notify.path)},
+                env={"NOTIFY_SOCKET": str(notify.path)},
+                camera_fault=THREAD_FAULTS[how],
                 extra=("--stuck-after", f"{STUCK_AFTER_S:g}"),
             )
             rig.settle(table)

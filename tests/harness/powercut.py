@@ -22,9 +22,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.faultcheck import Game, Rig, Table, build_game, rig_for
+from tests.harness.faultcheck import Game, Rig, Table, build_game, rig_for
 
-SHIM_SOURCE = Path(__file__).resolve().parents[1] / "benchmarks" / "powercut" / "iolog.c"
+SHIM_SOURCE = Path(__file__).resolve().parents[2] / "benchmarks" / "powercut" / "iolog.c"
 HEAD = struct.Struct("<B7xqqqi4x")
 SECTOR = 512
 KEEP_UNSYNCED = 0.5  # the chance that each write made after the last fsync reached the disk

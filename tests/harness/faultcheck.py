@@ -43,6 +43,7 @@ from table import simulate as simulator
 from table.bids import ASK, MOON
 from table.simulate import SimulatedGame, simulate_game
 
+REPO = Path(__file__).resolve().parents[2]
 RULES = Rules(ace_no_face=True)
 CONFIG = """[game]
 dealer = "N"
@@ -54,8 +55,6 @@ port = "{port}"
 ACK_TIMEOUT_S = 10.0
 HEARTBEAT_S = 0.5
 STOPPED = "the table stopped acknowledging keys"
-FAULTS = ("kills", "ack", "garbage", "panel", "second", "damaged", "full", "readonly", "locked",
-          "camera", "thread")
 SETTLE_S = 0.3  # quiet time after the panel's queue empties before the journal is read
 
 
@@ -299,7 +298,8 @@ class Panel:
 
 
 class Table:
-    """One `cardtable run` process on the panel and a state directory."""
+    """One `cardtable run` process on the panel and a state directory; with `camera_fault`
+    (tests/harness/camera_fault.py) its recorded camera fails as that says."""
 
     def __init__(
         self,
@@ -308,11 +308,17 @@ class Table:
         log: Path,
         env: dict[str, str] | None = None,
         extra: tuple[str, ...] = (),
+        camera_fault: str | None = None,
     ) -> None:
         self.log = log
         self.handle = log.open("a")
+        command = ["-m", "app"]
+        if camera_fault is not None:
+            command = ["-m", "tests.harness.camera_fault", camera_fault]
+            paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
+            env = {**(env or {}), "PYTHONPATH": os.pathsep.join(paths)}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "app", "run", "--config", str(config), "--no-display",
+            [sys.executable, *command, "run", "--config", str(config), "--no-display",
              "--state-dir", str(state_dir), "--verbose", *extra],
             stdout=self.handle, stderr=self.handle, text=True,
             env=None if env is None else {**os.environ, **env},
@@ -375,11 +381,16 @@ class Rig:
     def log(self) -> Path:
         return self.folder / "table.log"
 
-    def start(self, env: dict[str, str] | None = None, extra: tuple[str, ...] = ()) -> Table:
+    def start(
+        self,
+        env: dict[str, str] | None = None,
+        extra: tuple[str, ...] = (),
+        camera_fault: str | None = None,
+    ) -> Table:
         self.runs += 1
         with self.log.open("a") as log:
             log.write(f"--- run {self.runs}\n")
-        table = Table(self.config, self.state_dir, self.log, env, extra)
+        table = Table(self.config, self.state_dir, self.log, env, extra, camera_fault)
         self.tables.append(table)
         return table
 
@@ -865,7 +876,7 @@ def fault_full_disk(game: Game, root: Path) -> Row:
 def fault_read_only_journal(game: Game, root: Path) -> Row:
     """The journal, its WAL and its folder made immutable while a step is pressed: writes fail
     for root too, through the files the table holds open (chmod would stop neither)."""
-    from app.read_only import immutable_unsupported, refuse_writes
+    from tests.harness.read_only import immutable_unsupported, refuse_writes
 
     name = "journal made read-only mid-game (chattr +i: journal, WAL, folder)"
     with rig_for(game, "readonly", root) as rig:
@@ -1014,81 +1025,3 @@ def _row(rig: Rig, fault: str, did: str) -> Row:
         did += "; " + "; ".join(rig.notes)
     ok = not traces and not rig.notes and not rig.lost
     return Row(fault, did, rig.acknowledged, rig.lost, ok)
-
-
-def fault_check(
-    seed: int = 3,
-    kills: int = 20,
-    limit: int | None = None,
-    faults: tuple[str, ...] = FAULTS,
-    keep: Path | None = None,
-) -> list[Row]:
-    """Run the chosen faults on one game; one row each (three for a damaged journal)."""
-    rng = random.Random(seed)
-    game = build_game(seed, limit)
-    rows: list[Row] = []
-    with tempfile.TemporaryDirectory() as folder:
-        root = keep or Path(folder)
-        root.mkdir(parents=True, exist_ok=True)
-        if "kills" in faults:
-            rows.append(fault_kills(game, root, kills, rng))
-        if "ack" in faults:
-            rows.append(fault_ack_lost(game, root, kills, rng))
-        if "garbage" in faults:
-            rows.append(fault_garbage(game, root, rng))
-        if "panel" in faults:
-            rows.append(fault_unplug_and_reboot(game, root, rng))
-        if "second" in faults:
-            rows.append(fault_second_instance(game, root))
-        if "damaged" in faults:
-            rows.extend(fault_damaged_journal(game, root, rng))
-        if "full" in faults:
-            rows.append(fault_full_disk(game, root))
-        if "readonly" in faults:
-            rows.append(fault_read_only_journal(game, root))
-        if "locked" in faults:
-            rows.append(fault_locked_journal(game, root))
-        if "camera" in faults:
-            rows.append(fault_camera(game, root))
-        if "thread" in faults:
-            from app.faultcheck_threads import fault_camera_thread
-
-            rows += [fault_camera_thread(game, root, how) for how in ("raise", "hang")]
-    return rows
-
-
-def format_rows(rows: list[Row]) -> str:
-    """The fault table as Markdown."""
-    lines = ["| fault | what the table did | events acknowledged | events lost |",
-             "|---|---|---|---|"]
-    lines += [f"| {r.fault} | {r.did} | {r.acknowledged} | {r.lost} |" for r in rows]
-    return "\n".join(lines)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python benchmarks/fault_test.py [--seed S] [--kills N] [--steps N] [--only F,...]`."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="fault_test.py", description=__doc__)
-    parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--kills", type=int, default=20)
-    parser.add_argument("--steps", type=int, help="play only the first N steps of the game")
-    parser.add_argument("--only",
-                        help=f"comma-separated: {', '.join(FAULTS)}")
-    parser.add_argument("--keep", type=Path, help="keep the state directories and logs here")
-    args = parser.parse_args(argv)
-    chosen = tuple(args.only.split(",")) if args.only else FAULTS
-    unknown = sorted(set(chosen) - set(FAULTS))
-    if unknown or args.kills < 0 or (args.steps is not None and args.steps < 4):
-        what = f"unknown fault {unknown[0]!r}" if unknown else "--kills >= 0, --steps >= 4"
-        print(f"fault_test.py: {what}", file=sys.stderr)
-        return 2
-    started = time.monotonic()
-    rows = fault_check(args.seed, args.kills, args.steps, chosen, args.keep)
-    print(format_rows(rows))
-    steps = len(build_game(args.seed, args.steps).steps)
-    print(f"seed {args.seed}, {steps} steps, {time.monotonic() - started:.0f} s; "
-          f"events lost: {sum(r.lost for r in rows)}, faults failed: "
-          f"{sum(not r.ok for r in rows)}")
-    return 0 if all(r.ok for r in rows) else 1
-

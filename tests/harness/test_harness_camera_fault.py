@@ -1,24 +1,38 @@
 """The camera fault asked for on purpose: a recorded source that raises or hangs at frame N,
-heeded only by a recorded camera and only while CARDTABLE_CAMERA_FAULT is set."""
+registered as the recorded camera only by the harness, never by the table itself."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from drivers.camera import CameraSettings, RecordedSource, make_source
-from drivers.camera_fault import (
-    FAULT_ENV,
-    CameraFault,
-    FaultyRecording,
-    InjectedCameraFault,
-    parse_fault,
-)
+from drivers.camera import SOURCES, CameraSettings, RecordedSource, make_source
 from drivers.config import HardwareConfig
 from drivers.errors import ConfigError
 from drivers.hardware import open_hardware
 from drivers.recording import frame_marker, write_images
+from tests.harness.camera_fault import (
+    CameraFault,
+    FaultyRecording,
+    InjectedCameraFault,
+    parse_fault,
+    register_faulty_recordings,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def restored_sources() -> Iterator[None]:
+    """The camera sources as they were, once the test is over."""
+    saved = dict(SOURCES)
+    yield
+    SOURCES.clear()
+    SOURCES.update(saved)
 
 
 @pytest.mark.parametrize(
@@ -36,8 +50,8 @@ def test_the_fault_is_read_from_its_spelling(text: str, fault: CameraFault) -> N
     "text", ["", "raise", "raise:", "raise:0", "raise:x", "raise:2:0", "raise:2:x", "hang:3:0",
              "hang:3:-1", "hang:3:soon", "crash:3", "raise:1:2:3", "hang:-2"],
 )
-def test_a_misspelt_fault_is_a_config_error_naming_the_variable(text: str) -> None:
-    with pytest.raises(ConfigError, match=FAULT_ENV):
+def test_a_misspelt_fault_is_a_config_error_naming_it(text: str) -> None:
+    with pytest.raises(ConfigError, match=f"camera fault {text!r}: expected raise:N"):
         parse_fault(text)
 
 
@@ -57,7 +71,7 @@ def test_a_raise_comes_at_every_nth_read_as_often_as_asked_and_loses_no_frame(
             image = source.read()
         except InjectedCameraFault as error:
             raised.append(read)
-            assert f"{FAULT_ENV}=raise:{every}:{times} at frame read {read}" in str(error)
+            assert f"camera fault raise:{every}:{times} at frame read {read}" in str(error)
             continue
         if image is None:
             break
@@ -77,15 +91,16 @@ def test_a_hang_blocks_the_nth_read_once(tmp_path: Path, seconds: float | None) 
     assert sum(image is not None for image in images) == 6
 
 
-def test_only_a_recorded_camera_heeds_the_variable(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.usefixtures("restored_sources")
+def test_only_a_recorded_camera_fails_and_only_once_the_harness_registers_it(
+    tmp_path: Path,
 ) -> None:
     folder = write_images(tmp_path / "f", 4)
     config = HardwareConfig(pin_map=None, camera_kind="recorded", camera_target=str(folder),
                             outputs="none")
     with open_hardware(config) as plain:
         assert plain.camera is not None and isinstance(plain.camera.source, RecordedSource)
-    monkeypatch.setenv(FAULT_ENV, "raise:2")
+    register_faulty_recordings(CameraFault("raise", 2))
     with open_hardware(config) as faulty:
         assert faulty.camera is not None
         assert isinstance(faulty.camera.source, FaultyRecording)
@@ -93,6 +108,27 @@ def test_only_a_recorded_camera_heeds_the_variable(
         with pytest.raises(InjectedCameraFault):  # not a CameraError: the thread dies of it
             faulty.frame()
     assert not isinstance(make_source("usb", CameraSettings(), "0"), FaultyRecording)
-    monkeypatch.setenv(FAULT_ENV, "explode")
-    with pytest.raises(ConfigError, match=FAULT_ENV):
-        open_hardware(config)
+    with pytest.raises(ConfigError, match="needs a path"):
+        make_source("recorded", CameraSettings())
+
+
+def _entry(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tests.harness.camera_fault", *args],
+        capture_output=True, text=True, cwd=REPO, timeout=120, check=False,
+    )
+
+
+def test_the_entry_runs_the_table_s_command_line_with_the_fault_registered() -> None:
+    result = _entry("raise:20:3", "--version")
+    assert (result.returncode, result.stdout.strip()) == (0, "cardtable 0.1.0"), result.stderr
+
+
+@pytest.mark.parametrize(("args", "said"), [(("explode", "--version"), "camera fault 'explode'"),
+                                            ((), "expected FAULT")])
+def test_the_entry_refuses_a_misspelt_or_missing_fault_with_exit_2(
+    args: tuple[str, ...], said: str
+) -> None:
+    result = _entry(*args)
+    assert result.returncode == 2 and said in result.stderr
+    assert "Traceback" not in result.stderr
