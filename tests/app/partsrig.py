@@ -62,3 +62,11 @@ def seen(parts: Parts, *plays: str) -> list[Notice]:
         seat, card = text.split()
         notices = parts.seen.placed(Seat(seat), Card.parse(card))
     return notices
+
+
+def playing(journal: Journal, *plays: str, prompt_s: float = 3.0) -> Parts:
+    """The parts with the first hand bid (E bids, hearts trump, E leads) and `plays` seen."""
+    parts = wire(journal, prompt_s=prompt_s)
+    bid_hand(parts.intake)
+    seen(parts, *plays)
+    return parts

@@ -14,7 +14,7 @@ from app.notices import NoticeKind
 from app.prompts import CorrectionPrompt, Pending, PlayCorrected, PlayedPrompt
 from table import Card, CardCorrected, Seat
 from table.hand import Play
-from tests.app.partsrig import Parts, bid_hand, seen, wire
+from tests.app.partsrig import playing, seen
 
 
 @pytest.fixture
@@ -23,15 +23,8 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
         yield opened
 
 
-def first_trick(journal: Journal, *plays: str) -> Parts:
-    parts = wire(journal)
-    bid_hand(parts.intake)  # hearts trump, E leads
-    seen(parts, *plays)
-    return parts
-
-
 def test_the_played_cards_open_only_once_a_card_is_played(journal: Journal) -> None:
-    parts = first_trick(journal)
+    parts = playing(journal)
     parts.questions.entry.stage = Stage.SEAT
     notices = parts.correcting.open_played("correct a card")
     assert [(n.kind, n.message) for n in notices] == [
@@ -48,7 +41,7 @@ def test_the_played_cards_open_only_once_a_card_is_played(journal: Journal) -> N
 def test_a_chosen_card_asks_for_the_real_one_and_a_missing_one_is_refused(
     journal: Journal,
 ) -> None:
-    parts = first_trick(journal, "E JH")
+    parts = playing(journal, "E JH")
     parts.correcting.open_played("correct a card")
     parts.questions.entry.stage = Stage.TRICK
     refused = parts.correcting.choose_played(1, 1, Seat.S)
@@ -60,7 +53,7 @@ def test_a_chosen_card_asks_for_the_real_one_and_a_missing_one_is_refused(
 
 
 def test_a_confirmed_correction_is_journaled_with_the_cameras_reading(journal: Journal) -> None:
-    parts = first_trick(journal, "E JH", "S 9H")
+    parts = playing(journal, "E JH", "S 9H")
     prompt = CorrectionPrompt(Play(1, 1, Seat.E, Card.parse("JH")))
     parts.questions.ask(prompt)
     notices = parts.correcting.correct(prompt, Card.parse("QH"))
@@ -73,7 +66,7 @@ def test_a_confirmed_correction_is_journaled_with_the_cameras_reading(journal: J
 
 
 def test_a_refused_correction_stays_on_the_screen_with_the_reason(journal: Journal) -> None:
-    parts = first_trick(journal, "E JH", "S 9H")
+    parts = playing(journal, "E JH", "S 9H")
     prompt = CorrectionPrompt(Play(1, 1, Seat.S, Card.parse("9H")), chosen=Card.parse("JH"))
     parts.questions.ask(prompt)
     notices = parts.correcting.correct(prompt, Card.parse("JH"))  # E played it already
@@ -84,7 +77,7 @@ def test_a_refused_correction_stays_on_the_screen_with_the_reason(journal: Journ
 
 
 def test_the_card_waiting_on_a_correction_is_played_after_it(journal: Journal) -> None:
-    parts = first_trick(journal, "E JH")
+    parts = playing(journal, "E JH")
     waiting = Pending(Seat.S, Card.parse("JH"), CAMERA, "JH")
     parts.questions.problems.already_played[Seat.S] = Card.parse("JH")
     prompt = CorrectionPrompt(Play(1, 1, Seat.E, Card.parse("JH")), then=waiting)
@@ -99,7 +92,7 @@ def test_the_card_waiting_on_a_correction_is_played_after_it(journal: Journal) -
 def test_the_page_corrects_in_one_step_and_a_refusal_leaves_the_screen_as_it_was(
     journal: Journal,
 ) -> None:
-    parts = first_trick(journal, "E JH", "S 9H")
+    parts = playing(journal, "E JH", "S 9H")
     parts.questions.ask(PlayedPrompt(1))
     wrong_hand = parts.correcting.correct_from_page(PlayCorrected(2, 1, Seat.E, Card.parse("QH")))
     assert wrong_hand[0].message == "hand 2 cannot be corrected here (hands: 1)"

@@ -21,20 +21,13 @@ from app.prompts import (
 )
 from table import JOKER, Card, Rules, Seat, Suit
 from table.hand import Play, Renege
-from tests.app.partsrig import Parts, bid_hand, seen, wire
+from tests.app.partsrig import bid_hand, playing, seen, wire
 
 
 @pytest.fixture
 def journal(tmp_path: Path) -> Iterator[Journal]:
     with Journal(tmp_path / "state" / "journal.sqlite") as opened:
         yield opened
-
-
-def playing(journal: Journal, *plays: str) -> Parts:
-    parts = wire(journal)
-    bid_hand(parts.intake)  # hearts trump, E leads
-    seen(parts, *plays)
-    return parts
 
 
 def test_the_pick_opens_for_the_seat_asked_an_unreadable_seat_or_the_seat_in_turn(

@@ -11,19 +11,13 @@ from app.journal import Journal
 from app.notices import NoticeKind
 from app.prompts import PickPrompt, PickReason
 from table import JOKER, Card, Seat
-from tests.app.partsrig import Parts, bid_hand, seen, wire
+from tests.app.partsrig import playing, seen
 
 
 @pytest.fixture
 def journal(tmp_path: Path) -> Iterator[Journal]:
     with Journal(tmp_path / "state" / "journal.sqlite") as opened:
         yield opened
-
-
-def playing(journal: Journal, prompt_s: float = 3.0) -> Parts:
-    parts = wire(journal, prompt_s=prompt_s)
-    bid_hand(parts.intake)  # hearts trump, E leads
-    return parts
 
 
 def test_an_unreadable_card_is_asked_for_once_after_the_wait(journal: Journal) -> None:
