@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-import json
+import logging
+import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from http import HTTPStatus
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
+from app.web.club_schema import TABLE_NAME, BadMessage, GameResult, TableState, checked, status
 from app.web.hub import LiveHub
-from app.web.server import WebHandler
+from app.web.replies import WebContext, event_stream, json_text, static_routes, text
+
+log = logging.getLogger("cardtable.club")
+GAME_NUMBER = re.compile(r"[0-9]{1,9}")
 
 SUBSCRIPTIONS = ("cardtable/+/state", "cardtable/+/status", "cardtable/+/games/+")
 
@@ -33,27 +38,38 @@ class Club:
 
     tables: dict[str, dict[str, Any]] = field(default_factory=dict)
     games: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    rejected: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def take(self, topic: str, payload: bytes | bytearray) -> bool:
-        """Take one broker message; False when it is not one of the tables' topics."""
+        """Take one broker message; False when it is not one of the tables' topics or does not
+        match its schema (then it is logged and dropped, and what was known stays)."""
         parts = topic.split("/")
         if len(parts) < 3 or parts[0] != "cardtable":
             return False
         table, kind = parts[1], parts[2]
-        text = bytes(payload).decode("utf-8", "replace")
-        with self._lock:
-            entry = self.tables.setdefault(table, {"state": None, "status": "unknown"})
+        try:
+            if not TABLE_NAME.fullmatch(table):
+                raise BadMessage("the table's name is not lower-case letters, digits, - or _")
             if kind == "status" and len(parts) == 3:
-                entry["status"] = text
+                update: tuple[str, Any] = ("status", status(bytes(payload)))
             elif kind == "state" and len(parts) == 3:
-                entry["state"] = _json(text)
-            elif kind == "games" and len(parts) == 4 and parts[3].isdigit():
-                game = _json(text)
-                if isinstance(game, dict):
-                    self.games[(table, int(parts[3]))] = game
+                update = ("state", checked(TableState, bytes(payload)))
+            elif kind == "games" and len(parts) == 4 and GAME_NUMBER.fullmatch(parts[3]):
+                update = ("game", checked(GameResult, bytes(payload)))
             else:
                 return False
+        except BadMessage as error:
+            with self._lock:
+                self.rejected += 1
+            log.warning("club: dropped a message on %.80s: %s", topic, error)
+            return False
+        with self._lock:
+            entry = self.tables.setdefault(table, {"state": None, "status": "unknown"})
+            if update[0] == "game":
+                self.games[(table, int(parts[3]))] = update[1]
+            else:
+                entry[update[0]] = update[1]
         return True
 
     def snapshot(self) -> dict[str, Any]:
@@ -81,13 +97,6 @@ def standings(finished: list[dict[str, Any]]) -> list[dict[str, Any]]:
             row["points_against"] += int(score.get(other, 0))
     return sorted(rows.values(), key=lambda r: (-r["won"], r["points_against"] - r["points_for"],
                                                 r["pair"]))
-
-
-def _json(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return None
 
 
 class ClubListener:
@@ -126,24 +135,30 @@ class ClubListener:
 
     def _on_message(self, client: mqtt.Client, userdata: object,
                     message: mqtt.MQTTMessage) -> None:
-        if self.club.take(message.topic, message.payload):
-            self.hub.publish(self.club.snapshot())
+        try:
+            if self.club.take(message.topic, message.payload):
+                self.hub.publish(self.club.snapshot())
+        except Exception:  # one message must never end the club's MQTT thread
+            log.exception("club: a message on %.80s could not be taken", message.topic)
 
 
-class ClubHandler(WebHandler):
+def club_routes(context: WebContext) -> list[web.RouteDef]:
     """The club's routes: its page, the room as JSON and as a live stream."""
 
-    def do_GET(self) -> None:
-        """Route a request."""
-        path = self.path.split("?", 1)[0]
-        context = self.server.context
-        if path == "/":
-            self._static("club.html")
-        elif path in ("/static/club.js", "/static/style.css"):
-            self._static(path[len("/static/"):])
-        elif path == "/api/club":
-            self._send(HTTPStatus.OK, "application/json", context.hub.latest()[1] or "null")
-        elif path == "/api/events":
-            self._stream(context)
-        else:
-            self._send(HTTPStatus.NOT_FOUND, "text/plain", f"no page {path}\n")
+    async def room(request: web.Request) -> web.Response:
+        return json_text(context.hub.latest()[1] or "null")
+
+    async def events(request: web.Request) -> web.StreamResponse:
+        return await event_stream(request, context)
+
+    async def elsewhere(request: web.Request) -> web.Response:
+        if request.method in ("GET", "HEAD"):
+            return text(404, "no such page\n")
+        return text(405, "read-only\n", {"Allow": "GET, HEAD"})
+
+    return [
+        *static_routes(("club.js", "style.css"), "club.html"),
+        web.get("/api/club", room),
+        web.get("/api/events", events),
+        web.route("*", "/{tail:.*}", elsewhere),
+    ]

@@ -12,7 +12,7 @@ import pytest
 from app.cli import main
 from app.config import MqttConfig
 from app.mqtt import MqttPublisher
-from app.web.club import Club, ClubHandler, ClubListener, standings
+from app.web.club import Club, ClubListener, club_routes, standings
 from app.web.server import WebContext, WebServer
 from tests.app.mqttrig import Broker
 from tests.app.test_app_mqtt import Game
@@ -56,7 +56,7 @@ def test_the_club_page_shows_every_table_and_the_standings(tmp_path: Path, broke
     context = WebContext(None)
     listener = ClubListener("127.0.0.1", broker.port, context.hub).start()
     try:
-        with WebServer(context, "127.0.0.1", 0, ClubHandler) as server:
+        with WebServer(context, "127.0.0.1", 0, club_routes) as server:
             stream = EventStream(server)
             tables["t1"].play(len(tables["t1"].lines))
             tables["t2"].play(30)

@@ -109,7 +109,7 @@ def test_screenshots_of_a_page_at_phone_and_desktop_sizes(tmp_path: Path) -> Non
 
 
 def test_the_club_page_renders_every_table_and_the_standings(tmp_path: Path) -> None:
-    from app.web.club import Club, ClubHandler
+    from app.web.club import Club, club_routes
     from app.web.live import live_snapshot
     from app.web.server import WebContext
 
@@ -126,7 +126,7 @@ def test_the_club_page_renders_every_table_and_the_standings(tmp_path: Path) -> 
     club.take("cardtable/t2/status", b"offline")
     context = WebContext(None, stream_s=0.3, retry_ms=500)
     context.hub.publish(club.snapshot())
-    with WebServer(context, "127.0.0.1", 0, ClubHandler) as server:
+    with WebServer(context, "127.0.0.1", 0, club_routes) as server:
         dom = rendered(server, "", tmp_path / "profile")
     assert 'id="table-t1"' in dom and 'id="table-t2"' in dom and "offline" in dom
     assert f"{state.winner.value} won" in dom
@@ -200,4 +200,4 @@ def test_a_player_corrects_a_card_from_the_phone_with_the_pin(tmp_path: Path) ->
     assert said["right"] == f"Accepted: W's card of trick 1 (hand 1) corrected to {ten}"
     assert said["again"].startswith("Refused by the referee: cannot correct W's card in trick 1")
     assert controller.events[-1] == CardCorrected(1, 1, Seat.W, Card.parse("TS"))
-    assert "WT\u2660" in said["shown"]  # the live page follows: W's card is the ten
+    assert "W10\u2660" in said["shown"]  # the live page follows: W's card is the ten

@@ -14,7 +14,8 @@ function card(code) {
   if (code === "JK") return '<span class="card">JK</span>';
   const suit = code.slice(-1);
   const red = suit === "H" || suit === "D" ? " red" : "";
-  return `<span class="card${red}" data-card="${esc(code)}">${esc(code.slice(0, -1))}${SUITS[suit] || suit}</span>`;
+  const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
+  return `<span class="card${red}" data-card="${esc(code)}">${esc(rank)}${esc(SUITS[suit] || suit)}</span>`;
 }
 function bidText(bid) { return bid === "pass" ? "pass" : String(bid); }
 
@@ -30,28 +31,28 @@ function renderLive() {
     const classes = ["seat"];
     if (s.turn === seat) classes.push("turn");
     if (trick && trick.winner === seat) classes.push("won");
-    return `<div class="${classes.join(" ")}" id="seat-${seat}" style="grid-area:${seat}">` +
+    return `<div class="${classes.join(" ")} at-${esc(seat)}" id="seat-${esc(seat)}">` +
       `<div>${esc(names[seat])}${s.dealer === seat ? " (dealer)" : ""}</div>` +
       `<div>${played[seat] ? card(played[seat]) : "&nbsp;"}</div></div>`;
   }).join("");
   const alarms = s.alarms.map((r) => `<div class="box alarm">RENEGE by ${esc(r.seat)}: ` +
-    `trick ${r.trick}, ${SUITS[r.led] || r.led} led, played ${card(r.card)}; ` +
-    `proved by ${card(r.proved_by_card)} in trick ${r.proved_by_trick} (hand ${r.hand})</div>`).join("");
+    `trick ${esc(r.trick)}, ${esc(SUITS[r.led] || r.led)} led, played ${card(r.card)}; ` +
+    `proved by ${card(r.proved_by_card)} in trick ${esc(r.proved_by_trick)} (hand ${esc(r.hand)})</div>`).join("");
   const problems = s.problems.map((p) => `<div class="box problem">${esc(problemText(p))}</div>`).join("");
   const bids = s.bids.map(([seat, bid]) => `${esc(seat)} ${esc(bidText(bid))}`).join(", ") || "none yet";
   page.innerHTML = `
     <div class="scores">
-      <div class="team NS"><div>NS</div><div class="points" id="score-NS">${s.score.NS}</div></div>
-      <div class="team EW"><div>EW</div><div class="points" id="score-EW">${s.score.EW}</div></div>
+      <div class="team NS"><div>NS</div><div class="points" id="score-NS">${esc(s.score.NS)}</div></div>
+      <div class="team EW"><div>EW</div><div class="points" id="score-EW">${esc(s.score.EW)}</div></div>
     </div>
-    <div class="meta" id="meta">Game ${s.game}, hand ${s.hand}; to ${s.target};
-      ${s.winner ? `<b id="winner">${s.winner} won</b>` : `${esc(s.phase)}, turn <b id="turn">${esc(s.turn || "-")}</b>`}</div>
+    <div class="meta" id="meta">Game ${esc(s.game)}, hand ${esc(s.hand)}; to ${esc(s.target)};
+      ${s.winner ? `<b id="winner">${esc(s.winner)} won</b>` : `${esc(s.phase)}, turn <b id="turn">${esc(s.turn || "-")}</b>`}</div>
     ${alarms}${problems}
     <div class="box"><h2>Bids</h2><div id="bids">${bids}</div></div>
     <div class="box"><h2>Contract</h2><div id="contract">${c ? `${esc(c.seat)} bid ${esc(bidText(c.bid))}, trump ${SUITS[c.trump] || esc(c.trump)}` +
       (c.sitting_out ? `, ${esc(c.sitting_out)} sits out` : "") : "not yet"}</div></div>
-    <div class="box"><h2>Trick ${trick ? trick.number : ""}</h2><div class="trick" id="trick">${seats}</div></div>
-    <div class="box"><h2>Tricks won</h2><div id="tricks-won">NS ${s.tricks_won.NS}, EW ${s.tricks_won.EW}</div></div>`;
+    <div class="box"><h2>Trick ${trick ? esc(trick.number) : ""}</h2><div class="trick" id="trick">${seats}</div></div>
+    <div class="box"><h2>Tricks won</h2><div id="tricks-won">NS ${esc(s.tricks_won.NS)}, EW ${esc(s.tricks_won.EW)}</div></div>`;
 }
 
 function problemText(p) {
@@ -72,20 +73,20 @@ async function renderGames() {
   const games = await getJson("/api/games");
   if (!games.length) { page.innerHTML = "<p>No games in the journal.</p>"; return; }
   page.innerHTML = `<table id="games"><tr><th>#</th><th>started (UTC)</th><th>NS</th><th>EW</th><th>hands</th><th>status</th></tr>` +
-    games.slice().reverse().map((g) => `<tr><td><a href="#/games/${g.id}">${g.id}</a></td>` +
-      `<td>${esc(g.started_at.slice(0, 16).replace("T", " "))}</td><td>${g.score.NS}</td><td>${g.score.EW}</td>` +
-      `<td>${g.hands}</td><td>${esc(g.winner ? g.winner + " won" : g.status)}</td></tr>`).join("") + "</table>";
+    games.slice().reverse().map((g) => `<tr><td><a href="#/games/${esc(g.id)}">${esc(g.id)}</a></td>` +
+      `<td>${esc(g.started_at.slice(0, 16).replace("T", " "))}</td><td>${esc(g.score.NS)}</td><td>${esc(g.score.EW)}</td>` +
+      `<td>${esc(g.hands)}</td><td>${esc(g.winner ? g.winner + " won" : g.status)}</td></tr>`).join("") + "</table>";
 }
 
 async function renderGame(id) {
-  const g = await getJson(`/api/games/${id}`);
-  const hands = g.hands.map((h) => `<div class="box hand" id="hand-${h.number}"><h2>Hand ${h.number}` +
-    ` · NS ${h.score_after.NS} – EW ${h.score_after.EW}</h2>` +
+  const g = await getJson(`/api/games/${esc(id)}`);
+  const hands = g.hands.map((h) => `<div class="box hand" id="hand-${esc(h.number)}"><h2>Hand ${esc(h.number)}` +
+    ` · NS ${esc(h.score_after.NS)} – EW ${esc(h.score_after.EW)}</h2>` +
     `<pre>${esc(h.account.join("\n"))}</pre></div>`).join("");
-  page.innerHTML = `<h1>Game ${g.id}</h1>
-    <p id="game-score">NS ${g.score.NS}, EW ${g.score.EW}${g.winner ? `; ${g.winner} won` : ""} (to ${g.target})</p>
+  page.innerHTML = `<h1>Game ${esc(g.id)}</h1>
+    <p id="game-score">NS ${esc(g.score.NS)}, EW ${esc(g.score.EW)}${g.winner ? `; ${esc(g.winner)} won` : ""} (to ${esc(g.target)})</p>
     <div id="chart">${g.chart_svg}</div>
-    <p><a id="download" href="/api/games/${g.id}/log" download="game-${g.id}.jsonl">Download the table log</a></p>
+    <p><a id="download" href="/api/games/${esc(g.id)}/log" download="game-${esc(g.id)}.jsonl">Download the table log</a></p>
     ${hands}`;
 }
 
@@ -93,12 +94,12 @@ async function renderStats() {
   const stats = await getJson("/api/stats");
   const seats = Object.entries(stats.seats).map(([seat, s]) => {
     const bids = Object.entries(s.bids).map(([bid, r]) =>
-      `<tr><td>bid ${esc(bid)}</td><td>${r.made} made</td><td>${r.set} set</td></tr>`).join("");
-    return `<div class="box seat-stats" id="stats-${seat}"><h2>${seat}</h2>` +
+      `<tr><td>bid ${esc(bid)}</td><td>${esc(r.made)} made</td><td>${esc(r.set)} set</td></tr>`).join("");
+    return `<div class="box seat-stats" id="stats-${esc(seat)}"><h2>${esc(seat)}</h2>` +
       `<table>${bids || "<tr><td>no contracts</td></tr>"}</table>` +
-      `<div class="meta">reneges ${s.reneges} · cards unreadable ${s.unreadable} · misread ${s.misread}</div></div>`;
+      `<div class="meta">reneges ${esc(s.reneges)} · cards unreadable ${esc(s.unreadable)} · misread ${esc(s.misread)}</div></div>`;
   }).join("");
-  page.innerHTML = `<p>Over ${stats.games} game${stats.games === 1 ? "" : "s"}</p><div id="stats">${seats}</div>`;
+  page.innerHTML = `<p>Over ${esc(stats.games)} game${stats.games === 1 ? "" : "s"}</p><div id="stats">${seats}</div>`;
 }
 
 function route() {
