@@ -201,3 +201,46 @@ def test_a_player_corrects_a_card_from_the_phone_with_the_pin(tmp_path: Path) ->
     assert said["again"].startswith("Refused by the referee: cannot correct W's card in trick 1")
     assert controller.events[-1] == CardCorrected(1, 1, Seat.W, Card.parse("TS"))
     assert "W10\u2660" in said["shown"]  # the live page follows: W's card is the ten
+
+
+MARKUP = '<img id="pwned" src="x">'
+
+
+def test_markup_in_any_club_field_is_shown_as_text(tmp_path: Path) -> None:
+    from app.web.club import club_routes
+    from app.web.server import WebContext
+
+    state = {"game": MARKUP, "seq": MARKUP, "phase": MARKUP, "target": MARKUP,
+             "score": {"NS": MARKUP, "EW": MARKUP}, "winner": None, "turn": MARKUP,
+             "hand": MARKUP, "contract": {"seat": MARKUP, "bid": MARKUP, "trump": MARKUP},
+             "alarms": [{"seat": MARKUP}]}
+    room = {"tables": {"t1": {"status": MARKUP, "state": state}},
+            "finished": [{"table": MARKUP, "id": MARKUP, "score": {"NS": MARKUP, "EW": MARKUP},
+                          "winner": MARKUP, "hands": MARKUP}],
+            "standings": [{"pair": MARKUP, "played": MARKUP, "won": MARKUP,
+                           "points_for": MARKUP, "points_against": MARKUP}]}
+    context = WebContext(None, stream_s=0.3, retry_ms=500)
+    context.hub.publish(room)  # past the schema, as if it had let these through
+    with WebServer(context, "127.0.0.1", 0, club_routes) as server:
+        dom = rendered(server, "", tmp_path / "profile")
+    assert '<img id="pwned"' not in dom
+    assert dom.count("&lt;img") >= 20  # every field shown, as text
+
+
+def test_markup_in_any_live_field_is_shown_as_text(tmp_path: Path) -> None:
+    from app.web.live import live_snapshot
+
+    game = simulate_game(seed=44)
+    snapshot = live_snapshot(replay(game.events[:30]), 1)
+    for key in ("game", "seq", "hand", "target", "phase", "turn", "dealer"):
+        snapshot[key] = MARKUP
+    snapshot["score"] = snapshot["tricks_won"] = {"NS": MARKUP, "EW": MARKUP}
+    snapshot["seats"] = dict.fromkeys("NESW", MARKUP)
+    snapshot["bids"] = [[MARKUP, MARKUP]]
+    snapshot["alarms"] = [dict.fromkeys(("seat", "trick", "led", "card", "proved_by_trick",
+                                         "proved_by_card", "hand"), MARKUP)]
+    with web_server(tmp_path / "journal.sqlite", **SHORT_STREAMS) as server:
+        server.context.hub.publish(snapshot)
+        dom = rendered(server, "", tmp_path / "profile")
+    assert '<img id="pwned"' not in dom
+    assert dom.count("&lt;img") >= 15
