@@ -244,3 +244,44 @@ def test_markup_in_any_live_field_is_shown_as_text(tmp_path: Path) -> None:
         dom = rendered(server, "", tmp_path / "profile")
     assert '<img id="pwned"' not in dom
     assert dom.count("&lt;img") >= 15
+
+
+def test_no_page_is_wider_than_a_phone(tmp_path: Path) -> None:
+    from app.web.club import Club, club_routes
+    from app.web.live import live_snapshot
+    from app.web.server import WebContext
+    from tests.app.cdprig import Browser
+
+    long_name = "Bartholomew-Maximilian von Longname-Smythe"
+    path = tmp_path / "s" / "journal.sqlite"
+    assert main(["import", str(DEMO_LOG), "--state-dir", str(tmp_path / "s")]) == 0
+    game = simulate_game(seed=45)
+    snapshot = live_snapshot(replay(game.events[:40]), 1,
+                             seat_names=dict.fromkeys("NESW", long_name))
+    club = Club()
+    club.take("cardtable/a-very-long-table-name-indeed/state", json.dumps(snapshot).encode())
+    for number in range(1, 4):
+        club.take(f"cardtable/t1/games/{number}", json.dumps({
+            "id": number, "winner": "NS", "hands": 9, "score": {"NS": 32, "EW": 12},
+            "players": dict.fromkeys("NESW", long_name)}).encode())
+    club_context = WebContext(None, stream_s=0.3, retry_ms=500)
+    club_context.hub.publish(club.snapshot())
+    widths: dict[str, tuple[int, int]] = {}
+    with web_server(path, **SHORT_STREAMS) as server, \
+            WebServer(club_context, "127.0.0.1", 0, club_routes) as club_server:
+        server.context.hub.publish(snapshot)
+        browser = Browser(tmp_path / "profile")
+        try:
+            for name, url, ready in (
+                    ("live", server.url, "document.body.dataset.seq"),
+                    ("games", server.url + "?games#/games", "document.getElementById('games')"),
+                    ("game", server.url + "?game#/games/1", "document.getElementById('chart')"),
+                    ("stats", server.url + "?stats#/stats", "document.getElementById('stats')"),
+                    ("club", club_server.url, "document.getElementById('standings')")):
+                browser.open(url)
+                browser.wait_for(f"!!({ready})")
+                widths[name] = (browser.evaluate("document.documentElement.scrollWidth"),
+                                browser.evaluate("window.innerWidth"))
+        finally:
+            browser.close()
+    assert widths and all(scroll <= inner for scroll, inner in widths.values()), widths

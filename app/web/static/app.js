@@ -17,6 +17,12 @@ function card(code) {
   const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
   return `<span class="card${red}" data-card="${esc(code)}">${esc(rank)}${esc(SUITS[suit] || suit)}</span>`;
 }
+function localTime(stamp) {
+  // The journal's times are UTC; the page shows them in the phone's own time zone.
+  const when = new Date(stamp);
+  if (Number.isNaN(when.getTime())) return String(stamp).slice(0, 16).replace("T", " ");
+  return when.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
+}
 function bidText(bid) { return bid === "pass" ? "pass" : String(bid); }
 
 function renderLive() {
@@ -72,10 +78,10 @@ async function getJson(url) {
 async function renderGames() {
   const games = await getJson("/api/games");
   if (!games.length) { page.innerHTML = "<p>No games in the journal.</p>"; return; }
-  page.innerHTML = `<table id="games"><tr><th>#</th><th>started (UTC)</th><th>NS</th><th>EW</th><th>hands</th><th>status</th></tr>` +
+  page.innerHTML = `<div class="wide"><table id="games"><tr><th>#</th><th>started</th><th>NS</th><th>EW</th><th>hands</th><th>status</th></tr>` +
     games.slice().reverse().map((g) => `<tr><td><a href="#/games/${esc(g.id)}">${esc(g.id)}</a></td>` +
-      `<td>${esc(g.started_at.slice(0, 16).replace("T", " "))}</td><td>${esc(g.score.NS)}</td><td>${esc(g.score.EW)}</td>` +
-      `<td>${esc(g.hands)}</td><td>${esc(g.winner ? g.winner + " won" : g.status)}</td></tr>`).join("") + "</table>";
+      `<td>${esc(localTime(g.started_at))}</td><td>${esc(g.score.NS)}</td><td>${esc(g.score.EW)}</td>` +
+      `<td>${esc(g.hands)}</td><td>${esc(g.winner ? g.winner + " won" : g.status)}</td></tr>`).join("") + "</table></div>";
 }
 
 async function renderGame(id) {

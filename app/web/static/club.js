@@ -31,10 +31,10 @@ function render(club) {
   const finished = club.finished.slice().reverse().map((g) => `<tr><td>${esc(g.table)}</td><td>${esc(g.id)}</td>` +
     `<td>${esc(g.score.NS)}</td><td>${esc(g.score.EW)}</td><td>${esc(g.winner)}</td><td>${esc(g.hands)}</td></tr>`).join("");
   page.innerHTML = `<div id="tables">${tables}</div>
-    <div class="box"><h2>Standings</h2><table id="standings"><tr><th></th><th>pair</th><th>played</th>` +
-    `<th>won</th><th>for</th><th>against</th></tr>${standings}</table></div>
-    <div class="box"><h2>Finished games</h2><table id="finished"><tr><th>table</th><th>game</th><th>NS</th>` +
-    `<th>EW</th><th>winner</th><th>hands</th></tr>${finished}</table></div>`;
+    <div class="box"><h2>Standings</h2><div class="wide"><table id="standings"><tr><th></th><th>pair</th><th>played</th>` +
+    `<th>won</th><th>for</th><th>against</th></tr>${standings}</table></div></div>
+    <div class="box"><h2>Finished games</h2><div class="wide"><table id="finished"><tr><th>table</th><th>game</th><th>NS</th>` +
+    `<th>EW</th><th>winner</th><th>hands</th></tr>${finished}</table></div></div>`;
 }
 
 const stream = new EventSource("/api/events");  // reconnects by itself after a drop
