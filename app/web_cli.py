@@ -241,7 +241,7 @@ def _latest_game(journal_path: Path) -> int | None:
 
     try:
         with read_only(journal_path) as journal:
-            return journal.latest_game()
+            return journal.latest_game(imported=True)
     except JournalError:
         return None
 
