@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 from app.web.guard import guard, local_names, security_headers
 from app.web.replies import WebContext
@@ -36,24 +37,36 @@ class _Busy(asyncio.Protocol):
         transport.close()
 
 
-class _LimitedSite(web.SockSite):
-    """A listening socket that takes at most `limit` connections at a time."""
+def _close_if_silent(handler: RequestHandler) -> None:
+    """Close a connection that has not sent one whole request (aiohttp before 3.14 leaves a
+    connection that never asks anything open; newer versions close it themselves too)."""
+    if getattr(handler, "_request_count", 1) == 0:
+        handler.force_close()
 
-    def __init__(self, runner: web.AppRunner, sock: socket.socket, limit: int) -> None:
+
+class _LimitedSite(web.SockSite):
+    """A listening socket that takes at most `limit` connections at a time, and closes one
+    that asks nothing within `idle_s`."""
+
+    def __init__(self, runner: web.AppRunner, sock: socket.socket, limit: int,
+                 idle_s: float) -> None:
         super().__init__(runner, sock)
-        self._limit = limit
+        self._limit, self._idle_s = limit, idle_s
 
     async def start(self) -> None:
         await web.BaseSite.start(self)
         server = self._runner.server
         assert server is not None
+        loop = asyncio.get_running_loop()
 
         def factory() -> asyncio.Protocol:
             if len(server.connections) >= self._limit:
                 return _Busy()
-            return server()
+            handler = server()
+            loop.call_later(self._idle_s, _close_if_silent, handler)
+            return handler
 
-        self._server = await asyncio.get_running_loop().create_server(
+        self._server = await loop.create_server(
             factory, sock=self._sock, backlog=self._backlog)
 
 
@@ -131,7 +144,8 @@ class WebServer:
                                      access_log=None, handle_signals=False,
                                      shutdown_timeout=2.0)
         await self._runner.setup()
-        site = _LimitedSite(self._runner, self._sock, self.context.max_connections)
+        site = _LimitedSite(self._runner, self._sock, self.context.max_connections,
+                            self.context.idle_s)
         await site.start()
 
     def _changed(self) -> None:
