@@ -16,6 +16,7 @@ from aiohttp import web
 from app.control import Reply, RequestError, TableUnavailable
 from app.journal import Journal, JournalError
 from app.web.history import chart_svg, game_detail, games_list, read_only, seat_statistics
+from app.web.players import games_csv, player_statistics, players_chart_svg
 from app.web.replies import (
     BODY_S,
     WebContext,
@@ -49,6 +50,18 @@ def table_routes(context: WebContext) -> list[web.RouteDef]:
     async def stats(request: web.Request) -> web.Response:
         return await from_journal(context, lambda journal: as_json(seat_statistics(journal)))
 
+    async def players(request: web.Request) -> web.Response:
+        def answer(journal: Journal) -> web.Response:
+            found = player_statistics(journal)
+            return as_json({**found, "chart_svg": players_chart_svg(found["players"])})
+        return await from_journal(context, answer)
+
+    async def csv_export(request: web.Request) -> web.Response:
+        return await from_journal(context, lambda journal: web.Response(
+            text=games_csv(journal), content_type="text/csv", charset="utf-8", headers={
+                "Content-Disposition": 'attachment; filename="games.csv"',
+                "Cache-Control": "no-store"}))
+
     async def game(request: web.Request) -> web.Response:
         game_id, part = int(request.match_info["id"]), request.match_info.get("part", "")
         return await from_journal(context, lambda journal: game_answer(journal, game_id, part))
@@ -69,6 +82,8 @@ def table_routes(context: WebContext) -> list[web.RouteDef]:
         web.get("/api/events", events),
         web.get("/api/games", games),
         web.get("/api/stats", stats),
+        web.get("/api/players", players),
+        web.get("/api/games.csv", csv_export),
         web.get(r"/api/games/{id:\d{1,9}}", game),
         web.get(r"/api/games/{id:\d{1,9}}/{part:chart\.svg|log}", game),
         web.post("/api/correct", correct),

@@ -90,9 +90,14 @@ def test_a_game_s_history_shows_its_hands_and_chart(tmp_path: Path) -> None:
         dom = rendered(server, "#/games/1", tmp_path / "profile")
         listed = rendered(server, "#/games", tmp_path / "profile")
     assert dom.count('class="box hand"') == len(state.hands)
+    assert dom.count('class="grid bids"') == dom.count('class="grid tricks"') == len(state.hands)
+    assert "<details" in dom and "<details open" not in dom  # each hand collapsed at first
+    first = state.hands[0]
+    assert all(f'data-card="{card.code}"' in dom for _, card in first.tricks[0].cards)
     assert dom.count("<polyline") == 2 and 'id="download"' in dom
     assert f"EW {state.scores[Team.EW]}" in dom
     assert 'href="#/games/1"' in listed and "EW won" in listed
+    assert 'href="/api/games.csv"' in listed
 
 
 def test_screenshots_of_a_page_at_phone_and_desktop_sizes(tmp_path: Path) -> None:

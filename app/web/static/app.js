@@ -81,14 +81,56 @@ async function renderGames() {
   page.innerHTML = `<div class="wide"><table id="games"><tr><th>#</th><th>started</th><th>NS</th><th>EW</th><th>hands</th><th>status</th></tr>` +
     games.slice().reverse().map((g) => `<tr><td><a href="#/games/${esc(g.id)}">${esc(g.id)}</a></td>` +
       `<td>${esc(localTime(g.started_at))}</td><td>${esc(g.score.NS)}</td><td>${esc(g.score.EW)}</td>` +
-      `<td>${esc(g.hands)}</td><td>${esc(g.winner ? g.winner + " won" : g.status)}</td></tr>`).join("") + "</table></div>";
+      `<td>${esc(g.hands)}</td><td>${esc(g.winner ? g.winner + " won" : g.status)}</td></tr>`).join("") + "</table></div>" +
+    '<p><a id="csv" href="/api/games.csv" download="games.csv">Download the results (CSV)</a></p>';
+}
+
+const ORDER = ["N", "E", "S", "W"];
+
+function rotated(first) {
+  const at = ORDER.indexOf(first);
+  return at < 0 ? ORDER : [...ORDER.slice(at), ...ORDER.slice(0, at)];
+}
+
+function biddingGrid(h) {
+  // One column per seat from the dealer's left, one row per round of the auction.
+  const seats = rotated(ORDER[(ORDER.indexOf(h.dealer) + 1) % 4]);
+  const rows = [];
+  let row = null;
+  let last = -1;
+  for (const [seat, bid] of h.bids) {
+    const column = seats.indexOf(seat);
+    if (!row || column <= last) { row = ["", "", "", ""]; rows.push(row); }
+    row[column] = bidText(bid);
+    last = column;
+  }
+  return `<table class="grid bids"><tr>${seats.map((seat) => `<th>${esc(seat)}</th>`).join("")}</tr>` +
+    rows.map((r) => `<tr>${r.map((b) => `<td>${esc(b)}</td>`).join("")}</tr>`).join("") + "</table>";
+}
+
+function tricksGrid(h) {
+  // Each trick as a row: the card each seat played, the trick's winner marked.
+  const head = `<tr><th>#</th>${ORDER.map((seat) => `<th>${esc(seat)}</th>`).join("")}</tr>`;
+  return `<table class="grid tricks">${head}` + h.tricks.map((t, i) => {
+    const played = Object.fromEntries(t.cards);
+    return `<tr><td>${esc(i + 1)}</td>` + ORDER.map((seat) => `<td${t.winner === seat ? ' class="won"' : ""}>` +
+      (played[seat] ? card(played[seat]) : "") + "</td>").join("") + "</tr>";
+  }).join("") + "</table>";
+}
+
+function contractText(h) {
+  const c = h.contract;
+  if (!c) return esc(h.result);
+  return `${esc(c.seat)} bid ${esc(bidText(c.bid))} ${esc(SUITS[c.trump] || c.trump)}`;
 }
 
 async function renderGame(id) {
-  const g = await getJson(`/api/games/${esc(id)}`);
-  const hands = g.hands.map((h) => `<div class="box hand" id="hand-${esc(h.number)}"><h2>Hand ${esc(h.number)}` +
-    ` · NS ${esc(h.score_after.NS)} – EW ${esc(h.score_after.EW)}</h2>` +
-    `<pre>${esc(h.account.join("\n"))}</pre></div>`).join("");
+  const g = await getJson(`/api/games/${id}`);
+  const hands = g.hands.map((h) => `<details class="box hand" id="hand-${esc(h.number)}"><summary>` +
+    `<b>Hand ${esc(h.number)}</b> · ${contractText(h)} · NS ${esc(h.score_after.NS)} – EW ${esc(h.score_after.EW)}` +
+    `</summary><div class="hand-body"><div><h2>Bidding</h2>${biddingGrid(h)}</div>` +
+    `<div><h2>Tricks</h2>${tricksGrid(h)}</div></div>` +
+    `<pre>${esc(h.account.join("\n"))}</pre></details>`).join("");
   page.innerHTML = `<h1>Game ${esc(g.id)}</h1>
     <p id="game-score">NS ${esc(g.score.NS)}, EW ${esc(g.score.EW)}${g.winner ? `; ${esc(g.winner)} won` : ""} (to ${esc(g.target)})</p>
     <div id="chart">${g.chart_svg}</div>
@@ -97,7 +139,14 @@ async function renderGame(id) {
 }
 
 async function renderStats() {
-  const stats = await getJson("/api/stats");
+  const [stats, people] = await Promise.all([getJson("/api/stats"), getJson("/api/players")]);
+  const rows = people.players.map((p) => `<tr><td>${esc(p.name)}</td><td>${esc(p.games)}</td>` +
+    `<td>${esc(p.wins)}</td><td>${esc(p.made)}</td><td>${esc(p.set)}</td><td>${esc(p.moons)}</td>` +
+    `<td>${esc(p.reneges)}</td></tr>`).join("");
+  const players = people.players.length ? `<div id="players-chart">${people.chart_svg}</div>` +
+    `<div class="wide"><table id="players"><tr><th>player</th><th>games</th><th>won</th><th>made</th>` +
+    `<th>set</th><th>moons</th><th>reneges</th></tr>${rows}</table></div>`
+    : "<p>No player named yet: [seats] in the table's config names them.</p>";
   const seats = Object.entries(stats.seats).map(([seat, s]) => {
     const bids = Object.entries(s.bids).map(([bid, r]) =>
       `<tr><td>bid ${esc(bid)}</td><td>${esc(r.made)} made</td><td>${esc(r.set)} set</td></tr>`).join("");
@@ -105,7 +154,8 @@ async function renderStats() {
       `<table>${bids || "<tr><td>no contracts</td></tr>"}</table>` +
       `<div class="meta">reneges ${esc(s.reneges)} · cards unreadable ${esc(s.unreadable)} · misread ${esc(s.misread)}</div></div>`;
   }).join("");
-  page.innerHTML = `<p>Over ${esc(stats.games)} game${stats.games === 1 ? "" : "s"}</p><div id="stats">${seats}</div>`;
+  page.innerHTML = `<div class="box"><h2>Players</h2>${players}</div>` +
+    `<p>Over ${esc(stats.games)} game${stats.games === 1 ? "" : "s"}, by seat</p><div id="stats">${seats}</div>`;
 }
 
 function route() {
