@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,20 +16,14 @@ from paho.mqtt.enums import CallbackAPIVersion
 from app.web.club_schema import TABLE_NAME, BadMessage, GameResult, TableState, checked, status
 from app.web.hub import LiveHub
 from app.web.replies import WebContext, event_stream, json_text, static_routes, text
+from app.web.standings import club_csv, club_nights, pair_name, standings
+
+__all__ = ["Club", "ClubListener", "club_routes", "pair_name", "standings"]
 
 log = logging.getLogger("cardtable.club")
 GAME_NUMBER = re.compile(r"[0-9]{1,9}")
 
 SUBSCRIPTIONS = ("cardtable/+/state", "cardtable/+/status", "cardtable/+/games/+")
-
-
-def pair_name(table: str, team: str, players: Mapping[str, str]) -> str:
-    """A team as the standings name it: its players' names, else the table and the seats."""
-    seats = ("N", "S") if team == "NS" else ("E", "W")
-    names = [players.get(seat, seat) for seat in seats]
-    if names == list(seats):
-        return f"{table} {team}"
-    return " & ".join(names)
 
 
 @dataclass
@@ -78,25 +72,8 @@ class Club:
             tables = {name: dict(entry) for name, entry in sorted(self.tables.items())}
             games = [dict(game, table=table) for (table, _), game in sorted(self.games.items())]
         finished = [game for game in games if game.get("winner")]
-        return {"tables": tables, "finished": finished, "standings": standings(finished)}
-
-
-def standings(finished: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each pair over the finished games: played, won, points for and against; best first."""
-    rows: dict[str, dict[str, Any]] = {}
-    for game in finished:
-        players = game.get("players") or {}
-        score = game.get("score") or {}
-        for team, other in (("NS", "EW"), ("EW", "NS")):
-            name = pair_name(str(game["table"]), team, players)
-            row = rows.setdefault(name, {"pair": name, "played": 0, "won": 0,
-                                         "points_for": 0, "points_against": 0})
-            row["played"] += 1
-            row["won"] += int(game.get("winner") == team)
-            row["points_for"] += int(score.get(team, 0))
-            row["points_against"] += int(score.get(other, 0))
-    return sorted(rows.values(), key=lambda r: (-r["won"], r["points_against"] - r["points_for"],
-                                                r["pair"]))
+        return {"tables": tables, "finished": finished, "standings": standings(finished),
+                "nights": club_nights(finished)}
 
 
 class ClubListener:
@@ -151,6 +128,13 @@ def club_routes(context: WebContext) -> list[web.RouteDef]:
     async def events(request: web.Request) -> web.StreamResponse:
         return await event_stream(request, context)
 
+    async def results(request: web.Request) -> web.Response:
+        room = json.loads(context.hub.latest()[1] or "{}")
+        return web.Response(text=club_csv(room.get("finished", [])), content_type="text/csv",
+                            charset="utf-8", headers={
+                                "Content-Disposition": 'attachment; filename="club.csv"',
+                                "Cache-Control": "no-store"})
+
     async def elsewhere(request: web.Request) -> web.Response:
         if request.method in ("GET", "HEAD"):
             return text(404, "no such page\n")
@@ -160,5 +144,6 @@ def club_routes(context: WebContext) -> list[web.RouteDef]:
         *static_routes(("club.js", "style.css"), "club.html"),
         web.get("/api/club", room),
         web.get("/api/events", events),
+        web.get("/api/club.csv", results),
         web.route("*", "/{tail:.*}", elsewhere),
     ]

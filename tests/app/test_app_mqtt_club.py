@@ -210,3 +210,52 @@ def test_the_club_password_never_comes_from_the_command_line(
     assert club_password(parser.parse_args(["club", "--broker", "b"])) == "from-env"
     assert main(["club", "--broker", "b", "--password-file", str(tmp_path / "none")]) == 2
     assert "--password-file" in capsys.readouterr().err
+
+
+def test_games_are_grouped_into_club_nights_each_with_its_ranking() -> None:
+    import csv
+    import io
+    from datetime import UTC
+
+    from app.web.standings import club_csv, club_nights
+
+    def game(table: str, number: int, finished: str, winner: str,
+             players: dict[str, str]) -> dict[str, Any]:
+        return {"table": table, "id": number, "started_at": None, "finished_at": finished,
+                "winner": winner, "score": {"NS": 32, "EW": 20} if winner == "NS" else
+                {"NS": 18, "EW": 31}, "hands": 8, "players": players}
+
+    others = {"N": "=SUM(A1)", "E": "Eve", "S": "Sal", "W": "Wu"}
+    finished = [game("t1", 1, "2026-12-01T21:00:00+00:00", "NS", NAMES),
+                game("t2", 1, "2026-12-02T01:30:00+00:00", "EW", others),  # after midnight
+                game("t1", 2, "2026-12-08T20:00:00+00:00", "EW", NAMES)]
+    nights = club_nights(finished, UTC)
+    assert [(n["night"], n["games"], n["tables"]) for n in nights] == [
+        ("2026-12-08", 1, ["t1"]), ("2026-12-01", 2, ["t1", "t2"])]
+    assert [r["pair"] for r in nights[0]["standings"]] == ["Bob & Di", "Ann & Cy"]
+    first = {r["pair"]: r["won"] for r in nights[1]["standings"]}
+    assert first == {"Ann & Cy": 1, "Bob & Di": 0, "=SUM(A1) & Sal": 0, "Eve & Wu": 1}
+    lines = list(csv.DictReader(io.StringIO(club_csv(finished))))
+    assert [(line["table"], line["game"]) for line in lines] == [("t1", "1"), ("t2", "1"),
+                                                                ("t1", "2")]
+    assert lines[1]["ns_pair"] == "'=SUM(A1) & Sal" and lines[1]["winner"] == "EW"
+
+
+def test_the_club_serves_its_results_as_csv() -> None:
+    import csv
+    import io
+
+    club = Club()
+    payload = {"id": 3, "winner": "NS", "score": {"NS": 33, "EW": 20}, "hands": 5,
+               "finished_at": "2026-12-01T21:00:00+00:00", "players": NAMES}
+    assert club.take("cardtable/t1/games/3", json.dumps(payload).encode())
+    context = WebContext(None)
+    context.hub.publish(club.snapshot())
+    with WebServer(context, "127.0.0.1", 0, club_routes) as server:
+        status, headers, body = get(server, "/api/club.csv")
+        room = get_json(server, "/api/club")
+    assert status == 200 and headers["Content-Type"].startswith("text/csv")
+    (line,) = csv.DictReader(io.StringIO(body.decode()))
+    assert (line["table"], line["game"], line["ns_pair"], line["ns_score"]) == (
+        "t1", "3", "Ann & Cy", "33")
+    assert [n["games"] for n in room["nights"]] == [1]

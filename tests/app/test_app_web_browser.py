@@ -126,6 +126,7 @@ def test_the_club_page_renders_every_table_and_the_standings(tmp_path: Path) -> 
     club.take("cardtable/t1/state", json.dumps(live_snapshot(state, 1)).encode())
     club.take("cardtable/t1/games/1", json.dumps({
         "id": 1, "winner": state.winner.value, "hands": len(state.hands),
+        "finished_at": "2026-12-01T21:30:00+00:00",
         "score": {t.value: v for t, v in state.scores.items()},
         "players": {"N": "Ann", "E": "Bob", "S": "Cy", "W": "Di"}}).encode())
     club.take("cardtable/t2/status", b"offline")
@@ -134,6 +135,7 @@ def test_the_club_page_renders_every_table_and_the_standings(tmp_path: Path) -> 
     with WebServer(context, "127.0.0.1", 0, club_routes) as server:
         dom = rendered(server, "", tmp_path / "profile")
     assert 'id="table-t1"' in dom and 'id="table-t2"' in dom and "offline" in dom
+    assert "Club night" in dom and 'class="box night"' in dom and 'href="/api/club.csv"' in dom
     assert f"{state.winner.value} won" in dom
     assert "Ann &amp; Cy" in dom and "Bob &amp; Di" in dom
     assert dom.index("Ann &amp; Cy" if state.winner is Team.NS else "Bob &amp; Di") < dom.index(
