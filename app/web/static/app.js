@@ -10,12 +10,18 @@ function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
     '"': "&quot;", "'": "&#39;" })[c]);
 }
+function cardText(code) {
+  // One notation everywhere: "10♦", "Q♠", "JK".
+  const text = String(code);
+  if (text === "JK") return "JK";
+  const rank = text.slice(0, -1) === "T" ? "10" : text.slice(0, -1);
+  return rank + (SUITS[text.slice(-1)] || text.slice(-1));
+}
 function card(code) {
   if (code === "JK") return '<span class="card">JK</span>';
   const suit = code.slice(-1);
   const red = suit === "H" || suit === "D" ? " red" : "";
-  const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
-  return `<span class="card${red}" data-card="${esc(code)}">${esc(rank)}${esc(SUITS[suit] || suit)}</span>`;
+  return `<span class="card${red}" data-card="${esc(code)}">${esc(cardText(code))}</span>`;
 }
 function localTime(stamp) {
   // The journal's times are UTC; the page shows them in the phone's own time zone.
@@ -63,8 +69,8 @@ function renderLive() {
 
 function problemText(p) {
   if (p.kind === "unreadable_card") return `${p.seat}: card unreadable, lay it flat`;
-  if (p.kind === "already_played") return `${p.seat}: ${p.card} was already played`;
-  if (p.kind === "out_of_turn") return `${p.seat}: ${p.card} waits for its turn`;
+  if (p.kind === "already_played") return `${p.seat}: ${cardText(p.card)} was already played`;
+  if (p.kind === "out_of_turn") return `${p.seat}: ${cardText(p.card)} waits for its turn`;
   if (p.kind === "disconnected") return `${p.device} down: ${p.reason}`;
   return JSON.stringify(p);
 }
