@@ -88,10 +88,11 @@ class VisionSettings:
 
 @dataclass(frozen=True)
 class WebConfig:
-    """The phone page served by the table: on by default, on every address of the Pi."""
+    """The phone page served by the table: on by default, on this machine only (set host to
+    0.0.0.0 for every address of the Pi, so phones can reach it)."""
 
     enabled: bool = True
-    host: str = "0.0.0.0"
+    host: str = "127.0.0.1"
     port: int = 8080
     pin: str | None = field(default=None, repr=False)  # None: read-only, no corrections
 
@@ -289,7 +290,7 @@ def _flag(where: str, section: str, key: str, value: object) -> bool:
 
 
 def _web(where: str, values: Mapping[str, Any]) -> WebConfig:
-    host = _text(where, "web", "host", values.get("host", "0.0.0.0")).strip()
+    host = _text(where, "web", "host", values.get("host", "127.0.0.1")).strip()
     if not host:
         raise ConfigError(f"{where}: [web] host = '': expected an address such as 0.0.0.0")
     return WebConfig(

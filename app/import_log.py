@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from app.journal import Journal, JournalError
+from app.journal import IMPORTED_TABLE, Journal, JournalError
 from table import Event, Team
 from table.events import event_to_json
 from table.log import log_lines, parse_lines, replay_lines
@@ -74,6 +74,8 @@ def import_game(journal: Journal, events: list[Event], state: GameState) -> Impo
                     state.scores[Team.EW],
                 ),
             )
+            db.execute(f"CREATE TABLE IF NOT EXISTS {IMPORTED_TABLE} (game_id INTEGER PRIMARY KEY)")
+            db.execute(f"INSERT INTO {IMPORTED_TABLE} (game_id) VALUES (?)", (game_id,))
             db.executemany(
                 "INSERT INTO events (game_id, seq, at, event) VALUES (?, ?, ?, ?)",
                 [

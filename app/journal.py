@@ -35,7 +35,12 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS probe (filler BLOB);
+CREATE TABLE IF NOT EXISTS game_players (game_id INTEGER PRIMARY KEY, players TEXT NOT NULL);
 """
+IMPORTED_TABLE = "imported_games"
+"""Games added by `cardtable import`: history, never resumed by the table (app/import_log.py)."""
+PLAYERS_TABLE = "game_players"
+"""Who sat where in each game, as the table's config named them while it was played."""
 
 # Each step brings a journal from the version before it (PRAGMA user_version) to the next.
 # Version 1: per card event, who named it (camera or person), what the camera had read, and
@@ -164,6 +169,9 @@ def _now() -> str:
 class Journal:
     """An SQLite journal in WAL mode with synchronous=FULL: an acknowledged event survives."""
 
+    seat_names: dict[str, str] | None = None
+    """Who sits where, as the config names them: recorded with each game the table plays."""
+
     def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
         """`busy_timeout_s`: how long a write waits for another connection's lock."""
         self.path = Path(path)
@@ -279,6 +287,9 @@ class Journal:
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
             ).fetchone()
             seq = int(row[0]) + 1
+            if self.seat_names:  # the first names recorded for a game stand
+                db.execute(f"INSERT OR IGNORE INTO {PLAYERS_TABLE} (game_id, players) "
+                           "VALUES (?, ?)", (game_id, json.dumps(self.seat_names)))
             db.execute(
                 "INSERT INTO events (game_id, seq, at, event, source, camera_read, hand, trick) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -393,10 +404,27 @@ class Journal:
         ).fetchall()
         return [GameRecord(*row) for row in rows]
 
-    def latest_game(self) -> int | None:
-        """The most recent game, won or not: the one the table shows on start."""
-        row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+    def latest_game(self, *, imported: bool = False) -> int | None:
+        """The most recent game, won or not: the one the table shows on start. An imported game
+        is history, never resumed (the table starts a new one after it); `imported` counts it."""
+        query = "SELECT MAX(id) FROM games"
+        if not imported and self._has_table(IMPORTED_TABLE):
+            query += f" WHERE id NOT IN (SELECT game_id FROM {IMPORTED_TABLE})"
+        row = self._db.execute(query).fetchone()
         return int(row[0]) if row and row[0] is not None else None
+
+    def players(self, game_id: int) -> dict[str, str]:
+        """Who sat where in `game_id` (seat letter to name); empty when nobody was named."""
+        if not self._has_table(PLAYERS_TABLE):
+            return {}
+        row = self._db.execute(
+            f"SELECT players FROM {PLAYERS_TABLE} WHERE game_id = ?", (game_id,)).fetchone()
+        return {str(seat): str(name) for seat, name in json.loads(row[0]).items()} if row else {}
+
+    def _has_table(self, name: str) -> bool:
+        row = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone()
+        return row is not None
 
     def unfinished_game(self) -> int | None:
         """The game in progress (neither won nor given up for a new one), if any."""

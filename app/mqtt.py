@@ -193,23 +193,23 @@ class MqttPublisher:
                 if not self._publish(name, json.dumps(config), retain=True):
                     return False
             self._last_state = None
-            for game_id in outbox.games():
-                if not self._publish_game(outbox, game_id):
-                    return False
+            renew = outbox.games()  # the retained games, renewed once after a connect
+        else:
+            renew = []
+        games: list[int] = []
         while not self._stop.is_set():
             batch = outbox.pending()
             if not batch:
                 break
-            games: list[int] = []
             for pending in batch:
                 if not self._publish(topic(self.table, "events"), event_payload(pending)):
                     return False
                 outbox.mark(pending.game_id, pending.seq)
-                if not games or games[-1] != pending.game_id:
+                if pending.game_id not in games:
                     games.append(pending.game_id)
-            for game_id in games:
-                if not self._publish_game(outbox, game_id):
-                    return False
+        for game_id in sorted(set(renew) | set(games)):  # each game's summary once
+            if not self._publish_game(outbox, game_id):
+                return False
         return self._publish_state(outbox)
 
     def _publish_game(self, outbox: Outbox, game_id: int) -> bool:
@@ -217,7 +217,10 @@ class MqttPublisher:
         if row is None:
             return True
         hands = len(replay([event_from_json(e) for e in outbox.events(game_id)]).hands)
-        players = {seat: self._seat_names.get(seat, seat) for seat in "NESW"}
+        recorded = outbox.players(game_id)
+        if not recorded and game_id == outbox.latest_game():  # the game at the table now
+            recorded = self._seat_names
+        players = {seat: recorded.get(seat, seat) for seat in "NESW"}
         payload = game_payload(row, hands, players)
         return self._publish(topic(self.table, "games", str(game_id)), payload, retain=True)
 
@@ -239,7 +242,8 @@ class MqttPublisher:
             if not published:
                 return True
             state = replay([event_from_json(e) for e in published])
-            text = json.dumps(live_snapshot(state, game_id, seat_names=self._seat_names),
+            text = json.dumps(live_snapshot(state, game_id, seq=len(published),
+                                            seat_names=self._seat_names),
                               separators=(",", ":"))
         if text == self._last_state:
             return True

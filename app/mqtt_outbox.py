@@ -1,7 +1,9 @@
 """How far each game's events have reached the MQTT broker, kept in the journal itself.
 
 The journal is the truth: an event is marked published only once the broker acknowledged it,
-so after the broker or the network comes back the rest is sent in order, from there on.
+so after the broker or the network comes back the rest is sent in order, from there on. A journal
+that never had a publisher starts with its earlier games counted as sent (they are history, not
+news: only the game being played goes out event by event), and imported games are never sent.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app.import_log import PUBLISHED_TABLE
+from app.journal import IMPORTED_TABLE, PLAYERS_TABLE
 
 OUTBOX_SCHEMA = (
     f"CREATE TABLE IF NOT EXISTS {PUBLISHED_TABLE} ("
@@ -51,7 +54,30 @@ class Outbox:
         self.path = path
         self._db = sqlite3.connect(path, isolation_level=None, timeout=10.0,
                                    check_same_thread=False)
-        self._db.execute(OUTBOX_SCHEMA)
+        with self._transaction() as db:
+            if not self._has_table(PUBLISHED_TABLE):
+                db.execute(OUTBOX_SCHEMA)
+                self._history_sent(db)
+
+    def _has_table(self, name: str) -> bool:
+        row = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone()
+        return row is not None
+
+    def _imported(self) -> str:
+        """SQL naming the imported games (none when nothing was ever imported)."""
+        if self._has_table(IMPORTED_TABLE):
+            return f"SELECT game_id FROM {IMPORTED_TABLE}"
+        return "SELECT NULL WHERE 0"
+
+    def _history_sent(self, db: sqlite3.Connection) -> None:
+        """Count every game but the latest as sent, to its last event: a first publisher
+        resumes from the table's game, not from the start of the journal."""
+        db.execute(
+            f"INSERT INTO {PUBLISHED_TABLE} (game_id, seq) "
+            "SELECT game_id, MAX(seq) FROM events WHERE game_id < "
+            f"(SELECT COALESCE(MAX(id), 0) FROM games WHERE id NOT IN ({self._imported()})) "
+            f"AND game_id NOT IN ({self._imported()}) GROUP BY game_id")
 
     def close(self) -> None:
         """Close the connection."""
@@ -72,7 +98,8 @@ class Outbox:
         rows = self._db.execute(
             "SELECT e.game_id, e.seq, e.at, e.event FROM events e "
             f"LEFT JOIN {PUBLISHED_TABLE} p ON p.game_id = e.game_id "
-            "WHERE e.seq > COALESCE(p.seq, 0) ORDER BY e.game_id, e.seq LIMIT ?",
+            f"WHERE e.seq > COALESCE(p.seq, 0) AND e.game_id NOT IN ({self._imported()}) "
+            "ORDER BY e.game_id, e.seq LIMIT ?",
             (limit,),
         ).fetchall()
         return [Pending(int(g), int(s), str(at), json.loads(text)) for g, s, at, text in rows]
@@ -111,11 +138,21 @@ class Outbox:
     def games(self) -> list[int]:
         """Every game whose events have all reached the broker (retained topics to renew)."""
         rows = self._db.execute(
-            f"SELECT g.id FROM games g JOIN {PUBLISHED_TABLE} p ON p.game_id = g.id ORDER BY g.id"
+            f"SELECT g.id FROM games g JOIN {PUBLISHED_TABLE} p ON p.game_id = g.id "
+            f"WHERE g.id NOT IN ({self._imported()}) ORDER BY g.id"
         ).fetchall()
         return [int(row[0]) for row in rows]
 
     def latest_game(self) -> int | None:
-        """The game the table shows."""
-        row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+        """The game the table shows (an imported game never is)."""
+        row = self._db.execute(
+            f"SELECT MAX(id) FROM games WHERE id NOT IN ({self._imported()})").fetchone()
         return int(row[0]) if row and row[0] is not None else None
+
+    def players(self, game_id: int) -> dict[str, str]:
+        """Who sat where in `game_id` as the journal recorded it; empty when nobody was named."""
+        if not self._has_table(PLAYERS_TABLE):
+            return {}
+        row = self._db.execute(
+            f"SELECT players FROM {PLAYERS_TABLE} WHERE game_id = ?", (game_id,)).fetchone()
+        return {str(seat): str(name) for seat, name in json.loads(row[0]).items()} if row else {}

@@ -59,6 +59,7 @@ class TableApp:
         for `stuck_after_s` counts as stuck."""
         self.config = config
         self.controller = controller
+        controller.journal.seat_names = dict(config.seat_names) or None  # kept with each game
         self.outputs: Outputs = outputs or NullOutputs()
         self.notifier = notifier or Notifier()
         self.clock = clock
@@ -109,7 +110,7 @@ class TableApp:
                 raise
             paused = self.journal_pause.paused
             item.answer(Reply.of(notices, paused=paused, game=self.controller.game_id,
-                                 seq=len(self.controller.state.log)))
+                                 seq=len(self.controller.events)))
             return notices
         acknowledge = getattr(item, "acknowledge", None)
         key: inputs.PanelKey | None = getattr(item, "key", None)

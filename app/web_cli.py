@@ -9,6 +9,8 @@ from typing import Any
 
 from app.commands import journal_options
 
+PASSWORD_ENV = "CARDTABLE_CLUB_PASSWORD"
+
 
 def register(subparsers: Any) -> None:
     """Add `import`, `web` and `club` to the `cardtable` command."""
@@ -20,8 +22,11 @@ def register(subparsers: Any) -> None:
     web = subparsers.add_parser(
         "web", help="serve the phone page (the live table, the history) and publish to [mqtt]")
     journal_options(web)
-    web.add_argument("--host", help="address to listen on (default: [web] host, 0.0.0.0)")
+    web.add_argument("--host", help="address to listen on (default: [web] host, 127.0.0.1)")
     web.add_argument("--port", type=int, help="port to listen on (default: [web] port, 8080)")
+    web.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                     help="a DNS name the page may be reached by, beyond this machine's own "
+                          "names and its addresses (repeatable)")
     web.add_argument("--max-seconds", type=float, help="stop after this long")
     web.add_argument("--screenshots", type=Path, metavar="OUTDIR",
                      help="write PNGs of the pages at phone and desktop sizes, then stop")
@@ -32,8 +37,14 @@ def register(subparsers: Any) -> None:
     club.add_argument("--broker-port", type=int, default=1883, help="its port (default 1883)")
     club.add_argument("--tls", action="store_true", help="connect to the broker over TLS")
     club.add_argument("--user", help="the broker user")
-    club.add_argument("--password", help="the broker password")
-    club.add_argument("--host", default="0.0.0.0", help="address to serve on (default 0.0.0.0)")
+    club.add_argument("--password-file", type=Path, metavar="FILE",
+                      help=f"a file holding the broker password (else ${PASSWORD_ENV})")
+    club.add_argument("--password", help=argparse.SUPPRESS)  # refused: argv is public
+    club.add_argument("--host", default="127.0.0.1",
+                      help="address to serve on (default 127.0.0.1; 0.0.0.0 for every address)")
+    club.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                      help="a DNS name the page may be reached by, beyond this machine's own "
+                           "names and its addresses (repeatable)")
     club.add_argument("--port", type=int, default=8090, help="port to serve on (default 8090)")
     club.add_argument("--max-seconds", type=float, help="stop after this long")
     club.add_argument("--screenshots", type=Path, metavar="OUTDIR",
@@ -101,25 +112,53 @@ def _serve_until_stopped(max_seconds: float | None) -> None:
     stop.wait(max_seconds)
 
 
+def club_password(args: argparse.Namespace) -> str | None:
+    """The broker password from --password-file or the environment; ValueError naming why."""
+    import os
+
+    if args.password is not None:
+        raise ValueError("--password on the command line is visible to every user of this "
+                         f"machine: use --password-file FILE or ${PASSWORD_ENV}")
+    if args.password_file is not None:
+        try:
+            text: str = args.password_file.read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or "not UTF-8 text"
+            raise ValueError(f"--password-file {args.password_file}: {reason}") from None
+        password = text.rstrip("\r\n")
+        if not password:
+            raise ValueError(f"--password-file {args.password_file}: empty")
+        return password
+    return os.environ.get(PASSWORD_ENV) or None
+
+
 def run_club(args: argparse.Namespace) -> int:
     """Serve the room's page from what the broker holds about every table."""
-    from app.web.club import ClubHandler, ClubListener
+    from app.web.club import ClubListener, club_routes
     from app.web.server import WebContext, WebServer
 
     for name, port in (("--port", args.port), ("--broker-port", args.broker_port)):
         if not 0 <= port <= 65535:
             print(f"cardtable club: {name} {port}: expected 0 to 65535", file=sys.stderr)
             return 2
-    context = WebContext(None, **_stream_settings(args))
+    try:
+        password = club_password(args)
+    except ValueError as error:
+        print(f"cardtable club: {error}", file=sys.stderr)
+        return 2
+    if password is not None and args.user is None:
+        print("cardtable club: a broker password without --user", file=sys.stderr)
+        return 2
+    context = WebContext(None, hosts=tuple(args.allow_host), **_stream_settings(args))
     host, port = ("127.0.0.1", 0) if args.screenshots else (args.host, args.port)
     try:
-        server = WebServer(context, host, port, ClubHandler)
+        server = WebServer(context, host, port, club_routes)
     except OSError as error:
         print(f"cardtable club: cannot listen on {args.host}:{args.port}: "
               f"{error.strerror or error}", file=sys.stderr)
         return 2
     listener = ClubListener(args.broker, args.broker_port, context.hub, tls=args.tls,
-                            user=args.user, password=args.password).start()
+                            user=args.user, password=password).start()
     with server:
         if args.screenshots:
             listener.subscribed.wait(10.0)
@@ -152,7 +191,7 @@ def run_web(args: argparse.Namespace) -> int:
         print(f"cardtable web: --port {port}: expected 0 to 65535", file=sys.stderr)
         return 2
     journal_path = state_dir / "journal.sqlite"
-    context = WebContext(journal_path, **_stream_settings(args))
+    context = WebContext(journal_path, hosts=tuple(args.allow_host), **_stream_settings(args))
     if config.web.pin is not None and not args.screenshots:  # to the table beside, if running
         from app.control import CONTROL_SOCKET, SocketLink
         from app.web.pin import PinGate
@@ -202,7 +241,7 @@ def _latest_game(journal_path: Path) -> int | None:
 
     try:
         with read_only(journal_path) as journal:
-            return journal.latest_game()
+            return journal.latest_game(imported=True)
     except JournalError:
         return None
 

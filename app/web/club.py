@@ -3,28 +3,27 @@
 from __future__ import annotations
 
 import json
+import logging
+import re
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from http import HTTPStatus
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
+from app.web.club_schema import TABLE_NAME, BadMessage, GameResult, TableState, checked, status
 from app.web.hub import LiveHub
-from app.web.server import WebHandler
+from app.web.replies import WebContext, event_stream, json_text, static_routes, text
+from app.web.standings import club_csv, club_nights, pair_name, standings
+
+__all__ = ["Club", "ClubListener", "club_routes", "pair_name", "standings"]
+
+log = logging.getLogger("cardtable.club")
+GAME_NUMBER = re.compile(r"[0-9]{1,9}")
 
 SUBSCRIPTIONS = ("cardtable/+/state", "cardtable/+/status", "cardtable/+/games/+")
-
-
-def pair_name(table: str, team: str, players: Mapping[str, str]) -> str:
-    """A team as the standings name it: its players' names, else the table and the seats."""
-    seats = ("N", "S") if team == "NS" else ("E", "W")
-    names = [players.get(seat, seat) for seat in seats]
-    if names == list(seats):
-        return f"{table} {team}"
-    return " & ".join(names)
 
 
 @dataclass
@@ -33,27 +32,38 @@ class Club:
 
     tables: dict[str, dict[str, Any]] = field(default_factory=dict)
     games: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    rejected: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def take(self, topic: str, payload: bytes | bytearray) -> bool:
-        """Take one broker message; False when it is not one of the tables' topics."""
+        """Take one broker message; False when it is not one of the tables' topics or does not
+        match its schema (then it is logged and dropped, and what was known stays)."""
         parts = topic.split("/")
         if len(parts) < 3 or parts[0] != "cardtable":
             return False
         table, kind = parts[1], parts[2]
-        text = bytes(payload).decode("utf-8", "replace")
-        with self._lock:
-            entry = self.tables.setdefault(table, {"state": None, "status": "unknown"})
+        try:
+            if not TABLE_NAME.fullmatch(table):
+                raise BadMessage("the table's name is not lower-case letters, digits, - or _")
             if kind == "status" and len(parts) == 3:
-                entry["status"] = text
+                update: tuple[str, Any] = ("status", status(bytes(payload)))
             elif kind == "state" and len(parts) == 3:
-                entry["state"] = _json(text)
-            elif kind == "games" and len(parts) == 4 and parts[3].isdigit():
-                game = _json(text)
-                if isinstance(game, dict):
-                    self.games[(table, int(parts[3]))] = game
+                update = ("state", checked(TableState, bytes(payload)))
+            elif kind == "games" and len(parts) == 4 and GAME_NUMBER.fullmatch(parts[3]):
+                update = ("game", checked(GameResult, bytes(payload)))
             else:
                 return False
+        except BadMessage as error:
+            with self._lock:
+                self.rejected += 1
+            log.warning("club: dropped a message on %.80s: %s", topic, error)
+            return False
+        with self._lock:
+            entry = self.tables.setdefault(table, {"state": None, "status": "unknown"})
+            if update[0] == "game":
+                self.games[(table, int(parts[3]))] = update[1]
+            else:
+                entry[update[0]] = update[1]
         return True
 
     def snapshot(self) -> dict[str, Any]:
@@ -62,32 +72,8 @@ class Club:
             tables = {name: dict(entry) for name, entry in sorted(self.tables.items())}
             games = [dict(game, table=table) for (table, _), game in sorted(self.games.items())]
         finished = [game for game in games if game.get("winner")]
-        return {"tables": tables, "finished": finished, "standings": standings(finished)}
-
-
-def standings(finished: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each pair over the finished games: played, won, points for and against; best first."""
-    rows: dict[str, dict[str, Any]] = {}
-    for game in finished:
-        players = game.get("players") or {}
-        score = game.get("score") or {}
-        for team, other in (("NS", "EW"), ("EW", "NS")):
-            name = pair_name(str(game["table"]), team, players)
-            row = rows.setdefault(name, {"pair": name, "played": 0, "won": 0,
-                                         "points_for": 0, "points_against": 0})
-            row["played"] += 1
-            row["won"] += int(game.get("winner") == team)
-            row["points_for"] += int(score.get(team, 0))
-            row["points_against"] += int(score.get(other, 0))
-    return sorted(rows.values(), key=lambda r: (-r["won"], r["points_against"] - r["points_for"],
-                                                r["pair"]))
-
-
-def _json(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return None
+        return {"tables": tables, "finished": finished, "standings": standings(finished),
+                "nights": club_nights(finished)}
 
 
 class ClubListener:
@@ -126,24 +112,38 @@ class ClubListener:
 
     def _on_message(self, client: mqtt.Client, userdata: object,
                     message: mqtt.MQTTMessage) -> None:
-        if self.club.take(message.topic, message.payload):
-            self.hub.publish(self.club.snapshot())
+        try:
+            if self.club.take(message.topic, message.payload):
+                self.hub.publish(self.club.snapshot())
+        except Exception:  # one message must never end the club's MQTT thread
+            log.exception("club: a message on %.80s could not be taken", message.topic)
 
 
-class ClubHandler(WebHandler):
+def club_routes(context: WebContext) -> list[web.RouteDef]:
     """The club's routes: its page, the room as JSON and as a live stream."""
 
-    def do_GET(self) -> None:
-        """Route a request."""
-        path = self.path.split("?", 1)[0]
-        context = self.server.context
-        if path == "/":
-            self._static("club.html")
-        elif path in ("/static/club.js", "/static/style.css"):
-            self._static(path[len("/static/"):])
-        elif path == "/api/club":
-            self._send(HTTPStatus.OK, "application/json", context.hub.latest()[1] or "null")
-        elif path == "/api/events":
-            self._stream(context)
-        else:
-            self._send(HTTPStatus.NOT_FOUND, "text/plain", f"no page {path}\n")
+    async def room(request: web.Request) -> web.Response:
+        return json_text(context.hub.latest()[1] or "null")
+
+    async def events(request: web.Request) -> web.StreamResponse:
+        return await event_stream(request, context)
+
+    async def results(request: web.Request) -> web.Response:
+        room = json.loads(context.hub.latest()[1] or "{}")
+        return web.Response(text=club_csv(room.get("finished", [])), content_type="text/csv",
+                            charset="utf-8", headers={
+                                "Content-Disposition": 'attachment; filename="club.csv"',
+                                "Cache-Control": "no-store"})
+
+    async def elsewhere(request: web.Request) -> web.Response:
+        if request.method in ("GET", "HEAD"):
+            return text(404, "no such page\n")
+        return text(405, "read-only\n", {"Allow": "GET, HEAD"})
+
+    return [
+        *static_routes(("club.js", "style.css"), "club.html"),
+        web.get("/api/club", room),
+        web.get("/api/events", events),
+        web.get("/api/club.csv", results),
+        web.route("*", "/{tail:.*}", elsewhere),
+    ]

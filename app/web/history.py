@@ -106,7 +106,7 @@ def seat_statistics(journal: Journal) -> dict[str, Any]:
         for hand in state.hands:
             for renege in hand.reneges:
                 reneges[renege.seat.value] += 1
-            outcome = _contract_outcome(hand)
+            outcome = contract_outcome(hand)
             if outcome is not None:
                 seat, bid, was_made = outcome
                 (made if was_made else went_set)[(seat, bid)] += 1
@@ -125,7 +125,7 @@ def seat_statistics(journal: Journal) -> dict[str, Any]:
     return {"games": len(games), "seats": seats}
 
 
-def _contract_outcome(hand: Hand) -> tuple[str, str, bool] | None:
+def contract_outcome(hand: Hand) -> tuple[str, str, bool] | None:
     """(bidder, bid, made) of a hand played to its end; None for a redeal or a hand in play."""
     contract = hand.contract
     if hand.result is not HandResult.PLAYED or contract is None:

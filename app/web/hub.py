@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from typing import Any
 
 
@@ -16,6 +17,7 @@ class LiveHub:
         self._data = ""
         self._closed = False
         self._listeners = 0
+        self._watchers: list[Callable[[], None]] = []
 
     def publish(self, snapshot: dict[str, Any]) -> bool:
         """Make `snapshot` the newest; False (and nothing sent) when it is the same as before."""
@@ -26,7 +28,25 @@ class LiveHub:
             self._data = data
             self._version += 1
             self._changed.notify_all()
+        self._tell_watchers()
         return True
+
+    def watch(self, watcher: Callable[[], None]) -> None:
+        """Call `watcher` (from the publishing thread) after each new snapshot and on close."""
+        with self._changed:
+            self._watchers.append(watcher)
+
+    def unwatch(self, watcher: Callable[[], None]) -> None:
+        """Stop calling `watcher`."""
+        with self._changed:
+            if watcher in self._watchers:
+                self._watchers.remove(watcher)
+
+    def _tell_watchers(self) -> None:
+        with self._changed:
+            watchers = list(self._watchers)
+        for watcher in watchers:
+            watcher()
 
     def latest(self) -> tuple[int, str]:
         """The newest version and its JSON text (version 0, "" before anything was published)."""
@@ -62,3 +82,4 @@ class LiveHub:
         with self._changed:
             self._closed = True
             self._changed.notify_all()
+        self._tell_watchers()

@@ -15,12 +15,15 @@ def live_snapshot(
     state: GameState,
     game_id: int | None,
     *,
+    seq: int | None = None,
     seat_names: Mapping[str, str] | None = None,
     problems: list[dict[str, str]] | None = None,
     alarms: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The live view of a game: score, bidding, contract, trick, turn, reneges and problems.
 
+    `seq` is the number of events journaled for the game, undos included, as the MQTT events
+    count them (without it, the events standing in the state's log).
     `alarms` are the reneges waiting for the players' answer (the running table knows them);
     without them, the reneges proven in the current hand, or in the hand just finished, stand.
     """
@@ -32,7 +35,7 @@ def live_snapshot(
             dict(renege_summary(renege), hand=hand.number) for renege in hand.reneges]
     return {
         "game": game_id,
-        "seq": len(state.log),
+        "seq": len(state.log) if seq is None else seq,
         "phase": state.phase.value,
         "target": state.rules.target,
         "score": _teams(state.scores),

@@ -7,7 +7,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+SIZES = {"phone": (390, 844), "desktop": (1366, 768)}
 # Chromium's virtual clock stands still while a request is open: the server ends its event
 # streams soon and the page reconnects, so the page settles within the budget.
 SHORT_STREAMS = {"stream_s": 0.3, "retry_ms": 500}

@@ -1,296 +1,173 @@
-"""The table's web server: the phone page, the journal's games as JSON, and the live stream."""
+"""The web server: aiohttp on its own event loop in a thread, beside the table or alone.
+
+HTTP/1.1 with keep-alive and HEAD; idle or half-sent connections are closed after `idle_s`;
+at most `max_connections` at once (the next are answered 503 and closed); every answer goes
+through the Host allow-list, the Origin check on writes and the security headers.
+"""
 
 from __future__ import annotations
 
-import json
-import math
-import re
+import asyncio
+import contextlib
 import socket
-import sqlite3
 import threading
-import time
-from dataclasses import dataclass, field
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-from app.control import Link, Reply, RequestError, TableUnavailable
-from app.journal import JournalError
-from app.web.history import chart_svg, game_detail, games_list, read_only, seat_statistics
-from app.web.hub import LiveHub
-from app.web.pin import PinGate
+from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
-STATIC = Path(__file__).with_name("static")
-STATIC_TYPES = {
-    "index.html": "text/html; charset=utf-8",
-    "app.js": "text/javascript; charset=utf-8",
-    "style.css": "text/css; charset=utf-8",
-    "club.html": "text/html; charset=utf-8",
-    "club.js": "text/javascript; charset=utf-8",
-}
-KEEPALIVE_S = 15.0
-STREAM_S = 300.0  # a stream ends after this long; the page reconnects at once and carries on
-RETRY_MS = 1000
-GAME_PATH = re.compile(r"^/api/games/(\d{1,9})(/chart\.svg|/log)?$")
-MAX_BODY = 4096
-READ_ONLY = "corrections from this page are off: the table's config sets no [web] pin"
+from app.web.guard import guard, local_names, security_headers
+from app.web.replies import WebContext
+from app.web.routes import MAX_BODY, table_routes
+
+__all__ = ["WebContext", "WebServer"]
+BACKLOG = 256
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n"
+        b"Retry-After: 5\r\n\r\n")
+Routes = Callable[[WebContext], list[web.RouteDef]]
 
 
-@dataclass
-class WebContext:
-    """What the handlers read: the journal's path and the live hub; with a PIN gate and a
-    link to the table, corrections too (without both the page is read-only)."""
+class _Busy(asyncio.Protocol):
+    """A connection over the limit: told 503 and closed at once."""
 
-    journal_path: Path | None
-    hub: LiveHub = field(default_factory=LiveHub)
-    keepalive_s: float = KEEPALIVE_S
-    stream_s: float = STREAM_S
-    retry_ms: int = RETRY_MS
-    pins: PinGate | None = None
-    corrections: Link | None = None
-
-    @property
-    def correctable(self) -> bool:
-        """True when the page may send corrections (a PIN is set and a table is linked)."""
-        return self.pins is not None and self.corrections is not None
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        transport.write(BUSY)
+        transport.close()
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self, address: tuple[str, int], context: WebContext,
-                 handler: type[BaseHTTPRequestHandler]) -> None:
-        self.context = context
-        super().__init__(address, handler)
+def _close_if_silent(handler: RequestHandler) -> None:
+    """Close a connection that has not sent one whole request (aiohttp before 3.14 leaves a
+    connection that never asks anything open; newer versions close it themselves too)."""
+    if getattr(handler, "_request_count", 1) == 0:
+        handler.force_close()
 
 
-class WebHandler(BaseHTTPRequestHandler):
-    """Read-only routes: the page, its script and styles, the API and the event stream."""
+class _LimitedSite(web.SockSite):
+    """A listening socket that takes at most `limit` connections at a time, and closes one
+    that asks nothing within `idle_s`."""
 
-    server: _Server
-    server_version = "cardtable"
+    def __init__(self, runner: web.AppRunner, sock: socket.socket, limit: int,
+                 idle_s: float) -> None:
+        super().__init__(runner, sock)
+        self._limit, self._idle_s = limit, idle_s
 
-    def setup(self) -> None:
-        super().setup()
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    async def start(self) -> None:
+        await web.BaseSite.start(self)
+        server = self._runner.server
+        assert server is not None
+        loop = asyncio.get_running_loop()
 
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the table's log is for the table."""
+        def factory() -> asyncio.Protocol:
+            if len(server.connections) >= self._limit:
+                return _Busy()
+            handler = server()
+            loop.call_later(self._idle_s, _close_if_silent, handler)
+            return handler
 
-    def do_GET(self) -> None:
-        """Route a request."""
-        path = self.path.split("?", 1)[0]
-        context = self.server.context
-        if path == "/":
-            self._static("index.html")
-        elif path.startswith("/static/") and path[len("/static/"):] in STATIC_TYPES:
-            self._static(path[len("/static/"):])
-        elif path == "/api/corrections":
-            self._json({"enabled": context.correctable})
-        elif path == "/api/live":
-            self._send(HTTPStatus.OK, "application/json", context.hub.latest()[1] or "null")
-        elif path == "/api/events":
-            self._stream(context)
-        elif path == "/api/games":
-            self._from_journal(lambda journal: self._json(games_list(journal)))
-        elif path == "/api/stats":
-            self._from_journal(lambda journal: self._json(seat_statistics(journal)))
-        elif match := GAME_PATH.match(path):
-            self._game(int(match.group(1)), match.group(2))
-        else:
-            self._send(HTTPStatus.NOT_FOUND, "text/plain", f"no page {path}\n")
-
-    def do_POST(self) -> None:
-        """Corrections with the PIN at `/api/correct`; everything else is read-only."""
-        if self.path.split("?", 1)[0] == "/api/correct":
-            self._correct()
-            return
-        self._refuse_writing()
-
-    def _refuse_writing(self) -> None:
-        self._send(HTTPStatus.METHOD_NOT_ALLOWED, "text/plain",
-                   "read-only: corrections are made at the table\n")
-
-    do_PUT = do_DELETE = do_PATCH = _refuse_writing
-
-    def _correct(self) -> None:
-        """A correction from the page: the PIN checked, then handed to the table to decide."""
-        context = self.server.context
-        pins, link = context.pins, context.corrections
-        if pins is None or link is None:
-            self._answer(HTTPStatus.FORBIDDEN, READ_ONLY)
-            return
-        client = str(self.client_address[0])
-        wait = pins.wait_s(client)
-        if wait > 0:
-            seconds = max(math.ceil(wait), 1)
-            self._answer(HTTPStatus.TOO_MANY_REQUESTS,
-                         f"too many wrong PINs from this address: try again in {seconds} s",
-                         {"Retry-After": str(seconds)})
-            return
-        data = self._body()
-        if data is None:
-            return
-        if not pins.check(client, data.pop("pin", None)):
-            left = pins.tries_left(client)
-            self._answer(HTTPStatus.UNAUTHORIZED,
-                         f"wrong PIN ({left} more tr{'y' if left == 1 else 'ies'} this minute)")
-            return
-        try:
-            reply = link.submit(data)
-        except RequestError as error:
-            self._answer(HTTPStatus.BAD_REQUEST, str(error))
-            return
-        except TableUnavailable as error:
-            self._answer(HTTPStatus.SERVICE_UNAVAILABLE, str(error))
-            return
-        status = (HTTPStatus.OK if reply.accepted
-                  else HTTPStatus.SERVICE_UNAVAILABLE if reply.paused else HTTPStatus.CONFLICT)
-        self._json(reply.to_json(), status)
-
-    def _body(self) -> dict[str, Any] | None:
-        """The request's JSON object; None once a refusal has been sent."""
-        try:
-            length = int(self.headers.get("Content-Length", ""))
-        except ValueError:
-            self._answer(HTTPStatus.LENGTH_REQUIRED, "a JSON body with its Content-Length")
-            return None
-        if not 0 < length <= MAX_BODY:
-            self._answer(HTTPStatus.REQUEST_ENTITY_TOO_LARGE if length > MAX_BODY
-                         else HTTPStatus.BAD_REQUEST,
-                         f"a JSON body of 1 to {MAX_BODY} bytes is needed")
-            return None
-        try:
-            data = json.loads(self.rfile.read(length).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError):
-            self._answer(HTTPStatus.BAD_REQUEST, "the body is not JSON")
-            return None
-        if not isinstance(data, dict):
-            self._answer(HTTPStatus.BAD_REQUEST, 'expected a JSON object such as {"action": '
-                         '"undo", "pin": "..."}')
-            return None
-        return data
-
-    def _answer(self, status: HTTPStatus, message: str,
-                headers: dict[str, str] | None = None) -> None:
-        """A correction not taken, and why, as the page shows it."""
-        body = Reply(False, message).to_json()
-        self._send(status, "application/json", json.dumps(body), headers)
-
-    def _game(self, game_id: int, part: str | None) -> None:
-        def answer(journal: Any) -> None:
-            if part == "/log":
-                name = f"game-{game_id}.jsonl"
-                self._send(HTTPStatus.OK, "application/x-ndjson", journal.export(game_id),
-                           {"Content-Disposition": f'attachment; filename="{name}"'})
-                return
-            detail = game_detail(journal, game_id)
-            if part == "/chart.svg":
-                self._send(HTTPStatus.OK, "image/svg+xml",
-                           chart_svg(detail["running"], detail["target"]))
-                return
-            detail["chart_svg"] = chart_svg(detail["running"], detail["target"])
-            self._json(detail)
-
-        self._from_journal(answer)
-
-    def _from_journal(self, answer: Any) -> None:
-        path = self.server.context.journal_path
-        if path is None:
-            self._send(HTTPStatus.NOT_FOUND, "text/plain", "this page has no journal\n")
-            return
-        try:
-            with read_only(path) as journal:
-                answer(journal)
-        except JournalError as error:
-            self._send(HTTPStatus.NOT_FOUND, "text/plain", f"{error}\n")
-        except sqlite3.DatabaseError as error:
-            self._send(HTTPStatus.SERVICE_UNAVAILABLE, "text/plain", f"journal: {error}\n")
-
-    def _stream(self, context: WebContext) -> None:
-        """Server-Sent Events: the current view at once, then each new one as it comes."""
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        version, data = context.hub.latest()
-        context.hub.listening()
-        ends = time.monotonic() + context.stream_s
-        try:
-            self.wfile.write(f"retry: {context.retry_ms}\n\n".encode())
-            if version:
-                self._event(version, data)
-            while not context.hub.closed and (left := ends - time.monotonic()) > 0:
-                newer = context.hub.wait_newer(version, min(context.keepalive_s, left))
-                if newer is None:
-                    if ends - time.monotonic() > 0:
-                        self.wfile.write(b": keepalive\n\n")
-                    continue
-                version, data = newer
-                self._event(version, data)
-        except (BrokenPipeError, ConnectionResetError, TimeoutError):
-            return
-
-    def _event(self, version: int, data: str) -> None:
-        self.wfile.write(f"id: {version}\nevent: state\ndata: {data}\n\n".encode())
-
-    def _static(self, name: str) -> None:
-        self._send(HTTPStatus.OK, STATIC_TYPES[name], (STATIC / name).read_text("utf-8"))
-
-    def _json(self, value: object, status: HTTPStatus = HTTPStatus.OK) -> None:
-        self._send(status, "application/json", json.dumps(value))
-
-    def _send(self, status: HTTPStatus, kind: str, text: str,
-              headers: dict[str, str] | None = None) -> None:
-        body = text.encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", kind if "charset" in kind else f"{kind}; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(body)
+        self._server = await loop.create_server(
+            factory, sock=self._sock, backlog=self._backlog)
 
 
 class WebServer:
-    """The server in its own thread; `port` 0 takes a free one (see `.port`)."""
+    """The server in its own thread; `port` 0 takes a free one (see `.port`). The socket is
+    bound at once, so a busy port raises OSError here."""
 
-    def __init__(self, context: WebContext, host: str = "0.0.0.0", port: int = 8080,
-                 handler: type[BaseHTTPRequestHandler] | None = None) -> None:
+    def __init__(self, context: WebContext, host: str = "127.0.0.1", port: int = 8080,
+                 routes: Routes = table_routes) -> None:
         self.context = context
-        self._server = _Server((host, port), context, handler or WebHandler)
-        self._thread = threading.Thread(target=self._server.serve_forever, name="web",
-                                        kwargs={"poll_interval": 0.2}, daemon=True)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self._sock = socket.create_server((host, port), family=family, backlog=BACKLOG,
+                                          reuse_port=False)
+        self._routes = routes
+        self._loop = asyncio.new_event_loop()
+        self._runner: web.AppRunner | None = None
+        self._ready = threading.Event()
+        self._failed: BaseException | None = None
+        self._thread = threading.Thread(target=self._serve, name="web", daemon=True)
 
     @property
     def port(self) -> int:
         """The port the server listens on."""
-        return int(self._server.server_address[1])
+        return int(self._sock.getsockname()[1])
 
     @property
     def url(self) -> str:
         """The address of the page on this machine."""
-        host = str(self._server.server_address[0])
-        return f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{self.port}/"
+        host = str(self._sock.getsockname()[0])
+        shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, host)
+        if ":" in shown and not shown.startswith("["):
+            shown = f"[{shown}]"
+        return f"http://{shown}:{self.port}/"
+
+    def application(self) -> web.Application:
+        """The aiohttp application: the routes behind the guard."""
+        app = web.Application(middlewares=[guard(local_names(self.context.hosts))],
+                              client_max_size=MAX_BODY)
+        app.add_routes(self._routes(self.context))
+        app.on_response_prepare.append(security_headers)
+        return app
 
     def start(self) -> WebServer:
-        """Serve in the background."""
+        """Serve in the background (returns once the server listens)."""
         self._thread.start()
+        self._ready.wait()
+        if self._failed is not None:
+            raise self._failed
         return self
 
     def close(self) -> None:
         """End the streams, stop serving and free the port."""
         self.context.hub.close()
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
+        if self._thread.is_alive():
+            asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(30)
+            self._thread.join()
+        self._sock.close()
+
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        try:
+            self._loop.run_until_complete(self._begin())
+        except BaseException as error:  # handed to start()
+            self._failed = error
+            self._ready.set()
+            return
+        self._ready.set()
+        self._loop.run_forever()
+        self._loop.close()
+
+    async def _begin(self) -> None:
+        self.context.changed = asyncio.Event()
+        self.context.hub.watch(self._changed)
+        self._runner = web.AppRunner(self.application(), keepalive_timeout=self.context.idle_s,
+                                     access_log=None, handle_signals=False,
+                                     shutdown_timeout=2.0)
+        await self._runner.setup()
+        site = _LimitedSite(self._runner, self._sock, self.context.max_connections,
+                            self.context.idle_s)
+        await site.start()
+
+    def _changed(self) -> None:
+        """Called from whichever thread published: the streams on this loop are woken."""
+        with contextlib.suppress(RuntimeError):  # the loop has stopped: nothing to wake
+            self._loop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        changed, self.context.changed = self.context.changed, asyncio.Event()
+        if changed is not None:
+            changed.set()
+
+    async def _stop(self) -> None:
+        self.context.hub.unwatch(self._changed)
+        self._wake()
+        if self._runner is not None:
+            await self._runner.cleanup()
+        self._loop.call_soon(self._loop.stop)
 
     def __enter__(self) -> WebServer:
         return self.start()
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self.close()
+

@@ -33,7 +33,7 @@ def table_snapshot(app: Any) -> dict[str, Any]:
                  for device, reason in sorted(app.devices_down.items())]
     alarms = [dict(renege_summary(prompt.renege), hand=prompt.hand)
               for prompt in controller.prompts if isinstance(prompt, MisreadPrompt)]
-    return live_snapshot(controller.state, controller.game_id,
+    return live_snapshot(controller.state, controller.game_id, seq=len(controller.events),
                          seat_names=app.config.seat_names, problems=problems, alarms=alarms)
 
 
@@ -74,13 +74,15 @@ class JournalWatcher:
         """Publish the latest game's view; False when the journal is missing or unchanged."""
         try:
             with read_only(self.path) as journal:
-                game_id = journal.latest_game()
+                game_id = journal.latest_game(imported=True)
                 if game_id is None:
                     return False
-                state = replay(journal.events(game_id))
+                events = journal.events(game_id)
+                state = replay(events)
         except (JournalError, sqlite3.DatabaseError):
             return False
-        return self.hub.publish(live_snapshot(state, game_id, seat_names=self.seat_names))
+        return self.hub.publish(live_snapshot(state, game_id, seq=len(events),
+                                              seat_names=self.seat_names))
 
     def _run(self) -> None:
         marker: tuple[object, ...] | None = None

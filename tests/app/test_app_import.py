@@ -179,8 +179,39 @@ def test_what_reached_the_broker_follows_the_renumbered_game(tmp_path: Path) -> 
     outbox = Outbox(state_dir / "journal.sqlite")
     try:
         assert (outbox.published(1), outbox.published(2)) == (0, 20)
-        pending = outbox.pending(limit=1000)
-        assert [(p.game_id, p.seq) for p in pending] == [(1, n) for n in range(1, 41)] + [
-            (2, n) for n in range(21, 26)]
+        pending = outbox.pending(limit=1000)  # the imported game is history: never sent
+        assert [(p.game_id, p.seq) for p in pending] == [(2, n) for n in range(21, 26)]
+        assert outbox.latest_game() == 2
     finally:
         outbox.close()
+
+
+def test_an_imported_game_is_never_resumed_by_the_table(tmp_path: Path) -> None:
+    state_dir = tmp_path / "table"
+    log = tmp_path / "one-line.jsonl"
+    log.write_text('{"type": "game", "dealer": "N", "rules": {}}\n')
+    assert main(["import", str(log), "--state-dir", str(state_dir)]) == 0
+    script, config = tmp_path / "pass.jsonl", tmp_path / "table.toml"
+    script.write_text('{"press": "pass"}\n')
+    config.write_text("[web]\nenabled = false\n")
+    assert main(["run", "--script", str(script), "--state-dir", str(state_dir),
+                 "--config", str(config), "--no-display"]) == 0
+    with Journal(state_dir / "journal.sqlite") as journal:
+        assert journal.export(1) == log.read_text()  # untouched
+        assert [g.id for g in journal.games()] == [1, 2]  # the table began a game after it
+        assert len(journal.events(2)) == 2
+        assert journal.latest_game() == 2 and journal.latest_game(imported=True) == 2
+        table = TableController(journal, Rules(), Seat.N)
+        assert table.game_id == 2
+
+
+def test_the_table_starts_a_new_game_when_only_imported_games_are_there(tmp_path: Path) -> None:
+    state_dir = tmp_path / "table"
+    log = tmp_path / "game.jsonl"
+    log.write_text(dump_events(simulate_game(seed=9).events[:10]))
+    assert main(["import", str(log), "--state-dir", str(state_dir)]) == 0
+    with Journal(state_dir / "journal.sqlite") as journal:
+        assert journal.latest_game() is None and journal.latest_game(imported=True) == 1
+        table = TableController(journal, Rules(), Seat.N)
+        assert table.game_id == 2 and len(table.events) == 1
+        assert journal.export(1) == log.read_text()

@@ -219,3 +219,79 @@ def test_cardtable_web_publishes_the_journal_of_a_table_beside_it(
     events = event_messages(seen)
     assert [e["seq"] for e in events] == list(range(1, game.seq + 1))
     assert [e["event"] for e in events] == journal_events(game)
+
+
+def test_the_state_and_the_events_agree_on_seq_after_undos(tmp_path: Path, broker: Broker) -> None:
+    from drivers import inputs
+
+    game = Game(tmp_path, seed=55)
+    subscriber = Subscriber(broker.port)
+    publisher = publisher_for(game.journal.path, broker.port)
+    game.app.listeners.append(publisher.notify)
+    publisher.start()
+    try:
+        game.play(12)
+        for _ in range(2):
+            game.app.handle(inputs.UndoPressed(None))
+        seen = messages_until_state(subscriber, game.seq)
+    finally:
+        publisher.close()
+        subscriber.close()
+    assert game.seq == len(game.controller.state.log) + 4  # two undos, each with what it took
+    events = event_messages(seen)
+    states = [payload for name, payload in seen if name == f"cardtable/{TABLE}/state"]
+    assert events[-1]["seq"] == states[-1]["seq"] == game.seq
+    assert events[-1]["event"] == {"type": "undo"}
+
+
+def test_a_first_publisher_starts_from_the_table_s_game_not_the_whole_journal(
+    tmp_path: Path, broker: Broker
+) -> None:
+    from app.cli import main
+    from table.log import dump_events
+
+    old = Game(tmp_path, seed=56)
+    old.play(len(old.lines))  # a whole game played before the table had a broker
+    log = tmp_path / "imported.jsonl"
+    log.write_text(dump_events(simulate_game(seed=57).events))
+    old.journal.close()
+    assert main(["import", str(log), "--state-dir", str(tmp_path)]) == 0
+    with Journal(tmp_path / "journal.sqlite") as journal:  # the table's next game, after both
+        journal.start_game(simulate_game(seed=58).events[0])
+    game = Game(tmp_path, seed=58)
+    assert game.controller.game_id == 3
+    game.play(10)
+    subscriber = Subscriber(broker.port)
+    publisher = publisher_for(game.journal.path, broker.port).start()
+    try:
+        seen = messages_until_state(subscriber, game.seq)
+    finally:
+        publisher.close()
+        subscriber.close()
+    assert [(e["game"], e["seq"]) for e in event_messages(seen)] == [
+        (3, seq) for seq in range(1, game.seq + 1)]
+    summaries = {name for name, _ in seen if "/games/" in name}
+    assert summaries == {f"cardtable/{TABLE}/games/1", f"cardtable/{TABLE}/games/3"}
+
+
+def test_each_game_keeps_the_players_who_played_it(tmp_path: Path, broker: Broker) -> None:
+    names = {"N": "Ann", "E": "Bob", "S": "Cy", "W": "Di"}
+    game = Game(tmp_path, seed=59)
+    game.app = TableApp(AppConfig(state_dir=tmp_path, seat_names=names), game.controller)
+    game.play(8)
+    assert game.journal.players(game.controller.game_id) == names
+    later = TableApp(AppConfig(state_dir=tmp_path, seat_names={"N": "Zed"}), game.controller)
+    game.app = later  # tonight's config names someone else: the game keeps its players
+    game.play(4)
+    assert game.journal.players(game.controller.game_id) == names
+    subscriber = Subscriber(broker.port)
+    publisher = MqttPublisher(MqttConfig("127.0.0.1", broker.port, table=TABLE),
+                              game.journal.path, seat_names={"N": "Zed"}, reconnect_s=(1, 2))
+    publisher.start()
+    try:
+        seen = messages_until_state(subscriber, game.seq)
+    finally:
+        publisher.close()
+        subscriber.close()
+    summary = [p for name, p in seen if name == f"cardtable/{TABLE}/games/1"][-1]
+    assert summary["players"] == names

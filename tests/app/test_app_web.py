@@ -344,3 +344,44 @@ def test_cardtable_web_names_a_bad_port_or_config(
     config.write_text("[web]\nport = 'http'\n")
     assert main(["web", "--config", str(config)]) == 2
     assert "[web] port = 'http'" in capsys.readouterr().err
+
+
+def test_players_are_counted_by_the_names_kept_with_each_game(tmp_path: Path) -> None:
+    import csv
+    import io
+
+    from table.seats import SEATS
+
+    names = {"N": "Ann", "E": "=HYPERLINK(1)", "S": "Cy", "W": "Di"}
+    events = simulate_game(seed=24, renege_rate=0.06).events
+    path = imported(tmp_path / "s", *simulated_logs(tmp_path, [25]))  # game 1: nobody named
+    with Journal(path) as journal:
+        journal.start_game(events[0])  # game 2, played at the table with [seats] named
+        controller = TableController(journal, Rules(), dealer_of(events))
+        assert controller.game_id == 2
+        app = TableApp(AppConfig(state_dir=tmp_path, seat_names=names), controller)
+        play_through(app, events)
+        state = controller.state
+        assert state.winner is not None
+    with web_server(path) as server:
+        found = get_json(server, "/api/players")
+        status, headers, body = get(server, "/api/games.csv")
+    rows = {p["name"]: p for p in found["players"]}
+    assert set(rows) == set(names.values())  # game 1's unnamed seats count for nobody
+    for seat in SEATS:
+        row = rows[names[seat.value]]
+        assert (row["games"], row["wins"]) == (1, int(state.winner is seat.team))
+        assert row["reneges"] == sum(1 for h in state.hands for r in h.reneges if r.seat is seat)
+        played = [h for h in state.hands if h.contract and h.contract.seat is seat
+                  and h.result.value == "played"]
+        assert row["made"] + row["set"] == len(played)
+    assert found["chart_svg"].count('class="won"') == 4 and "&lt;" not in found["chart_svg"]
+    assert status == 200 and headers["Content-Type"].startswith("text/csv")
+    assert headers["Content-Disposition"] == 'attachment; filename="games.csv"'
+    lines = list(csv.DictReader(io.StringIO(body.decode())))
+    assert [line["game"] for line in lines] == ["1", "2"]
+    assert lines[0]["ns_players"] == "N & S"
+    assert lines[1]["ns_players"] == "Ann & Cy"
+    assert lines[1]["ew_players"] == "'=HYPERLINK(1) & Di"  # never a formula in a spreadsheet
+    assert lines[1]["winner"] == state.winner.value
+    assert int(lines[1]["hands"]) == len(state.hands)

@@ -90,9 +90,14 @@ def test_a_game_s_history_shows_its_hands_and_chart(tmp_path: Path) -> None:
         dom = rendered(server, "#/games/1", tmp_path / "profile")
         listed = rendered(server, "#/games", tmp_path / "profile")
     assert dom.count('class="box hand"') == len(state.hands)
+    assert dom.count('class="grid bids"') == dom.count('class="grid tricks"') == len(state.hands)
+    assert "<details" in dom and "<details open" not in dom  # each hand collapsed at first
+    first = state.hands[0]
+    assert all(f'data-card="{card.code}"' in dom for _, card in first.tricks[0].cards)
     assert dom.count("<polyline") == 2 and 'id="download"' in dom
     assert f"EW {state.scores[Team.EW]}" in dom
     assert 'href="#/games/1"' in listed and "EW won" in listed
+    assert 'href="/api/games.csv"' in listed
 
 
 def test_screenshots_of_a_page_at_phone_and_desktop_sizes(tmp_path: Path) -> None:
@@ -109,7 +114,7 @@ def test_screenshots_of_a_page_at_phone_and_desktop_sizes(tmp_path: Path) -> Non
 
 
 def test_the_club_page_renders_every_table_and_the_standings(tmp_path: Path) -> None:
-    from app.web.club import Club, ClubHandler
+    from app.web.club import Club, club_routes
     from app.web.live import live_snapshot
     from app.web.server import WebContext
 
@@ -121,14 +126,16 @@ def test_the_club_page_renders_every_table_and_the_standings(tmp_path: Path) -> 
     club.take("cardtable/t1/state", json.dumps(live_snapshot(state, 1)).encode())
     club.take("cardtable/t1/games/1", json.dumps({
         "id": 1, "winner": state.winner.value, "hands": len(state.hands),
+        "finished_at": "2026-12-01T21:30:00+00:00",
         "score": {t.value: v for t, v in state.scores.items()},
         "players": {"N": "Ann", "E": "Bob", "S": "Cy", "W": "Di"}}).encode())
     club.take("cardtable/t2/status", b"offline")
     context = WebContext(None, stream_s=0.3, retry_ms=500)
     context.hub.publish(club.snapshot())
-    with WebServer(context, "127.0.0.1", 0, ClubHandler) as server:
+    with WebServer(context, "127.0.0.1", 0, club_routes) as server:
         dom = rendered(server, "", tmp_path / "profile")
     assert 'id="table-t1"' in dom and 'id="table-t2"' in dom and "offline" in dom
+    assert "Club night" in dom and 'class="box night"' in dom and 'href="/api/club.csv"' in dom
     assert f"{state.winner.value} won" in dom
     assert "Ann &amp; Cy" in dom and "Bob &amp; Di" in dom
     assert dom.index("Ann &amp; Cy" if state.winner is Team.NS else "Bob &amp; Di") < dom.index(
@@ -200,4 +207,88 @@ def test_a_player_corrects_a_card_from_the_phone_with_the_pin(tmp_path: Path) ->
     assert said["right"] == f"Accepted: W's card of trick 1 (hand 1) corrected to {ten}"
     assert said["again"].startswith("Refused by the referee: cannot correct W's card in trick 1")
     assert controller.events[-1] == CardCorrected(1, 1, Seat.W, Card.parse("TS"))
-    assert "WT\u2660" in said["shown"]  # the live page follows: W's card is the ten
+    assert "W10\u2660" in said["shown"]  # the live page follows: W's card is the ten
+
+
+MARKUP = '<img id="pwned" src="x">'
+
+
+def test_markup_in_any_club_field_is_shown_as_text(tmp_path: Path) -> None:
+    from app.web.club import club_routes
+    from app.web.server import WebContext
+
+    state = {"game": MARKUP, "seq": MARKUP, "phase": MARKUP, "target": MARKUP,
+             "score": {"NS": MARKUP, "EW": MARKUP}, "winner": None, "turn": MARKUP,
+             "hand": MARKUP, "contract": {"seat": MARKUP, "bid": MARKUP, "trump": MARKUP},
+             "alarms": [{"seat": MARKUP}]}
+    room = {"tables": {"t1": {"status": MARKUP, "state": state}},
+            "finished": [{"table": MARKUP, "id": MARKUP, "score": {"NS": MARKUP, "EW": MARKUP},
+                          "winner": MARKUP, "hands": MARKUP}],
+            "standings": [{"pair": MARKUP, "played": MARKUP, "won": MARKUP,
+                           "points_for": MARKUP, "points_against": MARKUP}]}
+    context = WebContext(None, stream_s=0.3, retry_ms=500)
+    context.hub.publish(room)  # past the schema, as if it had let these through
+    with WebServer(context, "127.0.0.1", 0, club_routes) as server:
+        dom = rendered(server, "", tmp_path / "profile")
+    assert '<img id="pwned"' not in dom
+    assert dom.count("&lt;img") >= 20  # every field shown, as text
+
+
+def test_markup_in_any_live_field_is_shown_as_text(tmp_path: Path) -> None:
+    from app.web.live import live_snapshot
+
+    game = simulate_game(seed=44)
+    snapshot = live_snapshot(replay(game.events[:30]), 1)
+    for key in ("game", "seq", "hand", "target", "phase", "turn", "dealer"):
+        snapshot[key] = MARKUP
+    snapshot["score"] = snapshot["tricks_won"] = {"NS": MARKUP, "EW": MARKUP}
+    snapshot["seats"] = dict.fromkeys("NESW", MARKUP)
+    snapshot["bids"] = [[MARKUP, MARKUP]]
+    snapshot["alarms"] = [dict.fromkeys(("seat", "trick", "led", "card", "proved_by_trick",
+                                         "proved_by_card", "hand"), MARKUP)]
+    with web_server(tmp_path / "journal.sqlite", **SHORT_STREAMS) as server:
+        server.context.hub.publish(snapshot)
+        dom = rendered(server, "", tmp_path / "profile")
+    assert '<img id="pwned"' not in dom
+    assert dom.count("&lt;img") >= 15
+
+
+def test_no_page_is_wider_than_a_phone(tmp_path: Path) -> None:
+    from app.web.club import Club, club_routes
+    from app.web.live import live_snapshot
+    from app.web.server import WebContext
+    from tests.app.cdprig import Browser
+
+    long_name = "Bartholomew-Maximilian von Longname-Smythe"
+    path = tmp_path / "s" / "journal.sqlite"
+    assert main(["import", str(DEMO_LOG), "--state-dir", str(tmp_path / "s")]) == 0
+    game = simulate_game(seed=45)
+    snapshot = live_snapshot(replay(game.events[:40]), 1,
+                             seat_names=dict.fromkeys("NESW", long_name))
+    club = Club()
+    club.take("cardtable/a-very-long-table-name-indeed/state", json.dumps(snapshot).encode())
+    for number in range(1, 4):
+        club.take(f"cardtable/t1/games/{number}", json.dumps({
+            "id": number, "winner": "NS", "hands": 9, "score": {"NS": 32, "EW": 12},
+            "players": dict.fromkeys("NESW", long_name)}).encode())
+    club_context = WebContext(None, stream_s=0.3, retry_ms=500)
+    club_context.hub.publish(club.snapshot())
+    widths: dict[str, tuple[int, int]] = {}
+    with web_server(path, **SHORT_STREAMS) as server, \
+            WebServer(club_context, "127.0.0.1", 0, club_routes) as club_server:
+        server.context.hub.publish(snapshot)
+        browser = Browser(tmp_path / "profile")
+        try:
+            for name, url, ready in (
+                    ("live", server.url, "document.body.dataset.seq"),
+                    ("games", server.url + "?games#/games", "document.getElementById('games')"),
+                    ("game", server.url + "?game#/games/1", "document.getElementById('chart')"),
+                    ("stats", server.url + "?stats#/stats", "document.getElementById('stats')"),
+                    ("club", club_server.url, "document.getElementById('standings')")):
+                browser.open(url)
+                browser.wait_for(f"!!({ready})")
+                widths[name] = (browser.evaluate("document.documentElement.scrollWidth"),
+                                browser.evaluate("window.innerWidth"))
+        finally:
+            browser.close()
+    assert widths and all(scroll <= inner for scroll, inner in widths.values()), widths

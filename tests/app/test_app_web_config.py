@@ -9,9 +9,9 @@ import pytest
 from app.config import ConfigError, MqttConfig, WebConfig, config_from_mapping
 
 
-def test_the_web_page_is_on_by_default_and_mqtt_off() -> None:
+def test_the_web_page_is_on_by_default_on_this_machine_only_and_mqtt_off() -> None:
     config = config_from_mapping({}, None)
-    assert config.web == WebConfig(enabled=True, host="0.0.0.0", port=8080)
+    assert config.web == WebConfig(enabled=True, host="127.0.0.1", port=8080)
     assert config.mqtt is None
 
 

@@ -100,14 +100,38 @@ def test_a_wrong_pin_is_refused_and_five_a_minute_lock_the_address_out(tmp_path:
             assert f"({left} more tr" in answer["message"]
             table.clock.advance(10.0)
         status, headers, answer = table.post({"action": "undo", "pin": PIN})  # even the right one
-        assert status == 429 and headers["Retry-After"] == "10"
-        assert "too many wrong PINs from this address: try again in 10 s" in answer["message"]
+        assert status == 429 and headers["Retry-After"] == "290"
+        assert "too many wrong PINs: try again in 290 s" in answer["message"]
         assert table.app.items.empty()
-        table.clock.advance(10.0)  # the first wrong PIN is a minute old: one more try
+        table.clock.advance(289.0)  # a minute has long passed, the lockout has not
+        assert table.post({"action": "undo", "pin": PIN})[0] == 429
+        table.clock.advance(1.0)  # the lockout is over: the right PIN is taken
         status, _, answer = table.post_to_table({"action": "undo", "pin": PIN})
         assert status == 200 and answer["accepted"] is True
-        assert table.post({"action": "undo", "pin": "0000"})[0] == 401
+
+
+def test_parallel_wrong_pins_are_counted_before_any_is_compared(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with table_with_pin(tmp_path) as table:
+        guesses = [f"{n:04d}" for n in range(200) if f"{n:04d}" != PIN]
+        with ThreadPoolExecutor(max_workers=50) as pool:
+            statuses = list(pool.map(
+                lambda pin: table.post({"action": "undo", "pin": pin})[0], guesses))
+        assert statuses.count(401) == 5  # the limit: every other guess was never compared
+        assert statuses.count(429) == len(guesses) - 5
         assert table.post({"action": "undo", "pin": PIN})[0] == 429
+        assert table.app.items.empty()
+
+
+def test_wrong_pins_from_many_addresses_lock_the_whole_room_out() -> None:
+    clock = ManualClock(0.0)
+    gate = PinGate(PIN, clock, tries=5, room_tries=20, lockout_s=300.0)
+    verdicts = [gate.attempt(f"10.0.0.{n}", "0000") for n in range(100)]
+    assert sum(not v.locked for v in verdicts) == 20  # compared; the other 80 were not
+    assert gate.attempt("10.0.1.1", PIN).locked  # not even a new address with the right PIN
+    clock.advance(300.0)
+    assert gate.attempt("10.0.1.1", PIN).right
 
 
 def test_the_right_pin_corrects_a_card_journaled_then_streamed(tmp_path: Path) -> None:
@@ -135,7 +159,9 @@ def test_the_right_pin_corrects_a_card_journaled_then_streamed(tmp_path: Path) -
         assert status == 200 and answer["message"] == "undone"
         assert isinstance(controller.events[-1], Undone)
         after = table.stream.next()  # E's card taken back: trick 1 as corrected
-        assert after["seq"] == seq and after["trick"]["cards"][-1] == ["N", "TS"]
+        assert after["trick"]["cards"][-1] == ["N", "TS"]
+        # seq counts the journal's events, the undo too, as the MQTT events do
+        assert after["seq"] == answer["seq"] == len(controller.events) == seq + 2
 
 
 def test_the_referee_refuses_from_the_page_as_at_the_table(tmp_path: Path) -> None:
@@ -183,11 +209,14 @@ def test_a_body_that_is_not_a_json_object_is_refused(tmp_path: Path) -> None:
     import urllib.request
 
     with table_with_pin(tmp_path) as table:
-        for data in (b"[1, 2]", b"{not json", b"\xff\xfe", b"x" * 5000):
-            request = urllib.request.Request(table.url + "api/correct", data=data, method="POST")
+        for data, kind in ((b"[1, 2]", "application/json"), (b"{not json", "application/json"),
+                           (b"\xff\xfe", "application/json"), (b"x" * 5000, "application/json"),
+                           (b'{"action": "undo", "pin": "2468"}', "text/plain")):
+            request = urllib.request.Request(table.url + "api/correct", data=data, method="POST",
+                                             headers={"Content-Type": kind})
             with pytest.raises(urllib.error.HTTPError) as caught:
                 urllib.request.urlopen(request, timeout=WAIT_S)
-            assert caught.value.code in (400, 413)
+            assert caught.value.code in (400, 413, 415)
         assert table.app.items.empty()
 
 

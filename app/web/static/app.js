@@ -10,11 +10,24 @@ function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
     '"': "&quot;", "'": "&#39;" })[c]);
 }
+function cardText(code) {
+  // One notation everywhere: "10♦", "Q♠", "JK".
+  const text = String(code);
+  if (text === "JK") return "JK";
+  const rank = text.slice(0, -1) === "T" ? "10" : text.slice(0, -1);
+  return rank + (SUITS[text.slice(-1)] || text.slice(-1));
+}
 function card(code) {
   if (code === "JK") return '<span class="card">JK</span>';
   const suit = code.slice(-1);
   const red = suit === "H" || suit === "D" ? " red" : "";
-  return `<span class="card${red}" data-card="${esc(code)}">${esc(code.slice(0, -1))}${SUITS[suit] || suit}</span>`;
+  return `<span class="card${red}" data-card="${esc(code)}">${esc(cardText(code))}</span>`;
+}
+function localTime(stamp) {
+  // The journal's times are UTC; the page shows them in the phone's own time zone.
+  const when = new Date(stamp);
+  if (Number.isNaN(when.getTime())) return String(stamp).slice(0, 16).replace("T", " ");
+  return when.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
 }
 function bidText(bid) { return bid === "pass" ? "pass" : String(bid); }
 
@@ -30,34 +43,34 @@ function renderLive() {
     const classes = ["seat"];
     if (s.turn === seat) classes.push("turn");
     if (trick && trick.winner === seat) classes.push("won");
-    return `<div class="${classes.join(" ")}" id="seat-${seat}" style="grid-area:${seat}">` +
+    return `<div class="${classes.join(" ")} at-${esc(seat)}" id="seat-${esc(seat)}">` +
       `<div>${esc(names[seat])}${s.dealer === seat ? " (dealer)" : ""}</div>` +
       `<div>${played[seat] ? card(played[seat]) : "&nbsp;"}</div></div>`;
   }).join("");
   const alarms = s.alarms.map((r) => `<div class="box alarm">RENEGE by ${esc(r.seat)}: ` +
-    `trick ${r.trick}, ${SUITS[r.led] || r.led} led, played ${card(r.card)}; ` +
-    `proved by ${card(r.proved_by_card)} in trick ${r.proved_by_trick} (hand ${r.hand})</div>`).join("");
+    `trick ${esc(r.trick)}, ${esc(SUITS[r.led] || r.led)} led, played ${card(r.card)}; ` +
+    `proved by ${card(r.proved_by_card)} in trick ${esc(r.proved_by_trick)} (hand ${esc(r.hand)})</div>`).join("");
   const problems = s.problems.map((p) => `<div class="box problem">${esc(problemText(p))}</div>`).join("");
   const bids = s.bids.map(([seat, bid]) => `${esc(seat)} ${esc(bidText(bid))}`).join(", ") || "none yet";
   page.innerHTML = `
     <div class="scores">
-      <div class="team NS"><div>NS</div><div class="points" id="score-NS">${s.score.NS}</div></div>
-      <div class="team EW"><div>EW</div><div class="points" id="score-EW">${s.score.EW}</div></div>
+      <div class="team NS"><div>NS</div><div class="points" id="score-NS">${esc(s.score.NS)}</div></div>
+      <div class="team EW"><div>EW</div><div class="points" id="score-EW">${esc(s.score.EW)}</div></div>
     </div>
-    <div class="meta" id="meta">Game ${s.game}, hand ${s.hand}; to ${s.target};
-      ${s.winner ? `<b id="winner">${s.winner} won</b>` : `${esc(s.phase)}, turn <b id="turn">${esc(s.turn || "-")}</b>`}</div>
+    <div class="meta" id="meta">Game ${esc(s.game)}, hand ${esc(s.hand)}; to ${esc(s.target)};
+      ${s.winner ? `<b id="winner">${esc(s.winner)} won</b>` : `${esc(s.phase)}, turn <b id="turn">${esc(s.turn || "-")}</b>`}</div>
     ${alarms}${problems}
     <div class="box"><h2>Bids</h2><div id="bids">${bids}</div></div>
     <div class="box"><h2>Contract</h2><div id="contract">${c ? `${esc(c.seat)} bid ${esc(bidText(c.bid))}, trump ${SUITS[c.trump] || esc(c.trump)}` +
       (c.sitting_out ? `, ${esc(c.sitting_out)} sits out` : "") : "not yet"}</div></div>
-    <div class="box"><h2>Trick ${trick ? trick.number : ""}</h2><div class="trick" id="trick">${seats}</div></div>
-    <div class="box"><h2>Tricks won</h2><div id="tricks-won">NS ${s.tricks_won.NS}, EW ${s.tricks_won.EW}</div></div>`;
+    <div class="box"><h2>Trick ${trick ? esc(trick.number) : ""}</h2><div class="trick" id="trick">${seats}</div></div>
+    <div class="box"><h2>Tricks won</h2><div id="tricks-won">NS ${esc(s.tricks_won.NS)}, EW ${esc(s.tricks_won.EW)}</div></div>`;
 }
 
 function problemText(p) {
   if (p.kind === "unreadable_card") return `${p.seat}: card unreadable, lay it flat`;
-  if (p.kind === "already_played") return `${p.seat}: ${p.card} was already played`;
-  if (p.kind === "out_of_turn") return `${p.seat}: ${p.card} waits for its turn`;
+  if (p.kind === "already_played") return `${p.seat}: ${cardText(p.card)} was already played`;
+  if (p.kind === "out_of_turn") return `${p.seat}: ${cardText(p.card)} waits for its turn`;
   if (p.kind === "disconnected") return `${p.device} down: ${p.reason}`;
   return JSON.stringify(p);
 }
@@ -71,34 +84,84 @@ async function getJson(url) {
 async function renderGames() {
   const games = await getJson("/api/games");
   if (!games.length) { page.innerHTML = "<p>No games in the journal.</p>"; return; }
-  page.innerHTML = `<table id="games"><tr><th>#</th><th>started (UTC)</th><th>NS</th><th>EW</th><th>hands</th><th>status</th></tr>` +
-    games.slice().reverse().map((g) => `<tr><td><a href="#/games/${g.id}">${g.id}</a></td>` +
-      `<td>${esc(g.started_at.slice(0, 16).replace("T", " "))}</td><td>${g.score.NS}</td><td>${g.score.EW}</td>` +
-      `<td>${g.hands}</td><td>${esc(g.winner ? g.winner + " won" : g.status)}</td></tr>`).join("") + "</table>";
+  page.innerHTML = `<div class="wide"><table id="games"><tr><th>#</th><th>started</th><th>NS</th><th>EW</th><th>hands</th><th>status</th></tr>` +
+    games.slice().reverse().map((g) => `<tr><td><a href="#/games/${esc(g.id)}">${esc(g.id)}</a></td>` +
+      `<td>${esc(localTime(g.started_at))}</td><td>${esc(g.score.NS)}</td><td>${esc(g.score.EW)}</td>` +
+      `<td>${esc(g.hands)}</td><td>${esc(g.winner ? g.winner + " won" : g.status)}</td></tr>`).join("") + "</table></div>" +
+    '<p><a id="csv" href="/api/games.csv" download="games.csv">Download the results (CSV)</a></p>';
+}
+
+const ORDER = ["N", "E", "S", "W"];
+
+function rotated(first) {
+  const at = ORDER.indexOf(first);
+  return at < 0 ? ORDER : [...ORDER.slice(at), ...ORDER.slice(0, at)];
+}
+
+function biddingGrid(h) {
+  // One column per seat from the dealer's left, one row per round of the auction.
+  const seats = rotated(ORDER[(ORDER.indexOf(h.dealer) + 1) % 4]);
+  const rows = [];
+  let row = null;
+  let last = -1;
+  for (const [seat, bid] of h.bids) {
+    const column = seats.indexOf(seat);
+    if (!row || column <= last) { row = ["", "", "", ""]; rows.push(row); }
+    row[column] = bidText(bid);
+    last = column;
+  }
+  return `<table class="grid bids"><tr>${seats.map((seat) => `<th>${esc(seat)}</th>`).join("")}</tr>` +
+    rows.map((r) => `<tr>${r.map((b) => `<td>${esc(b)}</td>`).join("")}</tr>`).join("") + "</table>";
+}
+
+function tricksGrid(h) {
+  // Each trick as a row: the card each seat played, the trick's winner marked.
+  const head = `<tr><th>#</th>${ORDER.map((seat) => `<th>${esc(seat)}</th>`).join("")}</tr>`;
+  return `<table class="grid tricks">${head}` + h.tricks.map((t, i) => {
+    const played = Object.fromEntries(t.cards);
+    return `<tr><td>${esc(i + 1)}</td>` + ORDER.map((seat) => `<td${t.winner === seat ? ' class="won"' : ""}>` +
+      (played[seat] ? card(played[seat]) : "") + "</td>").join("") + "</tr>";
+  }).join("") + "</table>";
+}
+
+function contractText(h) {
+  const c = h.contract;
+  if (!c) return esc(h.result);
+  return `${esc(c.seat)} bid ${esc(bidText(c.bid))} ${esc(SUITS[c.trump] || c.trump)}`;
 }
 
 async function renderGame(id) {
   const g = await getJson(`/api/games/${id}`);
-  const hands = g.hands.map((h) => `<div class="box hand" id="hand-${h.number}"><h2>Hand ${h.number}` +
-    ` · NS ${h.score_after.NS} – EW ${h.score_after.EW}</h2>` +
-    `<pre>${esc(h.account.join("\n"))}</pre></div>`).join("");
-  page.innerHTML = `<h1>Game ${g.id}</h1>
-    <p id="game-score">NS ${g.score.NS}, EW ${g.score.EW}${g.winner ? `; ${g.winner} won` : ""} (to ${g.target})</p>
+  const hands = g.hands.map((h) => `<details class="box hand" id="hand-${esc(h.number)}"><summary>` +
+    `<b>Hand ${esc(h.number)}</b> · ${contractText(h)} · NS ${esc(h.score_after.NS)} – EW ${esc(h.score_after.EW)}` +
+    `</summary><div class="hand-body"><div><h2>Bidding</h2>${biddingGrid(h)}</div>` +
+    `<div><h2>Tricks</h2>${tricksGrid(h)}</div></div>` +
+    `<pre>${esc(h.account.join("\n"))}</pre></details>`).join("");
+  page.innerHTML = `<h1>Game ${esc(g.id)}</h1>
+    <p id="game-score">NS ${esc(g.score.NS)}, EW ${esc(g.score.EW)}${g.winner ? `; ${esc(g.winner)} won` : ""} (to ${esc(g.target)})</p>
     <div id="chart">${g.chart_svg}</div>
-    <p><a id="download" href="/api/games/${g.id}/log" download="game-${g.id}.jsonl">Download the table log</a></p>
+    <p><a id="download" href="/api/games/${esc(g.id)}/log" download="game-${esc(g.id)}.jsonl">Download the table log</a></p>
     ${hands}`;
 }
 
 async function renderStats() {
-  const stats = await getJson("/api/stats");
+  const [stats, people] = await Promise.all([getJson("/api/stats"), getJson("/api/players")]);
+  const rows = people.players.map((p) => `<tr><td>${esc(p.name)}</td><td>${esc(p.games)}</td>` +
+    `<td>${esc(p.wins)}</td><td>${esc(p.made)}</td><td>${esc(p.set)}</td><td>${esc(p.moons)}</td>` +
+    `<td>${esc(p.reneges)}</td></tr>`).join("");
+  const players = people.players.length ? `<div id="players-chart">${people.chart_svg}</div>` +
+    `<div class="wide"><table id="players"><tr><th>player</th><th>games</th><th>won</th><th>made</th>` +
+    `<th>set</th><th>moons</th><th>reneges</th></tr>${rows}</table></div>`
+    : "<p>No player named yet: [seats] in the table's config names them.</p>";
   const seats = Object.entries(stats.seats).map(([seat, s]) => {
     const bids = Object.entries(s.bids).map(([bid, r]) =>
-      `<tr><td>bid ${esc(bid)}</td><td>${r.made} made</td><td>${r.set} set</td></tr>`).join("");
-    return `<div class="box seat-stats" id="stats-${seat}"><h2>${seat}</h2>` +
+      `<tr><td>bid ${esc(bid)}</td><td>${esc(r.made)} made</td><td>${esc(r.set)} set</td></tr>`).join("");
+    return `<div class="box seat-stats" id="stats-${esc(seat)}"><h2>${esc(seat)}</h2>` +
       `<table>${bids || "<tr><td>no contracts</td></tr>"}</table>` +
-      `<div class="meta">reneges ${s.reneges} · cards unreadable ${s.unreadable} · misread ${s.misread}</div></div>`;
+      `<div class="meta">reneges ${esc(s.reneges)} · cards unreadable ${esc(s.unreadable)} · misread ${esc(s.misread)}</div></div>`;
   }).join("");
-  page.innerHTML = `<p>Over ${stats.games} game${stats.games === 1 ? "" : "s"}</p><div id="stats">${seats}</div>`;
+  page.innerHTML = `<div class="box"><h2>Players</h2>${players}</div>` +
+    `<p>Over ${esc(stats.games)} game${stats.games === 1 ? "" : "s"}, by seat</p><div id="stats">${seats}</div>`;
 }
 
 function route() {
