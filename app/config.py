@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from app.web.addresses import dns_name, public_url, url_host
 from drivers.config import HardwareConfig, hardware_config
 from drivers.errors import ConfigError as DriverConfigError
 from drivers.errors import PinMapError
@@ -40,7 +41,7 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
         }
     ),
     "signals": frozenset({"via"}),
-    "web": frozenset({"enabled", "host", "port", "pin"}),
+    "web": frozenset({"enabled", "host", "port", "pin", "public_url", "hosts"}),
     "mqtt": frozenset({"enabled", "host", "port", "tls", "user", "password", "table"}),
     "buttons": frozenset(),  # inline pin map: any button names, checked by the pin-map validator
     "outputs": frozenset(),
@@ -95,6 +96,16 @@ class WebConfig:
     host: str = "127.0.0.1"
     port: int = 8080
     pin: str | None = field(default=None, repr=False)  # None: read-only, no corrections
+    public_url: str | None = None  # the page's address for others (the club links to it)
+    hosts: tuple[str, ...] = ()  # DNS names the page answers to beyond the machine's own
+
+    @property
+    def allowed_names(self) -> tuple[str, ...]:
+        """The names the page answers to beyond the machine's own: `hosts` and the host of
+        `public_url`."""
+        if self.public_url is None:
+            return self.hosts
+        return (*self.hosts, url_host(self.public_url))
 
 
 @dataclass(frozen=True)
@@ -298,7 +309,43 @@ def _web(where: str, values: Mapping[str, Any]) -> WebConfig:
         host=host,
         port=_port(where, "web", values.get("port", 8080)),
         pin=_pin(where, values.get("pin")),
+        public_url=_public_url(where, values.get("public_url")),
+        hosts=_hosts(where, values.get("hosts", [])),
     )
+
+
+def _public_url(where: str, value: object) -> str | None:
+    """The page's address as others reach it: http(s), no credentials, at most MAX_URL long."""
+    if value is None:
+        return None
+    example = 'such as public_url = "http://cardtable.local:8080/"'
+    if not isinstance(value, str):
+        raise ConfigError(f"{where}: [web] public_url = {value!r}: expected text, {example}")
+    try:
+        return public_url(value)
+    except ValueError as error:
+        shown = "" if "@" in value else f" = {value[:80]!r}"  # a password is never repeated
+        raise ConfigError(f"{where}: [web] public_url{shown}: {error}; expected an http:// or "
+                          f"https:// address, {example}") from None
+
+
+MAX_HOSTS = 32
+
+
+def _hosts(where: str, value: object) -> tuple[str, ...]:
+    """The extra DNS names the page answers to, in lower case."""
+    if not isinstance(value, list) or len(value) > MAX_HOSTS:
+        raise ConfigError(f"{where}: [web] hosts = {str(value)[:80]}: expected a list of at most "
+                          f'{MAX_HOSTS} DNS names, such as hosts = ["scores.club.example"]')
+    names = []
+    for name in value:
+        if not isinstance(name, str):
+            raise ConfigError(f"{where}: [web] hosts: {name!r}: expected text, a DNS name")
+        try:
+            names.append(dns_name(name))
+        except ValueError as error:
+            raise ConfigError(f"{where}: [web] hosts: {name[:80]!r}: {error}") from None
+    return tuple(names)
 
 
 PIN_DIGITS = (4, 12)

@@ -41,6 +41,24 @@ def test_both_sections_are_read() -> None:
     ({"web": {"pin": True}}, "[web] pin: a bool, not text"),
     ({"web": {"pin": ""}}, "[web] pin: empty"),
     ({"web": {"code": "1234"}}, "[web] unknown key 'code'"),
+    ({"web": {"public_url": "javascript:alert(1)"}},
+     "[web] public_url = 'javascript:alert(1)': not an http:// or https:// address"),
+    ({"web": {"public_url": "ftp://table.lan/"}}, "not an http:// or https:// address"),
+    ({"web": {"public_url": 'http://t.lan/"><script>'}}, "a quote, < or >"),
+    ({"web": {"public_url": "http://table .lan/"}}, "holds a space"),
+    ({"web": {"public_url": "http://t.lan/" + "a" * 200}}, "213 characters, more than 200"),
+    ({"web": {"public_url": "http://t.lan:99999/"}}, "its port is not a number"),
+    ({"web": {"public_url": "http:///page"}}, "names no host"),
+    ({"web": {"public_url": "http://bad_name/"}}, "not a DNS name"),
+    ({"web": {"public_url": ""}}, "[web] public_url = '': empty"),
+    ({"web": {"public_url": 8080}}, "[web] public_url = 8080: expected text"),
+    ({"web": {"hosts": "scores.club.example"}}, "[web] hosts = scores.club.example: expected a "
+                                                 "list of at most 32 DNS names"),
+    ({"web": {"hosts": ["ok.example", "bad name"]}}, "[web] hosts: 'bad name': not a DNS name"),
+    ({"web": {"hosts": ["*.club.example"]}}, "[web] hosts: '*.club.example': not a DNS name"),
+    ({"web": {"hosts": ["192.168.1.20"]}}, "[web] hosts: '192.168.1.20': an address, not a name"),
+    ({"web": {"hosts": [7]}}, "[web] hosts: 7: expected text"),
+    ({"web": {"hosts": ["a.example"] * 33}}, "at most 32 DNS names"),
     ({"mqtt": {"port": 1883}}, "[mqtt] host is missing"),
     ({"mqtt": {"host": 5}}, "[mqtt] host = 5: expected text"),
     ({"mqtt": {"host": "b", "table": "Table 1"}}, "[mqtt] table = 'Table 1'"),
@@ -76,4 +94,41 @@ def test_a_bad_pin_stops_the_page_and_the_table_with_exit_2(
     error = capsys.readouterr().err
     assert f"{config}: [web] pin: 2 digits: expected 4 to 12 digits" in error
     assert "Traceback" not in error
+    assert not (tmp_path / "s").exists()
+
+
+def test_the_page_s_address_and_names_are_read() -> None:
+    config = config_from_mapping({"web": {
+        "public_url": "https://Tables.Club.Example:8443/t1?x=1#live",
+        "hosts": ["Scores.Club.Example.", "cardtable"]}}, None)
+    assert config.web.public_url == "https://Tables.Club.Example:8443/t1?x=1#live"
+    assert config.web.hosts == ("scores.club.example", "cardtable")
+    assert config.web.allowed_names == ("scores.club.example", "cardtable", "tables.club.example")
+    assert config_from_mapping({}, None).web.allowed_names == ()
+    at_address = config_from_mapping({"web": {"public_url": "http://[fd00::7]:8080/"}}, None)
+    assert at_address.web.public_url == "http://[fd00::7]:8080/"
+
+
+def test_a_password_in_the_page_s_address_is_refused_and_never_shown() -> None:
+    with pytest.raises(ConfigError) as caught:
+        config_from_mapping({"web": {"public_url": "http://ann:hunter2@t.lan/"}}, None)
+    assert "[web] public_url: holds a user name or password" in str(caught.value)
+    assert "hunter2" not in str(caught.value)
+
+
+@pytest.mark.parametrize(("lines", "named"), [
+    ('public_url = "javascript:alert(1)"', "[web] public_url = 'javascript:alert(1)'"),
+    ('hosts = ["not a name"]', "[web] hosts: 'not a name': not a DNS name"),
+])
+@pytest.mark.parametrize("command", ["web", "run"])
+def test_a_bad_address_or_name_stops_the_page_and_the_table_with_exit_2(
+    tmp_path: Path, command: str, lines: str, named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+
+    config = tmp_path / "table.toml"
+    config.write_text(f"[web]\n{lines}\n")
+    assert main([command, "--config", str(config), "--state-dir", str(tmp_path / "s")]) == 2
+    error = capsys.readouterr().err
+    assert f"{config}: {named}" in error and "Traceback" not in error
     assert not (tmp_path / "s").exists()
