@@ -1,7 +1,8 @@
 """The table on an MQTT broker: every journaled event, the live state, and Home Assistant.
 
 Topics, under `cardtable/<table>/` (README, MQTT): `events` (each event once, in order,
-QoS 1), `state` (the live view, retained), `games/<id>` (each game's score and winner,
+QoS 1), `state` (the live view, retained; with `url`, the
+table's page, when `[web] public_url` is set), `games/<id>` (each game's score and winner,
 retained), `status` (`online`, or `offline` as the broker's last will, retained).
 """
 
@@ -82,18 +83,21 @@ class MqttPublisher:
     """Sends the journal's unpublished events in order, then the state, from its own thread.
 
     `state` gives the live view's JSON when the running table has it (else the journal's
-    latest game is replayed). `notify` (or a table listener) wakes it at once.
+    latest game is replayed); `public_url`, the table's page, goes with it as `url`.
+    `notify` (or a table listener) wakes it at once.
     """
 
     def __init__(self, settings: MqttConfig, journal_path: Path, *,
                  state: Callable[[], str] | None = None,
                  seat_names: dict[str, str] | None = None,
+                 public_url: str | None = None,
                  reconnect_s: tuple[float, float] = RECONNECT_S) -> None:
         self.settings = settings
         self.table = settings.table
         self.journal_path = journal_path
         self._state = state
         self._seat_names = seat_names or {}
+        self._public_url = public_url
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._connected = threading.Event()
@@ -227,9 +231,9 @@ class MqttPublisher:
     def _publish_state(self, outbox: Outbox) -> bool:
         """The live state, never ahead of the events sent: a state showing events the broker
         has not had yet waits for the next round."""
-        text = self._state() if self._state is not None else ""
-        if text:
-            shown = json.loads(text)
+        live = self._state() if self._state is not None else ""
+        if live:
+            shown = json.loads(live)
             game, seq = shown.get("game"), shown.get("seq")
             if isinstance(game, int) and isinstance(seq, int) and outbox.published(game) < seq:
                 self._wake.set()
@@ -242,9 +246,11 @@ class MqttPublisher:
             if not published:
                 return True
             state = replay([event_from_json(e) for e in published])
-            text = json.dumps(live_snapshot(state, game_id, seq=len(published),
-                                            seat_names=self._seat_names),
-                              separators=(",", ":"))
+            shown = live_snapshot(state, game_id, seq=len(published),
+                                  seat_names=self._seat_names)
+        if self._public_url is not None:
+            shown["url"] = self._public_url
+        text = json.dumps(shown, separators=(",", ":"))
         if text == self._last_state:
             return True
         if not self._publish(topic(self.table, "state"), text, retain=True):

@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
     web.add_argument("--port", type=int, help="port to listen on (default: [web] port, 8080)")
     web.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                      help="a DNS name the page may be reached by, beyond this machine's own "
-                          "names and its addresses (repeatable)")
+                          "names, its addresses and [web] hosts (repeatable)")
     web.add_argument("--max-seconds", type=float, help="stop after this long")
     web.add_argument("--screenshots", type=Path, metavar="OUTDIR",
                      help="write PNGs of the pages at phone and desktop sizes, then stop")
@@ -112,6 +112,19 @@ def _serve_until_stopped(max_seconds: float | None) -> None:
     stop.wait(max_seconds)
 
 
+def allowed_hosts(given: list[str], configured: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The configured names and each --allow-host; ValueError naming one that is no DNS name."""
+    from app.web.addresses import dns_name
+
+    names = list(configured)
+    for name in given:
+        try:
+            names.append(dns_name(name))
+        except ValueError as error:
+            raise ValueError(f"--allow-host {name[:80]!r}: {error}") from None
+    return tuple(dict.fromkeys(names))
+
+
 def club_password(args: argparse.Namespace) -> str | None:
     """The broker password from --password-file or the environment; ValueError naming why."""
     import os
@@ -149,7 +162,12 @@ def run_club(args: argparse.Namespace) -> int:
     if password is not None and args.user is None:
         print("cardtable club: a broker password without --user", file=sys.stderr)
         return 2
-    context = WebContext(None, hosts=tuple(args.allow_host), **_stream_settings(args))
+    try:
+        names = allowed_hosts(args.allow_host)
+    except ValueError as error:
+        print(f"cardtable club: {error}", file=sys.stderr)
+        return 2
+    context = WebContext(None, hosts=names, **_stream_settings(args))
     host, port = ("127.0.0.1", 0) if args.screenshots else (args.host, args.port)
     try:
         server = WebServer(context, host, port, club_routes)
@@ -190,8 +208,13 @@ def run_web(args: argparse.Namespace) -> int:
     if not 0 <= port <= 65535:
         print(f"cardtable web: --port {port}: expected 0 to 65535", file=sys.stderr)
         return 2
+    try:
+        names = allowed_hosts(args.allow_host, config.web.allowed_names)
+    except ValueError as error:
+        print(f"cardtable web: {error}", file=sys.stderr)
+        return 2
     journal_path = state_dir / "journal.sqlite"
-    context = WebContext(journal_path, hosts=tuple(args.allow_host), **_stream_settings(args))
+    context = WebContext(journal_path, hosts=names, **_stream_settings(args))
     if config.web.pin is not None and not args.screenshots:  # to the table beside, if running
         from app.control import CONTROL_SOCKET, SocketLink
         from app.web.pin import PinGate
@@ -211,7 +234,8 @@ def run_web(args: argparse.Namespace) -> int:
     if config.mqtt is not None and not args.screenshots:  # the table's events to the broker
         from app.mqtt import MqttPublisher
 
-        publisher = MqttPublisher(config.mqtt, journal_path, seat_names=config.seat_names).start()
+        publisher = MqttPublisher(config.mqtt, journal_path, seat_names=config.seat_names,
+                                  public_url=config.web.public_url).start()
     with server:
         if args.screenshots:
             pages = {"live": "", "games": "#/games", "stats": "#/stats"}

@@ -6,7 +6,18 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    StringConstraints,
+    ValidationError,
+    model_serializer,
+)
+
+from app.web.addresses import public_url
 
 MAX_PAYLOAD = 64 * 1024
 TABLE_NAME = re.compile(r"[a-z0-9_-]{1,40}")
@@ -20,6 +31,20 @@ Suit = Literal["S", "H", "D", "C"]
 CardCode = Annotated[str, StringConstraints(pattern=r"^(JK|[9TJQKA][SHDC])$")]
 Bid = Count | Word
 Stamp = Annotated[str, StringConstraints(max_length=40)]
+
+
+def _safe_url(value: object) -> str | None:
+    """A plain http(s) address as it came; anything else (javascript:, markup, quotes,
+    credentials, too long, not text) becomes None, so it is dropped, never shown."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return public_url(value)
+    except ValueError:
+        return None
+
+
+SafeUrl = Annotated[str | None, BeforeValidator(_safe_url)]
 
 
 class _Strict(BaseModel):
@@ -94,6 +119,15 @@ class TableState(_Strict):
     tricks_won: Score
     alarms: Annotated[list[Alarm], Field(max_length=16)] = []
     problems: Annotated[list[Problem], Field(max_length=32)] = []
+    url: SafeUrl = None  # the table's page, from its `[web] public_url`
+
+    @model_serializer(mode="wrap")
+    def _url_only_when_given(self, plain: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """The state as the table sent it: no `url` key when it gave none (or a dropped one)."""
+        data: dict[str, Any] = plain(self)
+        if data.get("url") is None:
+            data.pop("url", None)
+        return data
 
 
 class GameResult(_Strict):

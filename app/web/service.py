@@ -21,7 +21,7 @@ def table_services(app: Any) -> Iterator[WebServer | None]:
     hub = LiveHub()
     server: WebServer | None = None
     if web.enabled:
-        context = WebContext(app.config.journal_path, hub)
+        context = WebContext(app.config.journal_path, hub, hosts=web.allowed_names)
         if web.pin is not None:  # corrections go to this table's main loop, as a tap would
             from app.control import TableLink
             from app.web.pin import PinGate
@@ -40,7 +40,8 @@ def table_services(app: Any) -> Iterator[WebServer | None]:
         from app.mqtt import MqttPublisher
 
         publisher = MqttPublisher(broker, app.config.journal_path,
-                                  state=lambda: hub.latest()[1], seat_names=app.config.seat_names)
+                                  state=lambda: hub.latest()[1], seat_names=app.config.seat_names,
+                                  public_url=web.public_url)
         app.listeners.append(publisher.notify)
     try:
         if server is not None:

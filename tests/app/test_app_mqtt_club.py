@@ -42,6 +42,11 @@ def until(stream: EventStream, shown: Callable[[dict[str, Any]], bool]) -> dict[
     return room
 
 
+def showing(table: str, seq: int) -> Callable[[dict[str, Any]], bool]:
+    """True for a club snapshot showing exactly `seq` events of the table's game."""
+    return lambda room: seq_of(room, table) == seq
+
+
 def test_the_club_page_shows_every_table_and_the_standings(tmp_path: Path, broker: Broker) -> None:
     tables = {"t1": Game(tmp_path / "t1", seed=61), "t2": Game(tmp_path / "t2", seed=62)}
     publishers = {
@@ -259,3 +264,48 @@ def test_the_club_serves_its_results_as_csv() -> None:
     assert (line["table"], line["game"], line["ns_pair"], line["ns_score"]) == (
         "t1", "3", "Ann & Cy", "33")
     assert [n["games"] for n in room["nights"]] == [1]
+
+
+PAGE = "http://t1.club.example:8080/"
+
+
+def test_a_table_s_page_address_reaches_the_club_and_a_bad_one_never_does(
+    tmp_path: Path, broker: Broker
+) -> None:
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from app.config import AppConfig, WebConfig
+    from app.run import TableApp
+    from app.web.service import table_services
+    from tests.app.test_app_web_club_schema import UNSAFE_URLS, a_state
+
+    game = Game(tmp_path / "t1", seed=63)
+    config = AppConfig(state_dir=tmp_path / "t1",
+                       web=WebConfig(host="127.0.0.1", port=0, public_url=PAGE),
+                       mqtt=MqttConfig("127.0.0.1", broker.port, table="t1"))
+    game.app = TableApp(config, game.controller)  # as `cardtable run` serves and publishes
+    context = WebContext(None)
+    listener = ClubListener("127.0.0.1", broker.port, context.hub).start()
+    sender = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="hostile-table")
+    sender.connect("127.0.0.1", broker.port)
+    sender.loop_start()
+    try:
+        with table_services(game.app), WebServer(context, "127.0.0.1", 0, club_routes) as club:
+            stream = EventStream(club)
+            game.play(12)
+            room = until(stream, lambda room: seq_of(room, "t1") >= game.seq)
+            assert room["tables"]["t1"]["state"]["url"] == PAGE
+            for number, url in enumerate(UNSAFE_URLS, start=1):  # each taken, its url dropped
+                hostile = {**a_state(events=number + 5), "url": url}
+                sender.publish("cardtable/t2/state", json.dumps(hostile), qos=1
+                               ).wait_for_publish(10.0)
+                room = until(stream, showing("t2", hostile["seq"]))
+                assert "url" not in room["tables"]["t2"]["state"], url
+            assert "url" not in get_json(club, "/api/club")["tables"]["t2"]["state"]
+            assert get_json(club, "/api/club")["tables"]["t1"]["state"]["url"] == PAGE
+            stream.close()
+    finally:
+        sender.loop_stop()
+        sender.disconnect()
+        listener.close()

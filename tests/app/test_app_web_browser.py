@@ -292,3 +292,43 @@ def test_no_page_is_wider_than_a_phone(tmp_path: Path) -> None:
         finally:
             browser.close()
     assert widths and all(scroll <= inner for scroll, inner in widths.values()), widths
+
+
+def test_a_club_tile_links_its_table_s_page_and_only_a_plain_http_address(
+    tmp_path: Path,
+) -> None:
+    from app.web.club import Club, club_routes
+    from app.web.live import live_snapshot
+    from app.web.server import WebContext
+    from tests.app.cdprig import Browser
+
+    page = "http://t1.club.example:8080/?from=club"
+    snapshot = live_snapshot(replay(simulate_game(seed=46).events[:20]), 1)
+    club = Club()
+    assert club.take("cardtable/t1/state", json.dumps({**snapshot, "url": page}).encode())
+    assert club.take("cardtable/t2/state", json.dumps({**snapshot, "url": "javascript:alert(1)"}
+                                                      ).encode())
+    assert club.take("cardtable/t3/state", json.dumps(snapshot).encode())
+    room = club.snapshot()
+    for table, url in (("t4", "javascript:alert(1)"),  # past the schema, as if it let them by
+                       ("t5", 'http://t5.lan/"><img id="pwned" src="x">'),
+                       ("t6", "data:text/html,<script>alert(1)</script>")):
+        room["tables"][table] = {"status": "online", "state": {**snapshot, "url": url}}
+    context = WebContext(None, stream_s=0.3, retry_ms=500)
+    context.hub.publish(room)
+    with WebServer(context, "127.0.0.1", 0, club_routes) as server:
+        browser = Browser(tmp_path / "profile")
+        try:
+            browser.open(server.url)
+            browser.wait_for("!!document.getElementById('table-t6')")
+            links = browser.evaluate(
+                "[...document.querySelectorAll('#tables a')].map((a) => [a.closest('.box').id,"
+                " a.getAttribute('href'), a.getAttribute('rel'), a.textContent])")
+            names = browser.evaluate(
+                "[...document.querySelectorAll('#tables h2')].map((h) => h.textContent)")
+            pwned = browser.evaluate("document.getElementById('pwned') !== null")
+        finally:
+            browser.close()
+    assert links == [["table-t1", page, "noopener", "t1"]]
+    assert [name.split(" · ")[0] for name in names] == ["t1", "t2", "t3", "t4", "t5", "t6"]
+    assert not pwned

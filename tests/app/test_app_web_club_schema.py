@@ -69,6 +69,30 @@ def test_a_bad_state_or_game_is_dropped_and_what_was_known_stays() -> None:
     assert club.rejected == len(BAD_STATES) + len(bad_games) + 2
 
 
+UNSAFE_URLS: list[object] = [
+    "javascript:alert(1)", "JavaScript:alert(document.cookie)", "data:text/html,<b>x</b>",
+    "vbscript:msgbox(1)", 'http://t1.lan/" onmouseover="alert(1)', "http://t1.lan/<script>",
+    "http://t1.lan/'", "http://ann:secret@t1.lan/", "//t1.lan/", "http:alert(1)",
+    "http://t1.lan/" + "a" * 300, "http://t 1.lan/", "http://t1.lan/\u2028", 42, None,
+    ["http://t1.lan/"], {"href": "http://t1.lan/"},
+]
+
+
+def test_a_table_s_page_address_is_taken_only_as_a_plain_http_url() -> None:
+    club = Club()
+    for url in ("http://cardtable.local:8080/", "https://t1.club.example/live?x=1#top",
+                "http://192.168.1.20:8080/"):
+        assert club.take("cardtable/t1/state", json.dumps({**a_state(events=9), "url": url}
+                                                          ).encode())
+        assert club.snapshot()["tables"]["t1"]["state"]["url"] == url
+    for unsafe in UNSAFE_URLS:  # the state is taken, the address dropped
+        state = {**a_state(events=10), "url": unsafe}
+        assert club.take("cardtable/t1/state", json.dumps(state).encode()), unsafe
+        shown = club.snapshot()["tables"]["t1"]["state"]
+        assert "url" not in shown and shown["seq"] == state["seq"], unsafe
+    assert club.rejected == 0
+
+
 def test_a_bad_first_message_leaves_the_table_waiting_for_a_good_one() -> None:
     club = Club()
     assert not club.take("cardtable/t1/state", b"42")

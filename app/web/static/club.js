@@ -9,6 +9,14 @@ function esc(text) {
     '"': "&quot;", "'": "&#39;" })[c]);
 }
 
+// A table's page: only a plain http(s) address (the club's schema has checked it already).
+const PAGE_URL = /^https?:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&()*+,;=%]+$/i;
+
+function tableName(name, url) {
+  if (typeof url !== "string" || !PAGE_URL.test(url)) return esc(name);
+  return `<a class="table-link" href="${esc(url)}" rel="noopener" target="_blank">${esc(name)}</a>`;
+}
+
 function tableBox(name, entry) {
   const s = entry.state;
   if (!s) return `<div class="box" id="table-${esc(name)}"><h2>${esc(name)} · ${esc(entry.status)}</h2>no game yet</div>`;
@@ -20,7 +28,7 @@ function tableBox(name, entry) {
   const names = `<div class="meta names">${esc(seats.N || "N")} &amp; ${esc(seats.S || "S")} – ` +
     `${esc(seats.E || "E")} &amp; ${esc(seats.W || "W")}</div>`;
   const alarm = s.alarms && s.alarms.length ? ` <span class="alarm">RENEGE ${esc(s.alarms[0].seat)}</span>` : "";
-  return `<div class="box" id="table-${esc(name)}"><h2>${esc(name)} · ${esc(entry.status)}</h2>` +
+  return `<div class="box" id="table-${esc(name)}"><h2>${tableName(name, s.url)} · ${esc(entry.status)}</h2>` +
     `<div class="scores"><div class="team NS"><div>NS</div><div class="points">${esc(s.score.NS)}</div></div>` +
     `<div class="team EW"><div>EW</div><div class="points">${esc(s.score.EW)}</div></div></div>` +
     `${names}<div class="meta">game ${esc(s.game)} to ${esc(s.target)}: ${line}${alarm}</div></div>`;
