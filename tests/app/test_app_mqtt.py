@@ -202,7 +202,7 @@ def test_cardtable_web_publishes_the_journal_of_a_table_beside_it(
     game.play(15)
     config = tmp_path / "table.toml"
     config.write_text(f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\n'
-                      f'table = "{TABLE}"\n')
+                      f'table = "{TABLE}"\n[web]\npublic_url = "http://t1.club.example:8080/"\n')
     subscriber = Subscriber(broker.port)
     command = [sys.executable, "-m", "app", "web", "--config", str(config), "--state-dir",
                str(tmp_path), "--host", "127.0.0.1", "--port", str(free_port())]
@@ -219,6 +219,8 @@ def test_cardtable_web_publishes_the_journal_of_a_table_beside_it(
     events = event_messages(seen)
     assert [e["seq"] for e in events] == list(range(1, game.seq + 1))
     assert [e["event"] for e in events] == journal_events(game)
+    states = [payload for name, payload in seen if name == f"cardtable/{TABLE}/state"]
+    assert states and all(s["url"] == "http://t1.club.example:8080/" for s in states)
 
 
 def test_the_state_and_the_events_agree_on_seq_after_undos(tmp_path: Path, broker: Broker) -> None:

@@ -199,3 +199,82 @@ def test_the_servers_listen_on_this_machine_only_by_default() -> None:
     parser = build_parser()
     assert parser.parse_args(["club", "--broker", "b"]).host == "127.0.0.1"
     assert parser.parse_args(["web"]).host is None  # then [web] host, whose default is local
+
+
+def host_status(port: int, host: str) -> int:
+    """The status of GET /api/live asked for under the Host `host`."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_S)
+    with closing(connection):
+        connection.putrequest("GET", "/api/live", skip_host=True, skip_accept_encoding=True)
+        connection.putheader("Host", host)
+        connection.endheaders()
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status
+
+
+def test_cardtable_run_answers_to_the_configured_names(tmp_path: Path) -> None:
+    from app.config import AppConfig, WebConfig
+    from app.controller import TableController
+    from app.journal import Journal
+    from app.run import TableApp
+    from app.web.service import table_services
+    from table import Rules, Seat
+
+    web = WebConfig(host="127.0.0.1", port=0, hosts=("scores.club.example",),
+                    public_url="http://t1.club.example:8080/")
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        app = TableApp(AppConfig(state_dir=tmp_path, web=web),
+                       TableController(journal, Rules(), Seat.N))
+        with table_services(app) as server:
+            assert server is not None
+            for host in ("scores.club.example", "Scores.Club.Example.:8080",
+                         "t1.club.example:8080", f"127.0.0.1:{server.port}", "localhost"):
+                assert host_status(server.port, host) == 200, host
+            for host in ("evil.example", "club.example", "scores.club.example.evil.example"):
+                assert host_status(server.port, host) == 421, host
+
+
+def test_cardtable_web_answers_to_the_configured_names_and_allow_host(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    from tests.app.mqttrig import free_port
+
+    imported(tmp_path / "s", DEMO_LOG)
+    config = tmp_path / "table.toml"
+    config.write_text('[web]\nhosts = ["scores.club.example"]\n'
+                      'public_url = "https://t1.club.example/"\n')
+    port = free_port()
+    command = [sys.executable, "-m", "app", "web", "--config", str(config), "--state-dir",
+               str(tmp_path / "s"), "--host", "127.0.0.1", "--port", str(port),
+               "--allow-host", "Extra.Example"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              cwd=Path(__file__).parents[2])
+    try:
+        assert server.stdout is not None
+        assert server.stdout.readline().strip().endswith(f"on http://127.0.0.1:{port}/")
+        for host in ("scores.club.example", "t1.club.example", "extra.example:80",
+                     f"127.0.0.1:{port}"):
+            assert host_status(port, host) == 200, host
+        for host in ("evil.example", "club.example"):
+            assert host_status(port, host) == 421, host
+    finally:
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(20) == 0
+
+
+@pytest.mark.parametrize("command", ["web", "club"])
+def test_an_allow_host_that_is_no_dns_name_stops_with_exit_2(
+    tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+
+    where = ["--state-dir", str(tmp_path)] if command == "web" else ["--broker", "127.0.0.1"]
+    for bad, named in (("evil.example/x", "not a DNS name"), ("10.0.0.1", "an address"),
+                       ("*.example", "not a DNS name")):
+        assert main([command, *where, "--allow-host", "ok.example", "--allow-host", bad]) == 2
+        error = capsys.readouterr().err
+        assert f"cardtable {command}: --allow-host {bad!r}: {named}" in error
+        assert "Traceback" not in error
