@@ -120,3 +120,20 @@ def test_no_message_crashes_the_club_or_its_standings(fields: dict[str, Any], ki
     room = club.snapshot()
     assert standings(room["finished"]) == room["standings"]
     json.dumps(room)
+
+
+URL_TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=60) | st.builds(
+    "".join, st.lists(st.sampled_from(["http://", "https://", "javascript:", "t1.lan", ":8080",
+                                       "/", "@", '"', "'", "<", ">", " ", "%22", "a", "?x=1",
+                                       "#", "[::1]", "\u2028", "\\"]), max_size=8))
+
+
+@settings(max_examples=400, deadline=None)
+@given(URL_TEXT)
+def test_a_kept_page_address_is_always_a_plain_http_one(url: str) -> None:
+    state = {**a_state(events=20), "url": url}
+    kept = checked(TableState, json.dumps(state).encode()).get("url")
+    if kept is not None:
+        assert kept == url and url.lower().startswith(("http://", "https://"))
+        assert not set(url) & set("\"'<>` \\\u2028") and "@" not in url.split("/")[2]
+        assert len(url) <= 200 and url.isascii() and url.isprintable()
