@@ -1,11 +1,13 @@
 """Candidates for the calibrated decision: every name the pipeline gives, with its evidence.
 
 Run: .venv/bin/python -m tools.decision_data dev FOLDER --half training|measured --out OUT.jsonl
+                                             [--photo]
      .venv/bin/python -m tools.decision_data scenes OUTDIR --design drawn|artwork|plain
                                              --length 140 --count 60 --seed 1
 A folder is read as `cardtable vision eval --in-frame` reads it (the play-area view's settings,
 each image knowing its card length); each prediction line is score.py's, each card with its
-`evidence` (`vision.evidence`). `scenes` renders a labelled folder of play-area views of one
+`evidence` (`vision.evidence`); a whole outline left unread carries the card network's
+`proposal` and the evidence for it. `scenes` renders a labelled folder of play-area views of one
 deck design.
 """
 
@@ -31,7 +33,7 @@ from tools.table_frame import frame_size
 from tools.table_synth import ARTWORK
 from vision.config import VisionConfig
 from vision.errors import VisionError
-from vision.evidence import frame_evidence
+from vision.evidence import frame_evidence, proposals
 from vision.imageio import read_image
 from vision.live import LiveConfig, view_config
 from vision.model import GlyphModel
@@ -41,18 +43,19 @@ EUCHRE = [rank + suit for rank in "9TJQKA" for suit in "CDHS"]
 LOW = [rank + suit for rank in "2345678" for suit in "CDHS"]
 
 
-def collect(folder: Path, out: Path, keys: set[str] | None) -> int:
+def collect(folder: Path, out: Path, keys: set[str] | None, *, photo: bool = False) -> int:
     """Write the prediction lines of a labelled folder's images (only `keys` when given) with
-    the evidence of every name; returns the number of images."""
+    the evidence of every name, read in the play-area view's settings (with `photo`, a
+    photo's); returns the number of images."""
     model = GlyphModel.load()
-    config = view_config(VisionConfig(), LiveConfig())
+    config = VisionConfig() if photo else view_config(VisionConfig(), LiveConfig())
     count = 0
     with out.open("w") as handle:
         for key, path, record in labelled_records(folder):
             if keys is not None and key not in keys:
                 continue
             frame = read_image(path)
-            length = known_length(record)
+            length = None if photo else known_length(record)
             seen = replace(config, card_length=length) if length is not None else config
             start = time.process_time()
             observations = recognise(frame, model, seen)
@@ -60,11 +63,19 @@ def collect(folder: Path, out: Path, keys: set[str] | None) -> int:
             start = time.process_time()
             evidence = frame_evidence(frame, observations, seen)
             evidence_ms = (time.process_time() - start) * 1000.0
+            proposed = proposals(frame, observations)
+            weighed = [replace(o, reading=p) if p is not None else o
+                       for o, p in zip(observations, proposed, strict=True)]
+            unread_evidence = frame_evidence(frame, weighed, seen)
             line = image_record(key, observations, ms)
             line["evidence_ms"] = round(evidence_ms, 2)
             line["set"] = record.get("set")
-            for card, cues in zip(line["cards"], evidence, strict=True):
+            for card, cues, proposal, other in zip(line["cards"], evidence, proposed,
+                                                   unread_evidence, strict=True):
                 card["evidence"] = cues
+                if proposal is not None:
+                    card["proposal"] = proposal.name
+                    card["evidence"] = other
             handle.write(json.dumps(line) + "\n")
             count += 1
     return count
@@ -158,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     dev.add_argument("folder", type=Path)
     dev.add_argument("--half", choices=("training", "measured", "all"), default="all")
     dev.add_argument("--out", type=Path, required=True)
+    dev.add_argument("--photo", action="store_true",
+                     help="read as photographed (a photo's settings), not in a play-area view")
     scenes = commands.add_parser("scenes")
     scenes.add_argument("out", type=Path)
     scenes.add_argument("--design", choices=sorted(DESIGNS), required=True)
@@ -174,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.half != "all":
             training = training_keys(document["images"])
             keys = training if args.half == "training" else set(document["images"]) - training
-        collect(args.folder, args.out, keys)
+        collect(args.folder, args.out, keys, photo=args.photo)
     except VisionError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.cards import CardObservation, Image, Quad, Reading
+from vision.cards import CardObservation, Image, Quad, Rank, Reading, Suit
 from vision.config import PipCountConfig, VisionConfig
 from vision.corners import cards_of_index
 from vision.deblur_outline import long_side
-from vision.index_ink import index_inks
+from vision.index_ink import IndexInk, index_inks, outline_ink
 from vision.learned import CardScores, shipped_reader
 from vision.learned_index import shipped_index_reader
 from vision.pips import PIP_RANKS, read_ace, read_pips
@@ -26,7 +26,8 @@ FEATURES = (
 outline is the whole card and whether it was named from one end; the card network's probability
 of the name at its weaker and stronger end and whether both ends' first choice is the name; the
 index network's at its weaker and stronger end; whether the pips count the rank (+1, -1 against,
-0 untold); whether the ink's colour is the suit's (+1, -1 against, 0 untold); how far the
+0 untold); whether the index ink's colour is the suit's (both ends of a whole card, a loose
+corner's one; +1, -1 against, 0 untold); how far the
 outline's length is from the frame's card length (log ratio, 0 unknown); whether another
 observation of the frame carries the same name. Probabilities as log-odds."""
 
@@ -76,7 +77,9 @@ def frame_evidence(frame: Image, observations: Sequence[CardObservation],
             "card_low": card_low, "card_high": card_high, "card_agree": agree,
             "index_low": index_low, "index_high": index_high,
             "pips": _pip_cue(frame, observation, pips) if observation.whole else 0.0,
-            "ink": _ink_cue(frame, observation, pips) if observation.whole else 0.0,
+            "ink": _ink_cue(observation, index_inks(frame, observation.corners, pips)
+                            if observation.whole else [outline_ink(frame, observation.corners,
+                                                                   pips)], pips),
             "length": _length_cue(observation, config),
             "repeated": float(counts[reading.name] > 1),
         }
@@ -119,16 +122,18 @@ def _pip_cue(frame: Image, observation: CardObservation, config: PipCountConfig)
     return 1.0 if pips.count == PIP_RANKS[rank] else -1.0
 
 
-def _ink_cue(frame: Image, observation: CardObservation, config: PipCountConfig) -> float:
-    """The index ink's colour against the named suit's, judged at both ends on the card's own
-    white: +1 where every end judged agrees, -1 where every end judged disagrees, else 0."""
+def _ink_cue(observation: CardObservation, inks: Sequence[IndexInk | None],
+             config: PipCountConfig) -> float:
+    """The index ink's colour (`inks`: both ends of a whole card, a loose corner's one) against
+    the named suit's, judged on the card's own white: +1 where every end judged agrees, -1
+    where every end judged disagrees, else 0."""
     reading = observation.reading
     assert reading is not None
     if reading.suit is None:
         return 0.0
     red = reading.suit.value in RED
     votes = []
-    for ink in index_inks(frame, observation.corners, config):
+    for ink in inks:
         if ink is None:
             continue
         if ink.redness >= config.red_redness:
@@ -148,3 +153,21 @@ def _length_cue(observation: CardObservation, config: VisionConfig) -> float:
     if not observation.whole or not config.card_length:
         return 0.0
     return abs(math.log(max(long_side(observation.corners), 1.0) / config.card_length))
+
+
+EUCHRE_NAMES = tuple(rank + suit for rank in "9TJQKA" for suit in "CDHS")
+
+
+def proposals(frame: Image, observations: Sequence[CardObservation]) -> list[Reading | None]:
+    """For each whole outline left unread, the euchre card the card network backs most at its
+    weaker end (None for the others): a name for the decision to weigh, not given."""
+    unread = [k for k, o in enumerate(observations) if o.reading is None and o.whole]
+    out: list[Reading | None] = [None] * len(observations)
+    if not unread:
+        return out
+    for k, card in zip(unread, shipped_reader().scores(frame, [observations[k].corners
+                                                                for k in unread]), strict=True):
+        support = {name: card.support(name[0], name[1]) for name in EUCHRE_NAMES}
+        best = max(support, key=lambda name: support[name])
+        out[k] = Reading(Rank(best[0]), Suit(best[1]), round(support[best], 3))
+    return out

@@ -11,7 +11,7 @@ import pytest
 from tools.decision_data import scene
 from vision.cards import CardObservation, Rank, Reading, Suit, inside
 from vision.config import VisionConfig
-from vision.evidence import FEATURES, frame_evidence, log_odds
+from vision.evidence import FEATURES, frame_evidence, log_odds, proposals
 from vision.live import LiveConfig, view_config
 from vision.model import GlyphModel
 from vision.pipeline import recognise
@@ -85,3 +85,16 @@ def test_a_ten_named_a_nine_or_a_nine_a_ten_is_told_by_its_pips() -> None:
         if told >= 3:
             break
     assert told >= 3
+
+
+@pytest.mark.parametrize(("design", "length"), [("artwork", 140.0), ("artwork", 95.0)])
+def test_an_outline_left_unread_is_proposed_the_card_it_shows(design: str, length: float) -> None:
+    frame, observations, right, _ = _named(design, length, seed=7)
+    named = [o for k, o in enumerate(observations) if right[k] and o.whole]
+    assert len(named) >= 4
+    unread = [replace(o, reading=None, confidence=0.0) for o in named]
+    proposed = proposals(frame, [*unread, *named])
+    assert all(p is None for p in proposed[len(unread):])
+    agreeing = sum(p is not None and p.name == o.name
+                   for p, o in zip(proposed, named, strict=False))
+    assert agreeing >= len(named) - 1
