@@ -60,7 +60,7 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
         raise VisionError(f"cannot read candidates {str(path)!r}: {error}") from error
 
 
-def labelled_candidates(candidates: Path, folder: Path, *, proposed: bool = True
+def labelled_candidates(candidates: Path, folder: Path, *, proposed: bool = False
                         ) -> Iterator[tuple[str, str, np.ndarray, bool]]:
     """(image, set, evidence vector, right) of every name in a candidates file, and with
     `proposed` of every proposal for an unread outline, right as score.py's matching judges
@@ -158,7 +158,7 @@ def standardised_fit(x: np.ndarray, y: np.ndarray, penalty: float
     return mean, scale, weights, bias
 
 
-def fit(pairs: list[tuple[Path, Path]], penalty: float, proposed: bool = True
+def fit(pairs: list[tuple[Path, Path]], penalty: float, proposed: bool = False
         ) -> dict[str, Any]:
     """The manifest of a decision fitted on these candidate files and calibrated on the same
     names scored out of fold (`fold_of`)."""
@@ -224,7 +224,7 @@ def scored_sets(predictions: str, labels: Path, work: Path) -> dict[str, Any]:
     return sets
 
 
-def measure(pairs: list[tuple[Path, Path]], decision: Decision, proposed: bool = True
+def measure(pairs: list[tuple[Path, Path]], decision: Decision, proposed: bool = False
             ) -> Iterator[str]:
     """Rows of named whole cards and wrong names per set, today's cut and the decision's (with
     `proposed`, the decision weighs the proposals for unread outlines too)."""
@@ -266,22 +266,24 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     fitting = commands.add_parser("fit")
     fitting.add_argument("--labels-of", type=pair, action="append", required=True)
-    fitting.add_argument("--penalty", type=float, default=1.0)
+    fitting.add_argument("--penalty", type=float, default=3.0,
+                         help="L2 penalty (3: the most names taken out of fold at the "
+                              "threshold, of 2, 3, 5 and 10)")
     fitting.add_argument("--out", type=Path, required=True)
-    fitting.add_argument("--named-only", action="store_true",
-                         help="leave out the proposals for unread outlines")
+    fitting.add_argument("--proposals", action="store_true",
+                         help="also fit on the proposals for unread outlines")
     measuring = commands.add_parser("measure")
     measuring.add_argument("--labels-of", type=pair, action="append", required=True)
     measuring.add_argument("--decision", type=Path, default=None)
-    measuring.add_argument("--named-only", action="store_true",
-                           help="the decision weighs only the names the pipeline gives")
+    measuring.add_argument("--proposals", action="store_true",
+                           help="the decision also weighs the proposals for unread outlines")
     measuring.add_argument("--threshold", type=float, default=None,
                            help="take names from this calibrated probability instead of the "
                                 "decision's threshold (to read the curve)")
     args = parser.parse_args(argv)
     try:
         if args.command == "fit":
-            manifest = fit(args.labels_of, args.penalty, not args.named_only)
+            manifest = fit(args.labels_of, args.penalty, args.proposals)
             decision_of(manifest)
             args.out.write_text(json.dumps(manifest, indent=1) + "\n")
             print(json.dumps({k: manifest[k] for k in
@@ -290,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         decision = load_decision(args.decision) if args.decision else load_decision()
         if args.threshold is not None:
             decision = replace(decision, threshold=args.threshold)
-        for row in measure(args.labels_of, decision, not args.named_only):
+        for row in measure(args.labels_of, decision, args.proposals):
             print(row, flush=True)
     except VisionError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -65,14 +65,14 @@ def candidates(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def test_every_name_of_rendered_scenes_is_labelled_by_the_scorers_matching(
         candidates: tuple[Path, Path]) -> None:
     out, root = candidates
-    rows = list(labelled_candidates(out, root, proposed=False))
+    rows = list(labelled_candidates(out, root))
     cards = [card for line in map(json.loads, out.read_text().splitlines())
              for card in line["cards"]]
     names = sum(card["card"] is not None for card in cards)
     assert len(rows) == names > 40
     assert sum(right for *_, right in rows) >= 0.8 * len(rows)
     assert {row[1] for row in rows} == {"artwork_140", "artwork_95", "plain_140", "plain_95"}
-    everything = list(labelled_candidates(out, root))
+    everything = list(labelled_candidates(out, root, proposed=True))
     proposed = sum("proposal" in card for card in cards)
     assert proposed > 0
     assert len(everything) == names + proposed
