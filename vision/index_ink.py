@@ -56,6 +56,19 @@ def index_inks(frame: Image, quad: Quad, config: PipCountConfig) -> list[IndexIn
             for end in (view, cv2.rotate(view, cv2.ROTATE_180))]
 
 
+def outline_ink(frame: Image, outline: Quad, config: PipCountConfig) -> IndexInk | None:
+    """The index ink of a loose corner's index view (`corners.corner_views`: its outline
+    clockwise from the index's top-left), warped to the size of an `index_box`."""
+    left, top, right, bottom = config.index_box
+    width = max(1, round((right - left) * config.width))
+    height = max(1, round((bottom - top) * config.height))
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    matrix = cv2.getPerspectiveTransform(np.asarray(outline, np.float32).reshape(4, 2), target)
+    corner = cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_AREA,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    return _corner_ink(corner, config)
+
+
 def _corner_ink(corner: Image, config: PipCountConfig) -> IndexInk | None:
     """The colour of the ink pieces lying wholly inside one index corner, or None. A piece
     reaching a side is left out: the table beyond the card's edge (green felt), a court's

@@ -1,0 +1,92 @@
+"""Fitting the calibrated decision: the regression, the calibration curve and the threshold."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tools.decision_data import collect, render_scenes
+from tools.fit_decision import (
+    fit,
+    fit_logistic,
+    isotonic,
+    labelled_candidates,
+    measure,
+    threshold_of,
+)
+from vision.decide import DecisionFileError, decision_of
+from vision.evidence import FEATURES
+
+
+def test_the_regression_finds_the_cue_that_tells_right_from_wrong() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2000, 3))
+    y = (x[:, 1] + 0.3 * rng.normal(size=2000) > 0).astype(float)
+    weights, _ = fit_logistic(x, y)
+    assert abs(weights[1]) > 5 * max(abs(weights[0]), abs(weights[2]))
+    assert weights[1] > 0
+
+
+def test_the_calibration_curve_rises_and_keeps_the_share_right() -> None:
+    rng = np.random.default_rng(1)
+    scores = rng.normal(size=3000)
+    y = (rng.uniform(size=3000) < 1 / (1 + np.exp(-2 * scores))).astype(float)
+    at, share = isotonic(scores, y)
+    assert np.all(np.diff(share) >= 0) and share[-1] > share[0]
+    assert np.all(np.diff(at) > 0)
+    calibrated = np.interp(scores, at, share)
+    assert abs(calibrated.mean() - y.mean()) < 0.01
+
+
+def test_the_threshold_keeps_the_names_whose_wrong_share_is_at_most_the_limit() -> None:
+    probabilities = np.array([1.0] * 900 + [0.999] * 100 + [0.99] * 50 + [0.9] * 10)
+    threshold = threshold_of(probabilities, 0.001)
+    assert threshold == 0.99
+    taken = probabilities[probabilities >= threshold]
+    assert (1 - taken).mean() <= 0.001 < (1 - probabilities).mean()
+    assert threshold_of(np.array([0.5, 0.6]), 0.001) == 1.0
+
+
+@pytest.fixture(scope="module")
+def candidates(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Candidates of rendered scenes of two designs at the table's two card sizes."""
+    root = tmp_path_factory.mktemp("scenes")
+    for design in ("artwork", "plain"):
+        for length in (140.0, 95.0):
+            render_scenes(root, design, length, 4, seed=7)
+    out = root / "candidates.jsonl"
+    collect(root, out, None)
+    return out, root
+
+
+def test_every_name_of_rendered_scenes_is_labelled_by_the_scorers_matching(
+        candidates: tuple[Path, Path]) -> None:
+    out, root = candidates
+    rows = list(labelled_candidates(out, root))
+    cards = [card for line in map(json.loads, out.read_text().splitlines())
+             for card in line["cards"]]
+    names = sum(card["card"] is not None for card in cards)
+    assert len(rows) == names > 40
+    assert sum(right for *_, right in rows) >= 0.8 * len(rows)
+    assert {row[1] for row in rows} == {"artwork_140", "artwork_95", "plain_140", "plain_95"}
+    everything = list(labelled_candidates(out, root, proposed=True))
+    proposed = sum("proposal" in card for card in cards)
+    assert proposed > 0
+    assert len(everything) == names + proposed
+
+
+def test_a_fitted_decision_loads_and_is_measured_old_against_new(
+        candidates: tuple[Path, Path]) -> None:
+    out, root = candidates
+    manifest = fit([(out, root)], penalty=1.0)
+    decision = decision_of(manifest)
+    assert 0.0 < decision.threshold <= 1.0
+    rows = list(measure([(out, root)], decision))
+    assert len(rows) == 1 + 4 + 1
+    with pytest.raises(DecisionFileError):
+        decision_of(dict(manifest, features=list(reversed(FEATURES))))
+    with pytest.raises(DecisionFileError):
+        decision_of(dict(manifest, weights=[1.0]))

@@ -1,0 +1,83 @@
+"""The calibrated decision: one probability that a name is right, from its evidence."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.errors import VisionError
+from vision.evidence import FEATURES, Evidence, as_vector
+
+DECISION_PATH = Path(__file__).resolve().parent / "data" / "decision.json"
+
+
+class DecisionFileError(VisionError, OSError):
+    """The decision's manifest is missing or does not match the evidence."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A logistic regression over `vision.evidence.FEATURES`, its calibration curve and the
+    threshold the table names from."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+    curve_scores: np.ndarray
+    """The model's scores at which the calibrated probability is known (ascending)."""
+    curve_probabilities: np.ndarray
+    threshold: float
+    """The calibrated probability from which the table takes a name."""
+
+    def score(self, evidence: Evidence) -> float:
+        """The model's log-odds for the evidence, before calibration."""
+        standard = (as_vector(evidence) - self.mean) / self.scale
+        return float(standard @ self.weights + self.bias)
+
+    def probability(self, evidence: Evidence) -> float:
+        """The calibrated probability that the name the evidence backs is right."""
+        return float(np.interp(self.score(evidence), self.curve_scores,
+                               self.curve_probabilities))
+
+
+def decision_of(manifest: dict[str, Any]) -> Decision:
+    """A Decision from its manifest; raises DecisionFileError where it does not match."""
+    try:
+        if tuple(manifest["features"]) != FEATURES:
+            raise DecisionFileError("the decision's features are not the evidence's")
+        curve = manifest["calibration"]
+        decision = Decision(
+            np.asarray(manifest["mean"], np.float64), np.asarray(manifest["scale"], np.float64),
+            np.asarray(manifest["weights"], np.float64), float(manifest["bias"]),
+            np.asarray(curve["scores"], np.float64),
+            np.asarray(curve["probabilities"], np.float64), float(manifest["threshold"]))
+    except (KeyError, TypeError, ValueError) as error:
+        raise DecisionFileError(f"the decision's manifest is malformed: {error!r}") from error
+    size = len(FEATURES)
+    if (decision.mean.shape != (size,) or decision.scale.shape != (size,)
+            or decision.weights.shape != (size,)
+            or decision.curve_scores.shape != decision.curve_probabilities.shape
+            or decision.curve_scores.size < 2):
+        raise DecisionFileError("the decision's arrays have the wrong sizes")
+    return decision
+
+
+def load_decision(path: Path = DECISION_PATH) -> Decision:
+    """The decision shipped at `path`."""
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise DecisionFileError(f"cannot load the decision {str(path)!r}: {error}") from error
+    return decision_of(manifest)
+
+
+@cache
+def shipped_decision() -> Decision:
+    """The decision shipped in vision/data, loaded once."""
+    return load_decision()

@@ -1,0 +1,173 @@
+"""The evidence today's readers give for each name a frame's observations carry (a side channel:
+the names and their confidences are left as they are)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.cards import CardObservation, Image, Quad, Rank, Reading, Suit
+from vision.config import PipCountConfig, VisionConfig
+from vision.corners import cards_of_index
+from vision.deblur_outline import long_side
+from vision.index_ink import IndexInk, index_inks, outline_ink
+from vision.learned import CardScores, shipped_reader
+from vision.learned_index import shipped_index_reader
+from vision.pips import PIP_RANKS, read_ace, read_pips
+
+FEATURES = (
+    "confidence", "whole", "one_end", "card_low", "card_high", "card_agree", "index_low",
+    "index_high", "pips", "ink", "length", "repeated",
+)
+"""The cues of one name, in the order `as_vector` gives them: today's confidence; whether the
+outline is the whole card and whether it was named from one end; the card network's probability
+of the name at its weaker and stronger end and whether both ends' first choice is the name; the
+index network's at its weaker and stronger end; whether the pips count the rank (+1, -1 against,
+0 untold); whether the index ink's colour is the suit's (both ends of a whole card, a loose
+corner's one; +1, -1 against, 0 untold); how far the
+outline's length is from the frame's card length (log ratio, 0 unknown); whether another
+observation of the frame carries the same name. Probabilities as log-odds."""
+
+Evidence = dict[str, float]
+
+
+def log_odds(probability: float, floor: float = 1e-4) -> float:
+    """The log-odds of a probability kept within [floor, 1 - floor]."""
+    p = min(max(probability, floor), 1.0 - floor)
+    return math.log(p / (1.0 - p))
+
+
+def as_vector(evidence: Evidence) -> np.ndarray:
+    """The evidence as a vector in the order of `FEATURES`."""
+    return np.array([evidence[name] for name in FEATURES], np.float64)
+
+
+def frame_evidence(frame: Image, observations: Sequence[CardObservation],
+                   config: VisionConfig) -> list[Evidence | None]:
+    """The evidence for each named observation of a frame (None where unnamed): the card and
+    index networks see every named whole outline, and both cards a loose corner's index implies
+    (`corners.cards_of_index`), in one pass each."""
+    named = [k for k, o in enumerate(observations) if o.reading is not None]
+    quads: list[Quad] = []
+    spans: dict[int, tuple[int, int]] = {}
+    for k in named:
+        outline = observations[k].corners
+        hypotheses = [outline] if observations[k].whole else list(cards_of_index(outline, config))
+        spans[k] = (len(quads), len(quads) + len(hypotheses))
+        quads.extend(hypotheses)
+    card = shipped_reader().scores(frame, quads) if quads else []
+    index = shipped_index_reader().scores(frame, quads) if quads else []
+    counts = Counter(o.name for o in observations if o.name is not None)
+    pips = config.pip_count or PipCountConfig()
+    out: list[Evidence | None] = [None] * len(observations)
+    for k in named:
+        observation = observations[k]
+        reading = observation.reading
+        assert reading is not None
+        start, end = spans[k]
+        card_low, card_high, agree = _network_cues(card[start:end], reading, observation.whole)
+        index_low, index_high, _ = _network_cues(index[start:end], reading, observation.whole)
+        out[k] = {
+            "confidence": log_odds(observation.confidence),
+            "whole": float(observation.whole),
+            "one_end": float(observation.one_end),
+            "card_low": card_low, "card_high": card_high, "card_agree": agree,
+            "index_low": index_low, "index_high": index_high,
+            "pips": _pip_cue(frame, observation, pips) if observation.whole else 0.0,
+            "ink": _ink_cue(observation, index_inks(frame, observation.corners, pips)
+                            if observation.whole else [outline_ink(frame, observation.corners,
+                                                                   pips)], pips),
+            "length": _length_cue(observation, config),
+            "repeated": float(counts[reading.name] > 1),
+        }
+    return out
+
+
+def _network_cues(scores: Sequence[CardScores], reading: Reading, whole: bool
+                  ) -> tuple[float, float, float]:
+    """A network's log-odds for the name at its weaker and stronger end, and whether both ends'
+    first choice is the name (over a loose corner's implied cards, the one backing it most,
+    whose far end may lie covered)."""
+    best: tuple[float, float, float] | None = None
+    for card in scores:
+        both = sorted(card.view_support(view, reading) for view in (0, 1))
+        agree = float(all(name == reading.name for name in card.names()))
+        cues = (log_odds(both[0]), log_odds(both[1]), agree)
+        if best is None or (cues[1], cues[0]) > (best[1], best[0]):
+            best = cues
+    if best is None:
+        return log_odds(0.0), log_odds(0.0), 0.0
+    return best if whole else (best[1], best[1], best[2])
+
+
+RED = frozenset("HD")
+
+
+def _pip_cue(frame: Image, observation: CardObservation, config: PipCountConfig) -> float:
+    """+1 where the pips count the named rank (one middle pip for an ace), -1 where they count
+    another number, 0 where the count cannot be told or the card is a court."""
+    reading = observation.reading
+    assert reading is not None
+    rank = reading.rank.value
+    if rank == "A":
+        return 1.0 if read_ace(frame, observation.corners, config) is not None else 0.0
+    if rank not in PIP_RANKS:
+        return 0.0
+    pips = read_pips(frame, observation.corners, config)
+    if pips is None:
+        return 0.0
+    return 1.0 if pips.count == PIP_RANKS[rank] else -1.0
+
+
+def _ink_cue(observation: CardObservation, inks: Sequence[IndexInk | None],
+             config: PipCountConfig) -> float:
+    """The index ink's colour (`inks`: both ends of a whole card, a loose corner's one) against
+    the named suit's, judged on the card's own white: +1 where every end judged agrees, -1
+    where every end judged disagrees, else 0."""
+    reading = observation.reading
+    assert reading is not None
+    if reading.suit is None:
+        return 0.0
+    red = reading.suit.value in RED
+    votes = []
+    for ink in inks:
+        if ink is None:
+            continue
+        if ink.redness >= config.red_redness:
+            votes.append(1.0 if red else -1.0)
+        elif ink.chroma <= config.black_chroma:
+            votes.append(-1.0 if red else 1.0)
+    if votes and all(v > 0 for v in votes):
+        return 1.0
+    if votes and all(v < 0 for v in votes):
+        return -1.0
+    return 0.0
+
+
+def _length_cue(observation: CardObservation, config: VisionConfig) -> float:
+    """How far a whole outline's length is from the frame's card length (absolute log ratio;
+    0 where the length is not known or the outline is a loose corner's)."""
+    if not observation.whole or not config.card_length:
+        return 0.0
+    return abs(math.log(max(long_side(observation.corners), 1.0) / config.card_length))
+
+
+EUCHRE_NAMES = tuple(rank + suit for rank in "9TJQKA" for suit in "CDHS")
+
+
+def proposals(frame: Image, observations: Sequence[CardObservation]) -> list[Reading | None]:
+    """For each whole outline left unread, the euchre card the card network backs most at its
+    weaker end (None for the others): a name for the decision to weigh, not given."""
+    unread = [k for k, o in enumerate(observations) if o.reading is None and o.whole]
+    out: list[Reading | None] = [None] * len(observations)
+    if not unread:
+        return out
+    for k, card in zip(unread, shipped_reader().scores(frame, [observations[k].corners
+                                                                for k in unread]), strict=True):
+        support = {name: card.support(name[0], name[1]) for name in EUCHRE_NAMES}
+        best = max(support, key=lambda name: support[name])
+        out[k] = Reading(Rank(best[0]), Suit(best[1]), round(support[best], 3))
+    return out
