@@ -41,7 +41,7 @@ class DeckMatchConfig:
     """Where the glyph reader read a card the profile does not hold (a 2-8, a card not
     enrolled), the slack allowed instead of `sibling_slack` for the profile to name the card."""
     min_margin: float = 0.02
-    """It must lead the best match of any other card by this (see vision/NOTES.md, Known decks)."""
+    """It must lead the best match of any other card by this."""
     override_margin: float = 0.05
     """Leading by this, it names the card even where the glyph reader read another card."""
     renames_twins: bool = False
