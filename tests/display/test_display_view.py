@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from display.cards import Renege, Trick, check_card, partner_of
 from display.errors import DisplayError, ViewError
 from display.view import (
     BidMade,
@@ -12,13 +13,9 @@ from display.view import (
     Phase,
     Problem,
     ProblemKind,
-    Renege,
     SeatNames,
     TeamPair,
-    Trick,
     View,
-    check_card,
-    partner_of,
 )
 from display.wording import (
     bid_text,
