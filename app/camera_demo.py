@@ -20,7 +20,7 @@ from app.controller import NoticeKind, TableController
 from app.journal import Journal
 from app.prompts import Answer, CardNamed, MisreadPrompt, PickPrompt, PickReason, PromptAnswered
 from app.run import Item, TableApp, current_view
-from app.runner import PngScreen, WindowScreen
+from app.screens import PngScreen, WindowScreen
 from app.script import Wait, parse_script_line, script_from_events
 from drivers.clock import ManualClock
 from table import Card, GameStarted, Phase, Seat, Team, replay

@@ -23,7 +23,9 @@ from app.controller import TableController
 from app.journal import Journal, JournalError
 from app.journal_check import JournalDamaged, guard_for_start, mark_created
 from app.run import Item, Poll, TableApp, feed_from_thread
+from app.screens import WindowScreen, open_screen
 from app.state_lock import StateLock, TableRunning
+from app.table_loop import loop, print_notices, stop_on_signal
 from table import Team
 
 DEMO_STATE = Path("demo-out") / "table"
@@ -76,8 +78,6 @@ def refusal(args: argparse.Namespace) -> str | None:
 
 def run_demo_table(args: argparse.Namespace) -> int:
     """Run the table on the demo recording; exit 2 on a bad option or a journal problem."""
-    from app.runner import loop, open_screen, print_notices, stop_on_signal
-
     problem = refusal(args)
     if problem:
         print(f"cardtable run: {problem}", file=sys.stderr)
@@ -170,8 +170,6 @@ def camera_feed(
 
 def hold_window(screen: Any) -> None:
     """In a window, keep the last screen up until it is closed (Escape or Q)."""
-    from app.runner import WindowScreen
-
     if not isinstance(screen, WindowScreen):
         return
     print("the recording has ended: close the window (Escape or Q) to finish", flush=True)
