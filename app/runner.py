@@ -38,7 +38,8 @@ def run_table(args: argparse.Namespace) -> int:
         print(f"cardtable run: --stuck-after {args.stuck_after}: expected seconds above 0",
               file=sys.stderr)
         return 2
-    if getattr(args, "demo", False) or getattr(args, "tricks", None) is not None:
+    if (getattr(args, "demo", False) or getattr(args, "tricks", None) is not None
+            or getattr(args, "real_time", False)):
         from app.demo_table import run_demo_table
 
         return run_demo_table(args)
