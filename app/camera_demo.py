@@ -157,9 +157,8 @@ def demo_scene(
     """The demo game laid out as a camera above the table sees it (a tools TableScene)."""
     from tools.table_synth import SynthConfig, TableScene, tricks_from_log
 
-    config = SynthConfig(
-        width=size[0], height=size[1], seed=seed, max_tricks=max_tricks, card_size=0.3, blur=0.5
-    )
+    config = SynthConfig(width=size[0], height=size[1], seed=seed, max_tricks=max_tricks,
+                         card_size=0.3, blur=0.5, noise_reuse=True)
     return TableScene(tricks_from_log(DEMO_GAME), config, faces=faces)
 
 
