@@ -45,6 +45,9 @@ def register(subparsers: Any) -> None:
                       help="where the screens (PNG) and the table log go (default demo-out)")
     demo.add_argument("--window", action="store_true", help="show the screen in a window too")
     demo.add_argument("--tricks", type=int, help="stop after this many tricks")
+    demo.add_argument("--real-time", action="store_true",
+                      help="play the recording at its own pace (10 frames a second, as a camera "
+                           "gives them) instead of as fast as it is read")
     demo.add_argument("--narrate", action="store_true",
                       help="only tell a table log event by event through the engine")
     demo.add_argument("--log", type=Path, default=DEMO_LOG, help="the log for --narrate")
@@ -91,6 +94,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play the demo's recorded table (camera frames and buttons) instead "
                              "of this table's devices; the journal goes to demo-out/table")
     parser.add_argument("--tricks", type=int, help="with --demo: stop after this many tricks")
+    parser.add_argument("--real-time", action="store_true",
+                        help="with --demo: play the recording at its own pace (10 frames a "
+                             "second) instead of as fast as it is read")
 
 
 def run_table(args: argparse.Namespace) -> int:
@@ -218,7 +224,8 @@ def run_demo(args: argparse.Namespace) -> int:
     if args.tricks is not None and args.tricks < 1:
         print(f"--tricks must be at least 1, not {args.tricks}", file=sys.stderr)
         return 2
-    result = camera_demo(args.headless, headless=not args.window, max_tricks=args.tricks)
+    result = camera_demo(args.headless, headless=not args.window, max_tricks=args.tricks,
+                         real_time=args.real_time)
     print(result.figures())
     print(f"screens: {args.headless / 'screens'} ({result.screens} PNG files)")
     return 0

@@ -22,8 +22,11 @@ from app.config import AppConfig, DisplayConfig
 from app.controller import TableController
 from app.journal import Journal, JournalError
 from app.journal_check import JournalDamaged, guard_for_start, mark_created
+from app.recorded_frames import at_recorded_pace, read_ahead
 from app.run import Item, Poll, TableApp, feed_from_thread
+from app.screens import WindowScreen, open_screen
 from app.state_lock import StateLock, TableRunning
+from app.table_loop import loop, print_notices, stop_on_signal
 from table import Team
 
 DEMO_STATE = Path("demo-out") / "table"
@@ -35,11 +38,14 @@ class RenderedCamera:
     """The demo's recorded table as a camera: each call gives the next frame, then None.
 
     `now()` is the recording's time, the table's clock: a card lies unreadable for 3 s of
-    the recorded table before it is asked for, however fast the frames are read.
+    the recorded table before it is asked for, however fast the frames are read. They are
+    rendered ahead in a thread of their own, and given as fast as they are read unless
+    `real_time` paces them as the camera recorded them.
     """
 
-    def __init__(self, scene: Any) -> None:
-        self.frames = scene.frames()
+    def __init__(self, scene: Any, real_time: bool = False) -> None:
+        frames = read_ahead(scene.frames())
+        self.frames = at_recorded_pace(frames) if real_time else frames
         self.fps = float(scene.config.fps)
         self.count = int(scene.frame_count)
         self.index = 0
@@ -65,8 +71,10 @@ class RenderedCamera:
 
 def refusal(args: argparse.Namespace) -> str | None:
     """Why these options cannot go with --demo, or None."""
-    if not args.demo:
+    if not args.demo and args.tricks is not None:
         return "--tricks goes with --demo (it stops the demo's recording after that many tricks)"
+    if not args.demo:
+        return "--real-time goes with --demo (it plays the demo's recording at its own pace)"
     if args.config is not None or args.script is not None:
         return "--demo brings its own table: leave out --config and --script"
     if args.tricks is not None and args.tricks < 1:
@@ -76,8 +84,6 @@ def refusal(args: argparse.Namespace) -> str | None:
 
 def run_demo_table(args: argparse.Namespace) -> int:
     """Run the table on the demo recording; exit 2 on a bad option or a journal problem."""
-    from app.runner import loop, open_screen, print_notices, stop_on_signal
-
     problem = refusal(args)
     if problem:
         print(f"cardtable run: {problem}", file=sys.stderr)
@@ -108,7 +114,7 @@ def run_demo_table(args: argparse.Namespace) -> int:
     scene = demo_scene(faces, max_tricks=args.tricks)
     print(f"cardtable run --demo: {scene.frame_count} recorded frames, journal in "
           f"{config.state_dir}", flush=True)
-    camera = RenderedCamera(scene)
+    camera = RenderedCamera(scene, real_time=args.real_time)
     with lock, journal, contextlib.ExitStack() as stack:
         controller = TableController(
             journal, config.rules, config.dealer, clock=camera.now,
@@ -170,8 +176,6 @@ def camera_feed(
 
 def hold_window(screen: Any) -> None:
     """In a window, keep the last screen up until it is closed (Escape or Q)."""
-    from app.runner import WindowScreen
-
     if not isinstance(screen, WindowScreen):
         return
     print("the recording has ended: close the window (Escape or Q) to finish", flush=True)

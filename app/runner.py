@@ -4,28 +4,24 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import queue
-import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from pathlib import Path
-from types import FrameType
-from typing import Any
 
 from app.config import AppConfig, ConfigError, load_config
-from app.controller import Notice, TableController
+from app.controller import TableController
 from app.journal import NOT_WRITABLE, Journal, JournalError, JournalUnavailable
 from app.journal_check import JournalDamaged, guard_for_start, mark_created
-from app.run import Item, Poll, TableApp, current_view, feed_from_thread, headless_writer, log
-from app.script import ScriptError, ScriptLine, Wait, load_script
+from app.run import Item, Poll, TableApp, feed_from_thread, log
+from app.screens import open_screen
+from app.script import ScriptError, load_script
 from app.state_dir import ENVIRONMENT_EXIT, environment_problem
 from app.state_lock import StateLock, TableRunning
 from app.supervisor import STUCK_AFTER_S
+from app.table_loop import loop, print_notices, stop_on_signal
 from drivers.clock import ManualClock
 
-TICK_S = 0.01
 PANEL_POLL_S = 0.02
 
 
@@ -42,7 +38,8 @@ def run_table(args: argparse.Namespace) -> int:
         print(f"cardtable run: --stuck-after {args.stuck_after}: expected seconds above 0",
               file=sys.stderr)
         return 2
-    if getattr(args, "demo", False) or getattr(args, "tricks", None) is not None:
+    if (getattr(args, "demo", False) or getattr(args, "tricks", None) is not None
+            or getattr(args, "real_time", False)):
         from app.demo_table import run_demo_table
 
         return run_demo_table(args)
@@ -149,45 +146,6 @@ def has_seat_pads(config: AppConfig) -> bool:
     return pin_map is not None and any(b.seat and b.name == "OK" for b in pin_map.buttons)
 
 
-def loop(
-    app: TableApp,
-    args: argparse.Namespace,
-    script: list[ScriptLine],
-    polls: list[Poll],
-    show: Callable[[str], None],
-    clock: Callable[[], float] = time.monotonic,
-) -> None:
-    """The main loop: one script line per turn (if any), then every source, then the screen."""
-    started = time.monotonic()
-    pending = [line for line in script if line.number >= args.script_from]
-    while not app.stop.is_set():
-        if pending:
-            line = pending.pop(0)
-            if isinstance(line.item, Wait):
-                if isinstance(clock, ManualClock):
-                    clock.advance(line.item.seconds)
-                notices = app.tick()
-            else:
-                notices = app.handle(line.item)
-            if app.journal_pause.paused:
-                log(f"script line {line.number} not taken: {app.journal_pause.message}")
-            else:
-                print(f"ack {line.number} {len(app.controller.state.log)}", flush=True)
-            if notices:
-                show(f"line{line.number}_{notices[-1].message}")
-        elif args.script and not app.feeds_running():
-            app.drain(polls)
-            break
-        notices = app.drain(polls)
-        if notices:
-            show(notices[-1].message)
-        app.keep_alive()
-        if args.max_seconds is not None and time.monotonic() - started >= args.max_seconds:
-            break
-        if not pending:
-            time.sleep(TICK_S)
-
-
 @contextlib.contextmanager
 def open_devices(app: TableApp) -> Iterator[list[Poll]]:
     """Open the configured hardware: buttons are polled, the panel is read in its own thread."""
@@ -232,94 +190,3 @@ def _polling(poll: Callable[[], Sequence[Item]], app: TableApp) -> Iterator[Item
         yield from poll()
         yield None  # alive
         time.sleep(PANEL_POLL_S)
-
-
-class Screen:
-    """Where the table shows itself: a window or the console, PNG files, or nowhere."""
-
-    def show(self, label: str) -> None:
-        """Show the current state; `label` names the step."""
-
-    def poll(self) -> list[Any]:
-        """Run the window's turn of the loop; returns on-screen presses."""
-        return []
-
-
-class PngScreen(Screen):
-    """Headless: one PNG per step."""
-
-    def __init__(self, app: TableApp, outdir: Path) -> None:
-        size = (app.config.display.width, app.config.display.height)
-        self.app, self.write = app, headless_writer(outdir, size)
-
-    def show(self, label: str) -> None:
-        self.write(self.app, label)
-
-
-class WindowScreen(Screen):
-    """The pygame display loop, stepped from the main loop."""
-
-    def __init__(self, app: TableApp) -> None:
-        from display.loop import DisplayLoop
-        from display.style import Style
-
-        settings = app.config.display
-        self.app = app
-        self.views: queue.Queue[Any] = queue.Queue()
-        self.presses: queue.Queue[Any] = queue.Queue()
-        self.loop = DisplayLoop(
-            self.views,
-            self.presses,
-            size=(settings.width, settings.height),
-            fullscreen=settings.fullscreen,
-            style=Style(four_colour=settings.four_colour),
-            fps=settings.fps,
-        )
-        self.loop.open()
-
-    def show(self, label: str) -> None:
-        self.views.put(current_view(self.app))
-
-    def poll(self) -> list[Any]:
-        if not self.loop.step():
-            self.app.stop.set()
-        taken = []
-        while not self.presses.empty():
-            taken.append(self.presses.get_nowait())
-        return taken
-
-    def close(self) -> None:
-        """Stop the display loop."""
-        self.views.put(None)
-        self.loop.step()
-
-
-@contextlib.contextmanager
-def open_screen(app: TableApp, args: argparse.Namespace) -> Iterator[Screen]:
-    """The screen the arguments ask for."""
-    if args.headless:
-        yield PngScreen(app, args.headless)
-    elif args.no_display:
-        yield Screen()
-    else:
-        window = WindowScreen(app)
-        try:
-            yield window
-        finally:
-            window.close()
-
-
-def print_notices(notices: list[Notice]) -> None:
-    """Print each notice on stderr: what the table accepted, refused or flagged."""
-    for notice in notices:
-        print(f"{notice.kind}: {notice.message}", file=sys.stderr, flush=True)
-
-
-def stop_on_signal(app: TableApp) -> None:
-    """SIGTERM and SIGINT end the loop cleanly."""
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        app.stop.set()
-
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, handler)

@@ -5,19 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
+from display.cards import Renege, Trick
 from display.prompts import PlayedPicker, card_choices
-from display.view import (
-    BidMade,
-    Contract,
-    HandSummary,
-    Phase,
-    Problem,
-    Renege,
-    SeatNames,
-    TeamPair,
-    Trick,
-    View,
-)
+from display.view import BidMade, Contract, HandSummary, Phase, Problem, SeatNames, TeamPair, View
 from table import GameState, Hand, HandResult, Team, legal_bids
 from table import Phase as TablePhase
 from table import Renege as TableRenege

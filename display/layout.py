@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from display.view import SEATS
+from display.cards import SEATS
 
 
 @dataclass(frozen=True)

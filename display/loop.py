@@ -17,11 +17,12 @@ from enum import StrEnum
 
 import pygame
 
+from display.cards import Renege
 from display.render import flash_on, render
 from display.style import Style
 from display.targets import ScreenButton, Touched, TouchTarget
 from display.touch import hit_test
-from display.view import Phase, Renege, View
+from display.view import Phase, View
 
 OK_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 UNDO_KEYS = (pygame.K_BACKSPACE, pygame.K_u)

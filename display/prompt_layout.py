@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from display.cards import JOKER, RANKS, SEATS
 from display.layout import Layout
 from display.prompts import (
     PICK_SUITS,
@@ -18,7 +19,6 @@ from display.prompts import (
     SuspectPrompt,
 )
 from display.targets import PickCard, PlayedCell, PromptButton, ShowHand, TouchTarget
-from display.view import JOKER, RANKS, SEATS
 
 TRICKS_PER_BLOCK = 6
 MIN_PICKER_ROWS = 4

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pygame
 
+from display.cards import JOKER
+from display.painter import Painter
 from display.prompt_layout import PromptGeometry, Spot, prompt_geometry
 from display.prompts import (
     CardPick,
@@ -18,7 +18,7 @@ from display.prompts import (
 from display.style import Colour
 from display.targets import PickCard, PlayedCell, PromptButton, ShowHand, TouchTarget
 from display.text import Align
-from display.view import JOKER, View
+from display.view import View
 from display.wording import (
     BUTTON_TEXT,
     PICK_ADVICE,
@@ -33,9 +33,6 @@ from display.wording import (
     suspect_detail,
     suspect_title,
 )
-
-if TYPE_CHECKING:
-    from display.render import Painter
 
 
 def draw_prompt(painter: Painter, view: View, prompt: Prompt, *, flash: bool,

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from display.cards import JOKER, RANKS, Renege, Trick, check_card, check_seat, check_suit
 from display.errors import ViewError
-from display.view import JOKER, RANKS, Renege, Trick, check_card, check_seat, check_suit
 
 PICK_SUITS = ("S", "H", "C", "D")
 """The grid's rows, top to bottom: black and red alternate so neighbouring rows read apart."""

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import pygame
 
-from display.layout import Layout, bands_of, layout_for
+from display.cards import SEATS, TEAMS, Renege, team_of
+from display.layout import layout_for
+from display.painter import Painter
 from display.prompt_layout import is_question
 from display.prompt_render import draw_prompt
 from display.prompts import MisreadQuestion
-from display.style import Colour, Style
+from display.style import Style
 from display.targets import TouchTarget
-from display.text import Align, Fonts, PlacedText, SuitColours, draw_text
-from display.view import SEATS, TEAMS, BidMade, Phase, Problem, Renege, View, team_of
+from display.text import Align, Fonts, PlacedText
+from display.view import BidMade, Phase, Problem, View
 from display.wording import (
     bid_text,
     card_rank_text,
@@ -59,8 +59,8 @@ def render(
     `pressed` names a button ("ok" or "undo") to draw as pressed, `touched` a prompt's touch
     target. Returns every text drawn, with the box it had to fit in.
     """
-    painter = Painter(surface, layout_for(*surface.get_size()), style or Style(),
-                      fonts or shared_fonts())
+    painter = TablePainter(surface, layout_for(*surface.get_size()), style or Style(),
+                           fonts or shared_fonts())
     painter.draw(view, now, pressed, touched)
     return painter.placed
 
@@ -70,50 +70,8 @@ def flash_on(now: float) -> bool:
     return int(now * FLASH_HZ * 2) % 2 == 0
 
 
-@dataclass
-class Painter:
-    """Draws one frame; keeps a record of the text it placed."""
-
-    surface: pygame.Surface
-    layout: Layout
-    style: Style
-    fonts: Fonts
-    placed: list[PlacedText] = field(default_factory=list)
-
-    # -- primitives ---------------------------------------------------------------------------
-
-    def text(
-        self,
-        text: str,
-        box: pygame.Rect,
-        colour: Colour | None = None,
-        *,
-        largest: int | None = None,
-        align: Align = Align.CENTER,
-        suits: bool = True,
-        wrap: bool = True,
-    ) -> PlacedText:
-        """Fit and draw `text` in `box`; suit symbols in their colours unless `suits` is off."""
-        suit_colour: SuitColours | None = self.style.suit_colour if suits else None
-        placed = draw_text(self.surface, text, box, colour or self.style.ink, self.fonts,
-                           largest=largest, align=align, suit_colour=suit_colour, wrap=wrap)
-        self.placed.append(placed)
-        return placed
-
-    def common_size(self, texts: list[str], boxes: list[pygame.Rect], wrap: bool = True) -> int:
-        """The largest size at which every text fits its box, so that a group reads evenly."""
-        return min(self.fonts.fit(text, box.width, box.height, box.height, wrap).size
-                   for text, box in zip(texts, boxes, strict=True))
-
-    def box(self, rect: pygame.Rect, colour: Colour, width: int = 0) -> None:
-        """A rounded rectangle, filled or outlined."""
-        pygame.draw.rect(self.surface, colour, rect, width, border_radius=self.layout.gap)
-
-    def rows(self, area: pygame.Rect, weights: list[float]) -> list[pygame.Rect]:
-        """`area` cut into horizontal bands in proportion to `weights`, with small gaps."""
-        return bands_of(area, weights, self.layout.gap)
-
-    # -- the frame ----------------------------------------------------------------------------
+class TablePainter(Painter):
+    """Draws one frame of the table display."""
 
     def draw(self, view: View, now: float, pressed: str | None,
              touched: TouchTarget | None = None) -> None:
@@ -168,12 +126,6 @@ class Painter:
             self.text("Game over", bottom)
         else:
             self.text(f"Dealer {view.names.label(view.dealer)}", bottom)
-
-    def split(self, rect: pygame.Rect, share: float) -> tuple[pygame.Rect, pygame.Rect]:
-        """`rect` cut into a top part of `share` of its height and the rest."""
-        top_h = round(rect.height * share)
-        return (pygame.Rect(rect.x, rect.y, rect.width, top_h),
-                pygame.Rect(rect.x, rect.y + top_h, rect.width, rect.height - top_h))
 
     def draw_status(self, view: View) -> None:
         """The line that says what the table waits for (narrower beside a question)."""

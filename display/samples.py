@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from display.cards import Renege, Trick
 from display.prompts import (
     CardPick,
     CorrectionPick,
@@ -20,10 +21,8 @@ from display.view import (
     Phase,
     Problem,
     ProblemKind,
-    Renege,
     SeatNames,
     TeamPair,
-    Trick,
     View,
 )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from display.view import check_suit
+from display.cards import check_suit
 
 Colour = tuple[int, int, int]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from display.cards import check_card, check_seat
 from display.errors import ViewError
-from display.view import check_card, check_seat
 
 BUTTONS = ("ok", "cancel", "confirm", "misread", "correct", "no")
 """The buttons of the prompts (`PromptButton.name`)."""

@@ -24,6 +24,7 @@ every other target as `Touched(target, source)`, `source` being "mouse" or "touc
 
 from __future__ import annotations
 
+from display.cards import SEATS
 from display.layout import layout_for
 from display.prompt_layout import prompt_geometry
 from display.targets import (
@@ -37,7 +38,7 @@ from display.targets import (
     Touched,
     TouchTarget,
 )
-from display.view import SEATS, Phase, ProblemKind, View
+from display.view import Phase, ProblemKind, View
 
 __all__ = [
     "AskCard",

@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
+from display.cards import Bid, Renege, check_card, check_suit, partner_of, team_of
 from display.prompts import CardPick, CorrectionPick, MisreadQuestion, PlayedPicker, SuspectPrompt
-from display.view import (
-    Bid,
-    Contract,
-    Phase,
-    Problem,
-    ProblemKind,
-    Renege,
-    SeatNames,
-    View,
-    check_card,
-    check_suit,
-    partner_of,
-    team_of,
-)
+from display.view import Contract, Phase, Problem, ProblemKind, SeatNames, View
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}

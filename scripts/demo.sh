@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the demo on a fresh machine: installs into .venv, then `cardtable demo` with any arguments.
+# Runs the demo on a fresh machine: installs cardtable into .venv, then `cardtable demo` with any
+# arguments.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/venv.sh
+scripts/venv.sh --runtime
 exec .venv/bin/cardtable demo "$@"

@@ -46,6 +46,7 @@ def test_the_first_trick_is_journaled_and_read_back(
     [
         (["--demo", "--tricks", "0"], "--tricks must be at least 1, not 0"),
         (["--tricks", "2"], "--tricks goes with --demo"),
+        (["--real-time"], "--real-time goes with --demo"),
         (["--demo", "--config", "table.toml"], "leave out --config and --script"),
         (["--demo", "--script", "presses.jsonl"], "leave out --config and --script"),
     ],

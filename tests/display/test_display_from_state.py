@@ -13,19 +13,11 @@ from pathlib import Path
 import pygame
 import pytest
 
+from display.cards import Renege
 from display.from_state import pick_choices, played_picker, view_from_state
 from display.prompts import PlayedPicker, card_choices
 from display.render import render
-from display.view import (
-    BidMade,
-    Contract,
-    Phase,
-    Problem,
-    ProblemKind,
-    Renege,
-    SeatNames,
-    TeamPair,
-)
+from display.view import BidMade, Contract, Phase, Problem, ProblemKind, SeatNames, TeamPair
 from table.log import parse_lines, replay_lines
 from table.state import GameState
 

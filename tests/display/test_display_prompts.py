@@ -13,6 +13,7 @@ from dataclasses import replace
 import pygame
 import pytest
 
+from display.cards import JOKER, Trick
 from display.errors import ViewError
 from display.layout import layout_for
 from display.prompt_layout import prompt_geometry
@@ -29,7 +30,7 @@ from display.render import render
 from display.samples import RENEGE, prompt_views, sample_views
 from display.style import Style
 from display.targets import PickCard, PlayedCell, PromptButton
-from display.view import JOKER, Phase, Trick, View
+from display.view import Phase, View
 from display.wording import card_text
 
 SIZES = [(800, 480), (1920, 1080)]

@@ -12,11 +12,12 @@ from dataclasses import replace
 import pygame
 import pytest
 
+from display.cards import Trick
 from display.layout import layout_for
 from display.render import render
 from display.samples import sample_views
 from display.style import BLUE, GREEN, RED, Style
-from display.view import SeatNames, Trick
+from display.view import SeatNames
 
 SIZES = [(800, 480), (1920, 1080)]
 OTHER_SIZES = [(1024, 600), (1280, 720), (1280, 800), (1366, 768)]

@@ -12,6 +12,7 @@ from dataclasses import replace
 import pygame
 import pytest
 
+from display.cards import SEATS
 from display.errors import ViewError
 from display.layout import layout_for
 from display.prompt_layout import prompt_geometry
@@ -29,7 +30,7 @@ from display.touch import (
     TouchTarget,
     hit_test,
 )
-from display.view import SEATS, Problem, ProblemKind, View
+from display.view import Problem, ProblemKind, View
 from display.wording import card_text
 
 SIZES = [(800, 480), (1920, 1080), (1024, 600)]
