@@ -10,22 +10,18 @@ from tests.imports import REPO
 
 PACKAGES = ("table", "vision", "drivers", "display", "app", "tools", "hardware")
 """The packages scanned: the product, as the wheel ships it."""
-HARNESSES = ("faultcheck", "crashcheck", "powercut", "misread_sim", "read_only")
-"""Modules left out, by the start of their name: test harnesses, not product code."""
 
 Graph = dict[str, set[str]]
 
 
 def modules(root: Path, packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
-    """Every module of the packages under `root`, by dotted name, harnesses left out."""
+    """Every module of the packages under `root`, by dotted name."""
     found = {}
     for package in packages:
         for path in sorted((root / package).rglob("*.py")):
             parts = path.relative_to(root).with_suffix("").parts
             if parts[-1] == "__init__":
                 parts = parts[:-1]
-            elif parts[-1].startswith(HARNESSES):
-                continue
             found[".".join(parts)] = path
     return found
 
@@ -110,7 +106,6 @@ def test_the_graph_holds_lazy_and_top_level_imports_of_the_product() -> None:
     assert "app.demo_table" in graph["app.runner"]  # inside run_table
     assert "display.cards" in graph["display.prompts"]  # at the top
     assert "vision.live" in graph["app.camera_feed"]  # under TYPE_CHECKING and in a function
-    assert not [module for module in graph if module.rpartition(".")[2].startswith(HARNESSES)]
 
 
 def test_a_cycle_closed_by_a_lazy_relative_import_is_found(tmp_path: Path) -> None:
