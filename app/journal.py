@@ -415,16 +415,10 @@ class Journal:
 
     def players(self, game_id: int) -> dict[str, str]:
         """Who sat where in `game_id` (seat letter to name); empty when nobody was named."""
-        if not self._has_table(PLAYERS_TABLE):
-            return {}
-        row = self._db.execute(
-            f"SELECT players FROM {PLAYERS_TABLE} WHERE game_id = ?", (game_id,)).fetchone()
-        return {str(seat): str(name) for seat, name in json.loads(row[0]).items()} if row else {}
+        return game_players(self._db, game_id)
 
     def _has_table(self, name: str) -> bool:
-        row = self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone()
-        return row is not None
+        return has_table(self._db, name)
 
     def unfinished_game(self) -> int | None:
         """The game in progress (neither won nor given up for a new one), if any."""
@@ -436,3 +430,19 @@ class Journal:
     def export(self, game_id: int) -> str:
         """A game as a table log that `cardtable replay` reads."""
         return dump_events(self.events(game_id))
+
+
+def has_table(db: sqlite3.Connection, name: str) -> bool:
+    """Whether the journal holds a table of this name (older journals lack the newer ones)."""
+    row = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone()
+    return row is not None
+
+
+def game_players(db: sqlite3.Connection, game_id: int) -> dict[str, str]:
+    """Who sat where in `game_id` as the journal recorded it; empty when nobody was named."""
+    if not has_table(db, PLAYERS_TABLE):
+        return {}
+    row = db.execute(
+        f"SELECT players FROM {PLAYERS_TABLE} WHERE game_id = ?", (game_id,)).fetchone()
+    return {str(seat): str(name) for seat, name in json.loads(row[0]).items()} if row else {}

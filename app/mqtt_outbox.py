@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app.import_log import PUBLISHED_TABLE
-from app.journal import IMPORTED_TABLE, PLAYERS_TABLE
+from app.journal import IMPORTED_TABLE, game_players, has_table
 
 OUTBOX_SCHEMA = (
     f"CREATE TABLE IF NOT EXISTS {PUBLISHED_TABLE} ("
@@ -60,9 +60,7 @@ class Outbox:
                 self._history_sent(db)
 
     def _has_table(self, name: str) -> bool:
-        row = self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone()
-        return row is not None
+        return has_table(self._db, name)
 
     def _imported(self) -> str:
         """SQL naming the imported games (none when nothing was ever imported)."""
@@ -151,8 +149,4 @@ class Outbox:
 
     def players(self, game_id: int) -> dict[str, str]:
         """Who sat where in `game_id` as the journal recorded it; empty when nobody was named."""
-        if not self._has_table(PLAYERS_TABLE):
-            return {}
-        row = self._db.execute(
-            f"SELECT players FROM {PLAYERS_TABLE} WHERE game_id = ?", (game_id,)).fetchone()
-        return {str(seat): str(name) for seat, name in json.loads(row[0]).items()} if row else {}
+        return game_players(self._db, game_id)
