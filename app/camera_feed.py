@@ -91,21 +91,24 @@ def watch(
     idle_s: float = 0.005,
     sleep: Callable[[float], object] = time.sleep,
     ended: Callable[[], bool] | None = None,
+    runs_out: bool | None = None,
 ) -> Iterator[CameraItem | None]:
     """Yield sightings and camera status events for as long as `running()` holds.
 
     A None now and then says the feed is alive with nothing new (its heartbeat).
     A recording (`recorded_fps` given) is stamped at its own frame rate, however fast it is
-    decoded, and ends the feed when it runs out: when `ended()` says so (a bad frame or a
-    reopening is no end), else at the first frame-less read without status.
+    decoded. A source that `runs_out` (by default, a recording) ends the feed when it runs
+    out: when `ended()` says so (a bad frame or a reopening is no end), else at the first
+    frame-less read without status.
     """
+    finite = recorded_fps is not None if runs_out is None else runs_out
     while running():
         frame, status = read()
         yield from status
         yield None
         if frame is None:
             over = ended() if ended is not None else not status
-            if recorded_fps is not None and over:
+            if finite and over:
                 return
             sleep(idle_s)
             continue

@@ -20,6 +20,7 @@ from app.state_dir import ENVIRONMENT_EXIT, environment_problem
 from app.state_lock import StateLock, TableRunning
 from app.supervisor import STUCK_AFTER_S
 from app.table_loop import loop, print_notices, stop_on_signal
+from drivers.camera import RUNS_OUT
 from drivers.clock import ManualClock
 
 PANEL_POLL_S = 0.02
@@ -173,11 +174,12 @@ def open_devices(app: TableApp) -> Iterator[list[Poll]]:
         if notice is not None:
             log(notice)
         recorded = hardware_config.camera.fps if hardware_config.camera_kind == "recorded" else None
+        runs_out = hardware_config.camera_kind in RUNS_OUT
         running = lambda: not app.stop.is_set()  # noqa: E731
         camera = hardware.camera
         feed = lambda: watch(hardware.frame, watcher, running, recorded_fps=recorded,  # noqa: E731
-                             ended=lambda: camera.ended)
-        feed_from_thread(app, feed, "camera", ends=recorded is not None)
+                             ended=lambda: camera.ended, runs_out=runs_out)
+        feed_from_thread(app, feed, "camera", ends=runs_out)
     try:
         yield polls
     finally:

@@ -370,11 +370,20 @@ SOURCES: dict[str, SourceMaker] = {"usb": _usb, "picamera2": _picamera2, "record
 """The camera kinds a config may name, and what makes each."""
 
 
-def register_source(kind: str, maker: SourceMaker) -> None:
-    """Make camera `kind` with `maker` from now on in this process, a new kind or a known one."""
+RUNS_OUT = {"recorded"}
+"""The camera kinds whose frames run out by themselves (recordings)."""
+
+
+def register_source(kind: str, maker: SourceMaker, *, runs_out: bool = False) -> None:
+    """Make camera `kind` with `maker` from now on in this process, a new kind or a known one;
+    `runs_out`: its frames come to an end by themselves, as a recording's do."""
     if not kind or kind == "none":
         raise ValueError(f"camera kind {kind!r}: expected a name other than 'none'")
     SOURCES[kind] = maker
+    if runs_out:
+        RUNS_OUT.add(kind)
+    else:
+        RUNS_OUT.discard(kind)
 
 
 def make_source(

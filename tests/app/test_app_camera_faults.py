@@ -91,3 +91,18 @@ def test_the_table_logs_the_skipped_file_and_shows_the_camera_problem(
         for item in status[1:]:
             app.handle(item)
         assert app.devices_down == {}
+
+
+@pytest.mark.parametrize(("runs_out", "ends"), [(True, True), (False, False)])
+def test_a_live_source_ends_the_feed_only_where_it_runs_out(
+        tmp_path: Path, runs_out: bool, ends: bool) -> None:
+    source = RecordedSource(write_images(tmp_path / "frames", 3))
+    clock = ManualClock(0.0)
+    camera = ResilientCamera(source, clock=clock)
+    watcher = MarkerWatcher()
+    items = watch(camera.read, watcher, lambda: clock() < 60, idle_s=0.5, sleep=clock.advance,
+                  ended=lambda: camera.ended, runs_out=runs_out)
+    for _ in items:
+        pass
+    assert len(watcher.seen) == 3
+    assert (clock() < 60) is ends  # a camera that does not run out is watched until stopped
