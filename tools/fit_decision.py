@@ -181,6 +181,9 @@ def fit(pairs: list[tuple[Path, Path]], penalty: float, proposed: bool = False
     if curve_scores.size < 2:
         curve_scores = np.array([curve_scores[0] - 1.0, curve_scores[0] + 1.0])
         curve_probabilities = np.repeat(curve_probabilities[:1], 2)
+    # The threshold is read off the curve as shipped (rounded): the table takes every name of
+    # the lowest block it keeps.
+    curve_scores, curve_probabilities = curve_scores.round(6), curve_probabilities.round(6)
     calibrated = np.interp(scores, curve_scores, curve_probabilities)
     threshold = threshold_of(calibrated)
     taken = calibrated >= threshold
@@ -190,8 +193,8 @@ def fit(pairs: list[tuple[Path, Path]], penalty: float, proposed: bool = False
         "features": list(FEATURES),
         "mean": mean.round(6).tolist(), "scale": scale.round(6).tolist(),
         "weights": weights.round(6).tolist(), "bias": round(bias, 6),
-        "calibration": {"scores": curve_scores.round(6).tolist(),
-                        "probabilities": curve_probabilities.round(6).tolist()},
+        "calibration": {"scores": curve_scores.tolist(),
+                        "probabilities": curve_probabilities.tolist()},
         "threshold": threshold,
         "fitted_on": {"files": [Path(c).name for c, _ in pairs], "sets": sets,
                       "names": len(rows), "wrong": int((y == 0).sum()), "penalty": penalty,

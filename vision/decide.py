@@ -40,10 +40,13 @@ class Decision:
         standard = (as_vector(evidence) - self.mean) / self.scale
         return float(standard @ self.weights + self.bias)
 
+    def calibrated(self, score: float) -> float:
+        """The calibrated probability of a model score (`score`)."""
+        return float(np.interp(score, self.curve_scores, self.curve_probabilities))
+
     def probability(self, evidence: Evidence) -> float:
         """The calibrated probability that the name the evidence backs is right."""
-        return float(np.interp(self.score(evidence), self.curve_scores,
-                               self.curve_probabilities))
+        return self.calibrated(self.score(evidence))
 
 
 def decision_of(manifest: dict[str, Any]) -> Decision:

@@ -29,6 +29,14 @@ def test_the_shipped_curve_rises_and_its_threshold_lies_on_it() -> None:
     assert decision.threshold <= decision.curve_probabilities[-1]
 
 
+def test_the_shipped_threshold_takes_the_names_of_the_block_it_was_read_at() -> None:
+    decision = shipped_decision()
+    at = decision.curve_scores[decision.curve_probabilities == decision.threshold]
+    assert at.size > 0
+    assert all(decision.calibrated(float(score)) >= decision.threshold
+               for score in at)
+
+
 @pytest.mark.parametrize(("design", "length"), [("artwork", 140.0), ("artwork", 95.0)])
 def test_names_of_the_other_colour_are_never_taken_and_right_ones_are_surer(
         design: str, length: float) -> None:
