@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards import CardObservation, Image
+from vision.api import CardObservation, Image
 
 READ_COLOUR = (40, 200, 40)
 UNREAD_COLOUR = (0, 140, 255)

@@ -118,8 +118,7 @@ def demo_faces(folder: Path | None = None) -> dict[str, Any]:
 
 def learn_deck(faces: dict[str, Any], folder: Path) -> Any:
     """The demo deck's profile, learnt as `cardtable deck enroll` does: one photo per card."""
-    from vision.config import VisionConfig
-    from vision.profile import enroll_images
+    from vision.api import VisionConfig, enroll_images
 
     folder.mkdir(parents=True, exist_ok=True)
     photos = []
@@ -133,8 +132,7 @@ def learn_deck(faces: dict[str, Any], folder: Path) -> Any:
 
 def enroll_deck(faces: dict[str, Any], folder: Path) -> Any:
     """The shipped model with the demo deck's profile added."""
-    from vision.model import GlyphModel
-    from vision.profile import with_profile
+    from vision.api import GlyphModel, with_profile
 
     return with_profile(GlyphModel.load(), learn_deck(faces, folder))
 
@@ -232,8 +230,7 @@ def run_demo(
     card unreadable for 3 s of the recording is asked for then); `real_time` plays them at
     their recorded pace instead, as a camera would give them.
     """
-    from vision.live import TableWatcher
-    from vision.tracker import EventKind
+    from vision.api import EventKind, TableWatcher
 
     outdir.mkdir(parents=True, exist_ok=True)
     faces = demo_faces()

@@ -13,8 +13,7 @@ from table import Card, CardParseError, Seat
 
 if TYPE_CHECKING:
     from drivers.camera import Frame, Image
-    from vision.live import TableWatcher
-    from vision.tracker import CardEvent, EventKind
+    from vision.api import CardEvent, EventKind, TableWatcher
 
 CameraItem: TypeAlias = "Sighting | DriverEvent"
 """What the camera's thread hands the table: a sighting, or the camera's own status."""
@@ -29,7 +28,7 @@ class Watcher(Protocol):
 
 
 def _sighting_kinds() -> dict[EventKind, SightingKind]:
-    from vision.tracker import EventKind
+    from vision.api import EventKind
 
     return {
         EventKind.PLACED: SightingKind.PLACED,
@@ -41,7 +40,7 @@ def _sighting_kinds() -> dict[EventKind, SightingKind]:
 
 def sighting_of(event: CardEvent) -> Sighting:
     """A tracker event as a sighting; a card outside the euchre deck counts as unreadable."""
-    from vision.tracker import EventKind
+    from vision.api import EventKind
 
     try:
         card = Card.parse(event.card) if event.card else None
@@ -69,11 +68,7 @@ def deck_notice(deck: Path | None) -> str | None:
 
 def open_watcher(calibration: Path, deck: Path | None, stable_s: float) -> TableWatcher:
     """Recognition plus tracking over the calibrated zones (a deck profile if given)."""
-    from vision.live import TableWatcher
-    from vision.model import GlyphModel
-    from vision.profile import with_profile
-    from vision.tracker import TrackerConfig
-    from vision.zones import load_zones
+    from vision.api import GlyphModel, TableWatcher, TrackerConfig, load_zones, with_profile
 
     model = GlyphModel.load()
     if deck:

@@ -98,7 +98,7 @@ def user_errors() -> tuple[type[Exception], ...]:
     from display.errors import DisplayError
     from drivers.errors import DriverError
     from table.errors import TableError
-    from vision.errors import VisionError
+    from vision.api import VisionError
 
     return (ConfigError, JournalError, ScriptError, DisplayError, DriverError, TableError,
             VisionError)

@@ -211,7 +211,7 @@ def config_from_mapping(data: Mapping[str, Any], path: Path | None) -> AppConfig
 
 def _check_zones(where: str, calibration: Path) -> None:
     """Read the seat zones once at start, so a bad file is named with the config's key."""
-    from vision.zones import CalibrationError, load_zones
+    from vision.api import CalibrationError, load_zones
 
     try:
         load_zones(calibration)

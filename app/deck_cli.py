@@ -39,9 +39,7 @@ def run_enroll(args: argparse.Namespace) -> int:
         return 2
     if args.camera is not None:
         return enrol_from_camera(args.camera, args.cards, args.out, args.add)
-    from vision.config import VisionConfig
-    from vision.errors import VisionError
-    from vision.profile import enroll_images, folder_images
+    from vision.api import VisionConfig, VisionError, enroll_images, folder_images
 
     try:
         photos = folder_images(args.folder)
@@ -74,8 +72,7 @@ def enrol_from_camera(
     """Run an enrolment from the camera; the profile learnt so far is written even if stopped."""
     from app.enrol_camera import CameraEnrolment, enrolment_cards
     from drivers.errors import DriverError
-    from vision.errors import VisionError
-    from vision.model import GlyphModel
+    from vision.api import GlyphModel, VisionError
 
     try:
         cards = enrolment_cards(cards_text)
@@ -108,7 +105,7 @@ def enrol_from_camera(
 def _write(enrolment: CameraEnrolment, out: Path, problem: str | None, add: bool) -> int:
     """Save what was learnt and say what is missing; 0 only when every card was learnt."""
     from app.enrol_camera import card_label
-    from vision.errors import VisionError
+    from vision.api import VisionError
 
     if problem:
         print(f"{problem} before every card was learnt", file=sys.stderr)
@@ -118,8 +115,7 @@ def _write(enrolment: CameraEnrolment, out: Path, problem: str | None, add: bool
     try:
         profile = enrolment.profile()
         if add and out.exists():
-            from vision.model import GlyphModel
-            from vision.profile import with_profile
+            from vision.api import GlyphModel, with_profile
 
             profile = with_profile(GlyphModel.load(out), profile)
         profile.save(out)

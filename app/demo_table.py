@@ -155,8 +155,7 @@ def camera_feed(
     script and camera are done); the main loop then takes what is left in the queue.
     """
     from app.camera_feed import watch
-    from vision.live import TableWatcher
-    from vision.tracker import TrackerConfig
+    from vision.api import TableWatcher, TrackerConfig
 
     watcher = TableWatcher(model, zones, tracker_config=TrackerConfig(stable_time=stable_s))
 

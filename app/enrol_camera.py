@@ -7,17 +7,23 @@ from enum import Enum
 
 import numpy as np
 
-from vision.cards import Image, Quad, Rank, Suit, parse_card
-from vision.config import VisionConfig
-from vision.deck_config import DeckMatchConfig
-from vision.deck_faces import FaceViews, face_views
-from vision.detect import find_cards
-from vision.errors import CardNameError
-from vision.faces import JOKER, FaceVector, face_vector
-from vision.glyphs import index_views, split_index
-from vision.model import GlyphModel
-from vision.profile import profile_of
-from vision.read import read_views
+from vision.api import (
+    JOKER,
+    CardNameError,
+    FaceVector,
+    FaceViews,
+    GlyphModel,
+    Image,
+    Quad,
+    Rank,
+    Suit,
+    VisionConfig,
+    face_sample,
+    find_cards,
+    index_sample,
+    parse_card,
+    profile_of,
+)
 
 DECK_ORDER = (*(rank + suit for suit in "CDHS" for rank in "9TJQKA"), JOKER)
 """The order cards are asked for: clubs, diamonds, hearts, spades, 9 up to ace, then the joker."""
@@ -168,8 +174,8 @@ class CameraEnrolment:
     def _take(self, frame: Image, quad: Quad) -> list[Prompt]:
         """Learn the still card if it can be read and is the one asked for."""
         name = self.expected
-        views = index_views(frame, quad, self.config)
-        seen, confidence = read_views(views, self.base, self.config)
+        sample = index_sample(frame, quad, self.base, self.config)
+        seen, confidence = sample.reading, sample.confidence
         insisted = ""
         if seen is not None and seen.name != name and confidence >= self.wrong_confidence:
             if self._refused != seen.name:
@@ -181,20 +187,21 @@ class CameraEnrolment:
                                f"show the {card_label(name)} (show it again to insist)")]
             insisted = f" (it looks like the {card_label(seen.name)} to the shipped model)"
         if name != JOKER:
-            glyphs = [g for g in (split_index(v, self.config) for v in views) if g is not None]
+            glyphs = sample.glyphs(self.config)
             if not glyphs:
                 self._steady = 0
                 return self._tell_once(
                     Step.UNREADABLE,
                     f"the {card_label(name)}'s corner cannot be read: lay it flat, in good light",
                 )
-            for found in glyphs:
-                self._rank_glyphs.append(found.rank)
+            for rank_glyph, suit_glyph in glyphs:
+                self._rank_glyphs.append(rank_glyph)
                 self._rank_labels.append(name[0])
-                self._suit_glyphs.append(found.suit)
+                self._suit_glyphs.append(suit_glyph)
                 self._suit_labels.append(name[1])
-        self._faces.append((name, face_vector(frame, quad)))
-        self._deck.append((name, face_views(frame, quad, DeckMatchConfig())))
+        face, views = face_sample(frame, quad)
+        self._faces.append((name, face))
+        self._deck.append((name, views))
         self.learnt.append(name)
         self.position += 1
         self._waiting_for_clear, self._clear, self._steady, self._last = True, 0, 0, None

@@ -81,8 +81,7 @@ def register(subparsers: Any) -> None:
 
 def _load_model(deck: Path | None) -> Any:
     """The shipped model, with a deck profile added when one is given."""
-    from vision.model import GlyphModel
-    from vision.profile import with_profile
+    from vision.api import GlyphModel, with_profile
 
     model = GlyphModel.load()
     if deck is not None:
@@ -98,9 +97,7 @@ def run_detect(args: argparse.Namespace) -> int:
 
     from app.annotate import annotate
     from tools.evaluate import image_record
-    from vision.errors import VisionError
-    from vision.imageio import read_image
-    from vision.pipeline import recognise
+    from vision.api import VisionError, read_image, recognise
 
     try:
         model = _load_model(args.deck)
@@ -155,9 +152,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from tools.evaluate import score_folder
     from tools.scaling import cached_scaled_folder
     from tools.table_frame import cached_frame_folder, frame_size
-    from vision.config import VisionConfig
-    from vision.errors import VisionError
-    from vision.live import LiveConfig, view_config
+    from vision.api import LiveConfig, VisionConfig, VisionError, view_config
 
     folder: Path = args.folder
     scorer = folder / "score.py"
@@ -203,7 +198,7 @@ def run_eval(args: argparse.Namespace) -> int:
 def run_clips(args: argparse.Namespace) -> int:
     """Handle `vision clips`: a measure, so 0 once every clip is scored."""
     from tools.clip_score import ClipError, report
-    from vision.errors import VisionError
+    from vision.api import VisionError
 
     try:
         return report(args.folder, args.clip, args.json)
@@ -215,8 +210,7 @@ def run_clips(args: argparse.Namespace) -> int:
 def run_fit(args: argparse.Namespace) -> int:
     """Handle `vision fit-model`."""
     from tools.fitting import fit_model
-    from vision.config import VisionConfig
-    from vision.model import DEFAULT_MODEL
+    from vision.api import DEFAULT_MODEL, VisionConfig
 
     shared: Path = args.shared
     if not (shared / "artwork").is_dir():

@@ -90,8 +90,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _load_model(deck: Path | None) -> Any:
-    from vision.model import GlyphModel
-    from vision.profile import with_profile
+    from vision.api import GlyphModel, with_profile
 
     model = GlyphModel.load()
     return with_profile(model, GlyphModel.load(deck)) if deck is not None else model
@@ -99,7 +98,7 @@ def _load_model(deck: Path | None) -> Any:
 
 def zones_from_argument(text: str, width: int, height: int) -> Any:
     """Zones from a file path, inline JSON or 'default', for frames of width x height."""
-    from vision.zones import CalibrationError, TableZones, default_zones, load_zones
+    from vision.api import CalibrationError, TableZones, default_zones, load_zones
 
     if text == "default":
         return default_zones(width, height)
@@ -116,7 +115,7 @@ def run_synth(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from tools.table_synth import SynthConfig, TableScene, tricks_from_log, write_scene
-    from vision.errors import VisionError
+    from vision.api import VisionError
 
     try:
         width, height = _size(args.size)
@@ -189,9 +188,7 @@ def _recorded_fps(path: Path) -> float | None:
 def run_track(args: argparse.Namespace) -> int:
     """Handle `vision track`."""
     from drivers.errors import DriverError
-    from vision.errors import VisionError
-    from vision.live import TableWatcher
-    from vision.tracker import TrackerConfig
+    from vision.api import TableWatcher, TrackerConfig, VisionError
 
     source = Path(args.source)
     is_device = args.source.split(":", 1)[0] in CAMERA_PREFIXES and not source.exists()
@@ -263,11 +260,7 @@ def _calibrate_still(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    from vision.errors import VisionError
-    from vision.imageio import read_image
-    from vision.live import draw_zones
-    from vision.pipeline import recognise
-    from vision.zones import save_zones
+    from vision.api import VisionError, draw_zones, read_image, recognise, save_zones
 
     if args.zones is None:
         return _error("--still needs --zones (a calibration file, inline JSON or 'default')")
@@ -298,9 +291,7 @@ def _calibrate_window(args: argparse.Namespace) -> int:
     from display.calibrate import CalibrationEditor, run_window
     from drivers.camera import CameraSettings, make_source
     from drivers.errors import DriverError
-    from vision.errors import VisionError
-    from vision.pipeline import recognise
-    from vision.zones import save_zones
+    from vision.api import VisionError, recognise, save_zones
 
     kind, _, target = args.camera.partition(":")
     save_to = args.save

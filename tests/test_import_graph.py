@@ -89,6 +89,18 @@ def cycles(graph: Graph) -> list[list[str]]:
     return sorted(found)
 
 
+VISION_FACADE = frozenset({"vision", "vision.api"})
+"""What app/ may import from recognition: the facade (and the bare package)."""
+
+
+def vision_behind_the_facade(graph: Graph) -> list[str]:
+    """Every import of a vision module other than the facade by app/, as `app.x -> vision.y`."""
+    return sorted(f"{module} -> {target}" for module, targets in graph.items()
+                  if module == "app" or module.startswith("app.")
+                  for target in targets
+                  if target.startswith("vision.") and target not in VISION_FACADE)
+
+
 def write_package(root: Path, files: dict[str, str]) -> None:
     """Source files under `root`, by their path relative to it."""
     for name, source in files.items():
@@ -105,7 +117,7 @@ def test_the_graph_holds_lazy_and_top_level_imports_of_the_product() -> None:
     graph = import_graph()
     assert "app.demo_table" in graph["app.runner"]  # inside run_table
     assert "display.cards" in graph["display.prompts"]  # at the top
-    assert "vision.live" in graph["app.camera_feed"]  # under TYPE_CHECKING and in a function
+    assert "vision.api" in graph["app.camera_feed"]  # under TYPE_CHECKING and in a function
 
 
 def test_a_cycle_closed_by_a_lazy_relative_import_is_found(tmp_path: Path) -> None:
@@ -133,3 +145,23 @@ def test_an_import_from_a_parent_package_is_resolved(tmp_path: Path) -> None:
     assert graph["pkg"] == {"pkg.sub"}
     assert graph["pkg.sub.leaf"] == {"pkg", "pkg.top", "pkg.sub", "pkg.sub.other"}
     assert cycles(graph) == [["pkg.sub.leaf", "pkg.top"]]
+
+
+def test_app_imports_recognition_only_through_its_facade() -> None:
+    graph = import_graph()
+    assert vision_behind_the_facade(graph) == []
+    assert any("vision.api" in targets for module, targets in graph.items()
+               if module.startswith("app."))
+
+
+def test_an_app_module_reaching_past_the_facade_is_named(tmp_path: Path) -> None:
+    write_package(tmp_path, {
+        "app/__init__.py": "",
+        "app/good.py": "from vision.api import recognise\nimport vision\n",
+        "app/bad.py": "def late() -> None:\n    from vision.tracker import EventKind\n",
+        "vision/__init__.py": "",
+        "vision/api.py": "from vision import tracker\n",
+        "vision/tracker.py": "",
+    })
+    graph = import_graph(tmp_path, ("app", "vision"))
+    assert vision_behind_the_facade(graph) == ["app.bad -> vision.tracker"]
