@@ -77,7 +77,7 @@ def cycles(graph: Graph) -> list[list[str]]:
             elif target in stack:
                 low[module] = min(low[module], index[target])
         if low[module] == index[module]:
-            component = []
+            component: list[str] = []
             while not component or component[-1] != module:
                 component.append(stack.pop())
             if len(component) > 1:
