@@ -66,15 +66,25 @@ def deck_notice(deck: Path | None) -> str | None:
     return NO_DECK_NOTICE if deck is None else None
 
 
-def open_watcher(calibration: Path, deck: Path | None, stable_s: float) -> TableWatcher:
-    """Recognition plus tracking over the calibrated zones (a deck profile if given)."""
-    from vision.api import GlyphModel, TableWatcher, TrackerConfig, load_zones, with_profile
+def open_watcher(calibration: Path, deck: Path | None, stable_s: float, copies: int = 1
+                 ) -> TableWatcher:
+    """Recognition plus tracking over the calibrated zones (a deck profile if given), naming
+    no card more often in a frame than the deck holds `copies` of it."""
+    from vision.api import (
+        GlyphModel,
+        TableWatcher,
+        TrackerConfig,
+        VisionConfig,
+        load_zones,
+        with_profile,
+    )
 
     model = GlyphModel.load()
     if deck:
         model = with_profile(model, GlyphModel.load(deck))
     return TableWatcher(
-        model, load_zones(calibration), tracker_config=TrackerConfig(stable_time=stable_s)
+        model, load_zones(calibration), VisionConfig(copies=copies),
+        tracker_config=TrackerConfig(stable_time=stable_s),
     )
 
 

@@ -155,9 +155,10 @@ def camera_feed(
     script and camera are done); the main loop then takes what is left in the queue.
     """
     from app.camera_feed import watch
-    from vision.api import TableWatcher, TrackerConfig
+    from vision.api import TableWatcher, TrackerConfig, VisionConfig
 
-    watcher = TableWatcher(model, zones, tracker_config=TrackerConfig(stable_time=stable_s))
+    watcher = TableWatcher(model, zones, VisionConfig(copies=app.config.rules.copies),
+                           tracker_config=TrackerConfig(stable_time=stable_s))
 
     def until_the_end() -> Iterator[Item | None]:
         yield from watch(camera.read, watcher, lambda: not app.stop.is_set(),

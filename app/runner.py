@@ -169,7 +169,8 @@ def open_devices(app: TableApp) -> Iterator[list[Poll]]:
         assert vision.calibration is not None  # load_config requires it with a camera
         from app.camera_feed import deck_notice, open_watcher, watch
 
-        watcher = open_watcher(vision.calibration, vision.deck, vision.stable_s)
+        watcher = open_watcher(vision.calibration, vision.deck, vision.stable_s,
+                               app.config.rules.copies)
         notice = deck_notice(vision.deck)
         if notice is not None:
             log(notice)

@@ -263,6 +263,9 @@ class LearnedCornersConfig:
 class VisionConfig:
     """Every tunable of detection and reading; the defaults are the shipped settings."""
 
+    copies: int = 1
+    """How many copies of each card the deck holds (`table.Rules.copies`: two with the double
+    deck); a frame names no card more often (`vision.deck_limit.within_deck`)."""
     detect_long_side: int = 640
     """The frame is shrunk so its long side is at most this many pixels before finding cards."""
     detect_min_long_side: int = 0

@@ -56,17 +56,15 @@ def merged(first: Sequence[CardObservation], second: Sequence[CardObservation],
     """The first look's observations with the second look's fresh names added: a card named
     the second time counts where it lies on no card named the first time and its name is not
     given yet; it takes the place of the unread observations it lies on. Nothing named the
-    first time changes."""
+    first time changes. The deck constraint (`vision.deck_limit`) judges names given twice."""
     out = list(first)
-    given = {o.name for o in first if o.name}
     named = [o.corners for o in first if o.name]
     for fresh in second:
-        if fresh.name is None or fresh.name in given:
+        if fresh.name is None:
             continue
         if any(on_one_card(fresh.corners, known, share) for known in named):
             continue
         out = [o for o in out if o.name or not on_one_card(fresh.corners, o.corners, share)]
         out.append(fresh)
-        given.add(fresh.name)
         named.append(fresh.corners)
     return out

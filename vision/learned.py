@@ -276,7 +276,7 @@ def checked(observations: list[CardObservation], scores: list[CardScores | None]
     """The observations with each name kept only where the cues agree (`scores` per
     observation, None for those the network did not see; for a loose corner, the scores of the
     card it implies; `backed`, the positions of loose corners whose reading another cue
-    backs); a name the network alone gives is not given twice in a frame."""
+    backs)."""
     out = []
     for k, (observation, card_scores) in enumerate(zip(observations, scores, strict=True)):
         if not observation.whole or card_scores is None:
@@ -291,23 +291,13 @@ def checked(observations: list[CardObservation], scores: list[CardScores | None]
                          rule.overrule, rule.overrule_threshold)
         out.append(replace(observation, reading=reading,
                            confidence=reading.confidence if reading else 0.0))
-    names = [o.name for o in out]
-    for k, (observation, before) in enumerate(zip(out, observations, strict=True)):
-        alone = observation.name is not None and (before.name != observation.name
-                                                  or not rule.glyph)
-        if alone and names.count(observation.name) > 1:
-            out[k] = replace(observation, reading=None, confidence=0.0)
     return out
 
 
 def with_fresh_names(observations: list[CardObservation],
                      found: dict[int, CardObservation]) -> list[CardObservation]:
-    """The observations with those of `found` (by position) put in, each only where its name
-    is not given elsewhere in the frame nor to another of `found`."""
-    given = [o.name for o in observations if o.name is not None]
-    fresh = [o.name for o in found.values()]
-    return [found[k] if k in found and found[k].name not in given
-            and fresh.count(found[k].name) == 1 else o for k, o in enumerate(observations)]
+    """The observations with those of `found` (by position) put in."""
+    return [found.get(k, o) for k, o in enumerate(observations)]
 
 
 @dataclass(frozen=True)

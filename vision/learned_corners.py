@@ -188,10 +188,9 @@ def named_at_corners(frame: Image, observations: list[CardObservation],
     """The observations with a card added, not whole, for each name `named_corners` gives at
     the corners, or `named_ends` at the ends of the `unread` outlines, that `fresh_names`
     keeps."""
-    given = {o.name for o in observations if o.name is not None}
     found = named_corners(frame, corners, views, index, model, width, config, rule)
     found += named_ends(frame, unread or [], views, index, width, config, rule)
-    kept = one_name_per_outline(fresh_names(found, given, rule.rival_reach * width))
+    kept = one_name_per_outline(fresh_names(found, rule.rival_reach * width))
     outlines = {n.outline.tobytes(): n for n in kept if n.outline is not None}
     named = [replace(o, reading=n.reading, confidence=n.reading.confidence)
              if o.whole and o.reading is None and (n := outlines.get(
@@ -212,16 +211,15 @@ def one_name_per_outline(names: list[CornerName]) -> list[CornerName]:
             and len(cards[n.outline.tobytes()]) > 1 else n for n in names]
 
 
-def fresh_names(found: list[CornerName], given: set[str], reach: float) -> list[CornerName]:
-    """The names found that are not `given` in the frame already, but where another name is
-    found within `reach` pixels of the corner (one corner read two ways); a name found at
-    several corners is kept once, at its surest."""
+def fresh_names(found: list[CornerName], reach: float) -> list[CornerName]:
+    """The names found, but where another name is found within `reach` pixels of the corner
+    (one corner read two ways); a name found at several corners is kept once, at its surest."""
     kept: dict[str, CornerName] = {}
     for name in sorted(found, key=lambda n: -n.reading.confidence):
         card = name.reading.name
         rivals = [other for other in found if other.reading.name != card
                   and float(np.linalg.norm(other.tip - name.tip)) < reach]
-        if card in given or card in kept or rivals:
+        if card in kept or rivals:
             continue
         kept[card] = name
     return list(kept.values())

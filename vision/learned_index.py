@@ -96,8 +96,8 @@ def named_with_index(frame: Image, observations: list[CardObservation],
                      index_scores: Callable[[list[Quad]], list[CardScores]] | None = None,
                      ) -> list[CardObservation]:
     """The observations with each unnamed whole card of a card's shape the card reader has
-    scores for (by position) named where the index reader names it alike (`named_by_both`);
-    a name given elsewhere in the frame, or to two such cards, is not given. (An outline
+    scores for (by position) named where the index reader names it alike (`named_by_both`).
+    (An outline
     spanning two cards has the index of one at its corner.) `index_scores` gives the index
     reader's scores of quads seen before (by default the reader looks afresh)."""
     unread = [k for k in sorted(card_scores)
@@ -120,7 +120,7 @@ def kept_with_index(before: list[CardObservation], after: list[CardObservation],
     """`after` (the card reader's check of `before`) with each whole card's glyph reading the
     check vetoed put back where the two other cues agree with it: one of the card reader's views
     names that card, and the index reader gives it `loose_support` or more in both views (three
-    readers, each unsure alone, naming one card); a name given elsewhere is not given again."""
+    readers, each unsure alone, naming one card)."""
     vetoed = [k for k in sorted(card_scores)
               if before[k].whole and after[k].reading is None
               and _is_named_by(before[k].reading, card_scores[k])]
@@ -147,8 +147,7 @@ def kept_by_one_end(before: list[CardObservation], after: list[CardObservation],
     glyph confidence, the index reader's probability for the card at one end, and the card
     network's for its suit in one view (the card network scores by position, `card_scores`).
     Not where the card network gives a low card (2-8) `low_sure` or more in both views: that
-    is the card lying there, no euchre card under another. A name given elsewhere is not given
-    again."""
+    is the card lying there, no euchre card under another."""
     least_glyph, least_index, least_suit = levels
     vetoed = [k for k, (earlier, now) in enumerate(zip(before, after, strict=True))
               if earlier.whole and now.reading is None and earlier.reading is not None

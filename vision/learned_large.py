@@ -38,8 +38,7 @@ def named_large(frame: Image, observations: list[CardObservation], reader: Learn
     `learned_max_length` named by the network, shown it shrunk to `learned_large_length`,
     where both views agree on a euchre card at the reader's `threshold` (a joker is known by
     its face alone: shown a book cover, the network saw one), or, given the index reader,
-    where both readers name it alike (`named_by_both`); a name given elsewhere in the frame,
-    or to two such cards, is not given."""
+    where both readers name it alike (`named_by_both`)."""
     length = config.learned_large_length
     unread = [k for k, o in enumerate(observations)
               if o.whole and o.reading is None and long_side(o.corners) > config.learned_max_length

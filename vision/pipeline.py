@@ -25,6 +25,7 @@ from vision.corners import (
     find_corners,
 )
 from vision.deblur_outline import long_side, short_side
+from vision.deck_limit import within_deck
 from vision.deck_match import read_known_deck
 from vision.detect import MaskSet, card_masks, find_cards, is_even, with_learned_faces
 from vision.doubt import doubt_region, in_doubt, merged, on_one_card
@@ -70,6 +71,14 @@ def recognise(
     is read first without it; where that leaves something unread, it is read again with it,
     and only the fresh names of that second look are added (`vision.doubt.merged`)."""
     config = config or VisionConfig()
+    return within_deck(_looks(frame, model, config, stages, settled), config.copies)
+
+
+def _looks(
+    frame: Image, model: GlyphModel, config: VisionConfig, stages: StageClock | None,
+    settled: Sequence[CardObservation],
+) -> list[CardObservation]:
+    """The observations of one look at the frame, or of two where the first leaves doubt."""
     finder = config.learned_finder
     if finder is None or not finder.in_doubt:
         return _recognise(frame, model, config, stages, settled)
@@ -261,8 +270,8 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
     card's own edges (`vision.outline_fit`), an outline too long for a card cut to a card at
     either end, and one larger than the cards read looked in for cards of straight lines
     (`vision.outline_lines`), each read there as any outline is (the glyph reader, then the
-    learned check). It is replaced only where these name one card, nothing named lies there and
-    the name is not given elsewhere in the frame (`elsewhere`: cards settled before); a card
+    learned check). It is replaced only where these name one card and nothing named lies there
+    (the cards' size is judged with `elsewhere` too: cards settled before); a card
     covering under `rest_share` of it is added beside it instead, and it stays unread."""
     fit = config.outline_fit
     unread = [k for k, o in enumerate(observations) if o.whole and o.reading is None]
@@ -270,9 +279,8 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
         return observations
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     # The cards named in the frame, those settled before (`elsewhere`) too, give the cards'
-    # size and the names given already.
+    # size.
     read = [o.corners for o in (*observations, *elsewhere) if o.whole and o.reading is not None]
-    given = {o.name for o in elsewhere if o.name is not None}
     width = float(np.median([_short_side(q) for q in read])) if read else None
     card_area = float(np.median([_area(q) for q in read])) if read else 0.0
     tried: list[tuple[int, CardObservation]] = []
@@ -323,11 +331,6 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
               and other.reading is not None and on_one_card(observation.corners, other.corners)]
         # A card named there already: the fit is a piece of it, or of another card.
         if any(out[n].whole or out[n].name != observation.name for n in on):  # type: ignore[union-attr]
-            continue
-        # A card named elsewhere in the frame: one deck has one of each card.
-        if any(other is not None and n not in on and other.name == observation.name
-               for n, other in enumerate(out)) or observation.name in given | {
-                   o.name for o in beside}:
             continue
         if _area(observation.corners) < fit.rest_share * _area(observations[k].corners):
             # The outline held more than this card (a card on a card): it stays unread.

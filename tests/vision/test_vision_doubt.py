@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.cards import CardObservation, Quad, Rank, Reading, Suit
+from vision.deck_limit import within_deck
 from vision.doubt import doubt_region, in_doubt, merged, on_one_card
 
 
@@ -35,10 +36,13 @@ def test_a_fresh_name_takes_the_place_of_the_unread_outline_it_lies_on() -> None
 
 def test_names_of_the_first_look_never_change() -> None:
     first = [_seen(0, 0, "JH"), _seen(200, 0, None)]
-    # The second look names the first card otherwise, and gives a name already given.
+    # The second look names the first card otherwise, and gives a name already given: the
+    # deck constraint, not the merge, judges the name given twice.
     second = [_seen(2, 2, "JD"), _seen(200, 0, "JH")]
     out = merged(first, second)
-    assert [o.name for o in out] == ["JH", None]
+    assert [o.name for o in out] == ["JH", "JH"]
+    assert out[0] is first[0]
+    assert [o.name for o in within_deck(out)] == ["JH", None]
 
 
 def test_a_card_found_only_by_the_second_look_is_added() -> None:

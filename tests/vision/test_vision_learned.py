@@ -196,8 +196,9 @@ def test_a_weak_glyph_reading_gives_way_only_to_a_sure_network(confidence: float
     assert backed is not None and backed.name == "QD"
 
 
-def test_an_overruling_name_already_given_in_the_frame_is_withheld() -> None:
+def test_an_overruling_name_already_given_in_the_frame_is_given_once() -> None:
     from vision.cards import CardObservation
+    from vision.deck_limit import within_deck
     from vision.learned import Rule, checked
 
     quad = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
@@ -205,8 +206,8 @@ def test_an_overruling_name_already_given_in_the_frame_is_withheld() -> None:
     observations = [CardObservation(quad, Reading(Rank.TEN, Suit.DIAMONDS, 0.95), 0.95),
                     CardObservation(quad + 100, Reading(Rank.QUEEN, Suit.DIAMONDS, 0.6), 0.6)]
     rule = Rule(0.8, 0.3, 0.8, overrule=0.8, overrule_threshold=0.85)
-    out = checked(observations, [sure_ten, sure_ten], rule)
-    assert [o.name for o in out] == ["TD", None]
+    out = within_deck(checked(observations, [sure_ten, sure_ten], rule))
+    assert [o.name for o in out].count("TD") == 1 and len(out) == 2
     alone = checked(observations[1:], [sure_ten], rule)
     assert [o.name for o in alone] == ["TD"]
 

@@ -15,6 +15,7 @@ from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Reading, parse_card
 from vision.config import LearnedCornersConfig, VisionConfig
 from vision.corners import CardCorner, find_corners
+from vision.deck_limit import within_deck
 from vision.detect import card_masks
 from vision.learned import RANK_CLASSES, SUIT_CLASSES, CardScores, shipped_reader
 from vision.learned_corners import (
@@ -96,15 +97,14 @@ def _found(name: str, level: float, tip: tuple[float, float]) -> CornerName:
                       np.zeros((4, 2), np.float32))
 
 
-def test_fresh_names_skip_given_names_rival_readings_and_repeats() -> None:
+def test_fresh_names_skip_rival_readings_and_repeats() -> None:
     found = [
         _found("QC", 0.9, (10, 10)),
         _found("QC", 0.8, (200, 10)),  # the same card at another corner: once, at its surest
         _found("JH", 0.95, (100, 100)),
         _found("JD", 0.75, (104, 100)),  # one corner read two ways: neither
-        _found("AS", 0.9, (300, 300)),  # named in the frame already
     ]
-    kept = fresh_names(found, {"AS"}, reach=20.0)
+    kept = fresh_names(found, reach=20.0)
     assert [(n.reading.name, n.reading.confidence) for n in kept] == [("QC", 0.9)]
 
 
@@ -132,9 +132,10 @@ def test_covered_cards_of_rendered_tricks_are_named_right_or_not_at_all(
         corners = find_corners(card_masks(frame, config), config, width)
         top = CardObservation(np.zeros((4, 2), np.float32), Reading(*parse_card(over), 0.9), 0.9)
         asked = [(corner, (True, False)) for corner in corners]
-        added = named_at_corners(frame, [top], asked, views, shipped_index_reader(), model,
-                                 width, config, RULE)[1:]
-        assert all(o.name == under and not o.whole for o in added)
+        added = within_deck(named_at_corners(frame, [top], asked, views,
+                                             shipped_index_reader(), model, width, config,
+                                             RULE))[1:]
+        assert all(o.name == under and not o.whole for o in added)  # the top's corners dropped
         named += any(o.name == under for o in added)
     assert named >= 2
 

@@ -14,6 +14,7 @@ from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad, Rank, Reading, Suit
 from vision.config import VisionConfig
 from vision.deblur_outline import long_side
+from vision.deck_limit import within_deck
 from vision.learned import LearnedReader, rectify, shipped_reader
 from vision.learned_large import named_large, shrunk
 
@@ -87,17 +88,17 @@ def test_nothing_is_named_when_off_or_when_cards_are_of_the_readers_size(
     assert [o.name for o in named_large(frame, _unread(quads), reader, config)] == [None] * 5
 
 
-def test_glyph_readings_stand_and_names_given_elsewhere_are_not_given_again(
+def test_the_deck_constraint_keeps_the_surer_of_a_name_given_twice(
         reader: LearnedReader, close_up: tuple[Image, list[Quad], float]) -> None:
     frame, quads, _ = close_up
     observations = _unread(quads)
-    # The first card read (wrongly) by the glyph reader as the nine of diamonds: that reading
-    # stands, and the real nine of diamonds is then left unread rather than named twice.
-    observations[0] = replace(observations[0], reading=Reading(Rank.NINE, Suit.DIAMONDS, 0.9),
-                              confidence=0.9)
+    # The first card read (wrongly, and less surely) by the glyph reader as the nine of
+    # diamonds: the network names the real nine too, and the deck constraint keeps the surer.
+    observations[0] = replace(observations[0], reading=Reading(Rank.NINE, Suit.DIAMONDS, 0.6),
+                              confidence=0.6)
     out = named_large(frame, observations, reader, VisionConfig())
-    assert out[0].name == "9D"
-    assert out[1].name is None
+    assert out[0].name == "9D" and out[1].name == "9D"
+    assert [o.name for o in within_deck(out)][:2] == [None, "9D"]
     # A card not of a card's shape (a square box) is never named.
     square = np.array([[10, 10], [300, 10], [300, 300], [10, 300]], np.float32)
     assert named_large(frame, _unread([square]), reader, VisionConfig())[0].name is None

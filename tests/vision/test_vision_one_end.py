@@ -16,6 +16,7 @@ from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad, Reading, parse_card
 from vision.config import VisionConfig
+from vision.deck_limit import within_deck
 from vision.doubt import doubt_region, in_doubt
 from vision.learned import CardScores, shipped_reader
 from vision.learned_first import LearnedViews
@@ -91,9 +92,10 @@ def test_weak_readings_odd_shapes_unseen_suits_and_names_given_are_not_kept(
     square = (centre + (quad - centre) * np.array([1.0, 0.7], np.float32)).astype(np.float32)
     assert not card_shaped(square, None, VisionConfig())
     assert _kept(frame, [_glyph(square, under)])[0].name is None
-    # The name given elsewhere in the frame is not given again.
-    elsewhere = _glyph(np.zeros((4, 2), np.float32), under)
-    assert _kept(frame, [_glyph(quad, under)], elsewhere=(elsewhere,))[0].name is None
+    # The name given elsewhere in the frame, more surely, is given there alone.
+    elsewhere = _glyph(np.zeros((4, 2), np.float32), under, 0.99)
+    kept = within_deck(_kept(frame, [_glyph(quad, under)], elsewhere=(elsewhere,)))
+    assert [o.name for o in kept] == [None, under]
     # A reading the check let stand is left as it is.
     before = [_glyph(quad, over)]
     assert kept_by_one_end(before, before, {}, _scores_never_asked, LEVELS,
