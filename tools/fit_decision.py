@@ -228,7 +228,11 @@ def fit(pairs: list[tuple[Path, Path]], penalty: float, proposed: bool = False
         "record": "docs/decisions/2026-12-06-calibrated-decision.md",
         "fitted_on": {"files": [Path(c).name for c, _ in pairs], "sets": sets,
                       "names": len(rows), "wrong": int((y == 0).sum()), "penalty": penalty,
-                      "proposals": proposed},
+                      "proposals": proposed,
+                      "signs": {name: SIGNS[name] for name in FEATURES},
+                      "left_out_by_sign": [name for name, weight in zip(FEATURES, weights,
+                                                                        strict=True)
+                                           if weight == 0.0]},
         "calibrated_on": {"names": len(rows), "folds": FOLDS, "taken": int(taken.sum()),
                           "taken_wrong": int((y[taken] == 0).sum())},
     }
