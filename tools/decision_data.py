@@ -41,7 +41,7 @@ from vision.evidence import frame_evidence, proposals
 from vision.imageio import read_image
 from vision.live import LiveConfig, view_config
 from vision.model import GlyphModel
-from vision.pipeline import recognise
+from vision.pipeline import read_frame
 
 EUCHRE = [rank + suit for rank in "9TJQKA" for suit in "CDHS"]
 LOW = [rank + suit for rank in "2345678" for suit in "CDHS"]
@@ -62,7 +62,7 @@ def collect(folder: Path, out: Path, keys: set[str] | None, *, photo: bool = Fal
             length = None if photo else known_length(record)
             seen = replace(config, card_length=length) if length is not None else config
             start = time.process_time()
-            observations = recognise(frame, model, seen)
+            observations = read_frame(frame, model, seen)
             ms = (time.process_time() - start) * 1000.0
             start = time.process_time()
             evidence = frame_evidence(frame, observations, seen)

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from vision.cards import CardObservation, Image
+from vision.config import VisionConfig
 from vision.errors import VisionError
-from vision.evidence import FEATURES, Evidence, as_vector
+from vision.evidence import FEATURES, Evidence, as_vector, frame_evidence
 
 DECISION_PATH = Path(__file__).resolve().parent / "data" / "decision.json"
 
@@ -84,3 +87,26 @@ def load_decision(path: Path = DECISION_PATH) -> Decision:
 def shipped_decision() -> Decision:
     """The decision shipped in vision/data, loaded once."""
     return load_decision()
+
+
+def shipped_threshold() -> float:
+    """The calibrated probability from which the table takes a name (the shipped decision's)."""
+    return shipped_decision().threshold
+
+
+def decided(frame: Image, observations: Sequence[CardObservation], config: VisionConfig,
+            settled: Sequence[CardObservation] = ()) -> list[CardObservation]:
+    """The observations with each name's confidence the shipped decision's calibrated
+    probability that it is right, from the evidence the frame gives (its reading keeps the
+    confidence of the stage that read it); observations that are one of `settled` (decided when
+    first read) are left as they are."""
+    fresh = [not any(o is s for s in settled) for o in observations]
+    decision = shipped_decision()
+    out = list(observations)
+    for k, evidence in enumerate(frame_evidence(frame, observations, config, fresh)):
+        observation = observations[k]
+        if evidence is None or observation.reading is None:
+            continue
+        probability = round(decision.probability(evidence), 6)
+        out[k] = replace(observation, confidence=probability)
+    return out

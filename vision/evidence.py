@@ -52,11 +52,14 @@ def as_vector(evidence: Evidence) -> np.ndarray:
 
 
 def frame_evidence(frame: Image, observations: Sequence[CardObservation],
-                   config: VisionConfig) -> list[Evidence | None]:
-    """The evidence for each named observation of a frame (None where unnamed): the card and
-    index networks see every named whole outline, and both cards a loose corner's index implies
-    (`corners.cards_of_index`), in one pass each."""
-    named = [k for k, o in enumerate(observations) if o.reading is not None]
+                   config: VisionConfig, weighed: Sequence[bool] | None = None
+                   ) -> list[Evidence | None]:
+    """The evidence for each named observation of a frame (None where unnamed, or left out by
+    `weighed`; every observation's name still counts for `repeated`): the card and index
+    networks see every weighed named whole outline, and both cards a loose corner's index
+    implies (`corners.cards_of_index`), in one pass each."""
+    named = [k for k, o in enumerate(observations)
+             if o.reading is not None and (weighed is None or weighed[k])]
     quads: list[Quad] = []
     spans: dict[int, tuple[int, int]] = {}
     for k in named:

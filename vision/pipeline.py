@@ -25,6 +25,7 @@ from vision.corners import (
     find_corners,
 )
 from vision.deblur_outline import long_side, short_side
+from vision.decide import decided
 from vision.deck_match import read_known_deck
 from vision.detect import MaskSet, card_masks, find_cards, is_even, with_learned_faces
 from vision.doubt import doubt_region, in_doubt, merged, on_one_card
@@ -55,12 +56,13 @@ CornerRead = tuple[CardObservation, np.ndarray, float]
 """A card read at a loose corner: the observation, the corner's tip and the card's extent."""
 
 
-def recognise(
+def read_frame(
     frame: Image, model: GlyphModel, config: VisionConfig | None = None,
     stages: StageClock | None = None, settled: Sequence[CardObservation] = (),
 ) -> list[CardObservation]:
-    """Return an observation for every card found in a BGR frame (the CPU time of each stage
-    added to `stages` when given).
+    """Return an observation for every card found in a BGR frame, each name with the
+    confidence of the stage that gave it (`recognise`: with the decision's instead; the CPU
+    time of each stage added to `stages` when given).
 
     `settled` are named cards the caller knows to lie still as they were read (a tracker's
     placed cards where the view did not change): an outline found where one of them lies
@@ -1005,3 +1007,16 @@ def _cards_area(masks: MaskSet, quads: list[Quad], width: float) -> Image:
         # A thick outline with round ends grows the card as a dilation by a disc would.
         cv2.polylines(area, [points], True, 255, grow, cv2.LINE_8)
     return area
+
+
+def recognise(
+    frame: Image, model: GlyphModel, config: VisionConfig | None = None,
+    stages: StageClock | None = None, settled: Sequence[CardObservation] = (),
+) -> list[CardObservation]:
+    """Return an observation for every card found in a BGR frame (`read_frame`), each fresh
+    name's confidence the calibrated probability that it is right (`vision.decide.decided`:
+    the table takes names from the decision's threshold)."""
+    config = config or VisionConfig()
+    observations = read_frame(frame, model, config, stages, settled)
+    with (stages or StageClock(enabled=False)).stage("decision"):
+        return decided(frame, observations, config, settled)

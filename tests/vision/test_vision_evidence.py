@@ -15,17 +15,18 @@ from vision.config import VisionConfig
 from vision.evidence import FEATURES, Evidence, frame_evidence, log_odds, proposals
 from vision.live import LiveConfig, view_config
 from vision.model import GlyphModel
-from vision.pipeline import recognise
+from vision.pipeline import read_frame
 
 OTHER_COLOUR = {"C": "H", "S": "D", "H": "S", "D": "C"}
 
 
 def _named(design: str, length: float, seed: int) -> tuple[np.ndarray, list[CardObservation],
                                                             list[bool], VisionConfig]:
-    """A rendered scene read as the table reads its view; whether each name is right."""
+    """A rendered scene read as the table reads its view (each name with its stage's
+    confidence); whether each name is right."""
     frame, labels = scene(design, length, seed)
     config = replace(view_config(VisionConfig(), LiveConfig()), card_length=length)
-    observations = recognise(frame, GlyphModel.load(), config)
+    observations = read_frame(frame, GlyphModel.load(), config)
     right = [any(label["card"] == o.name and inside(o.corners.mean(axis=0),
                                                      np.array(label["quad"], np.float32))
                  for label in labels) for o in observations]
