@@ -1014,9 +1014,9 @@ def recognise(
     stages: StageClock | None = None, settled: Sequence[CardObservation] = (),
 ) -> list[CardObservation]:
     """Return an observation for every card found in a BGR frame (`read_frame`), each fresh
-    name's confidence the calibrated probability that it is right (`vision.decide.decided`:
-    the table takes names from the decision's threshold)."""
+    name's confidence the calibrated probability that it is right (`vision.decide.decided`,
+    knowing the model's enrolled deck: the table takes names from the decision's threshold)."""
     config = config or VisionConfig()
     observations = read_frame(frame, model, config, stages, settled)
     with (stages or StageClock(enabled=False)).stage("decision"):
-        return decided(frame, observations, config, settled)
+        return decided(frame, observations, config, settled, model.deck)
