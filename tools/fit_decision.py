@@ -5,7 +5,8 @@ Run: .venv/bin/python -m tools.fit_decision fit --labels-of CANDIDATES.jsonl=FOL
                                            [--decision M.json]
 Candidates come from `tools.decision_data`; each file is labelled by score.py's matching against
 its folder's labels.json (`--whole`: covered cards judged, left out of recall). `fit` fits a
-logistic regression on every name and an isotonic calibration on the same names scored by
+logistic regression on every name (each weight of its cue's known sign, `SIGNS`) and an
+isotonic calibration on the same names scored by
 regressions fitted without their images (three folds), and keeps the threshold from which the
 calibrated wrong names are at most 1 in 1000. `measure` scores each
 file as the table took names before the decision (each stage's confidence from 0.7 on) and by
