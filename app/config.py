@@ -53,7 +53,8 @@ FREE_SECTIONS = frozenset({"buttons", "outputs", "calibration"})
 RETIRED_KEYS: dict[tuple[str, str], str] = {
     ("vision", "min_confidence"): (
         "no longer a setting: the card reader's thresholds are chosen from the shipped model's "
-        "measured calibration (vision/data/reader.json), not per table; delete the line"
+        "measured calibration, and the table takes a name from the shipped decision's "
+        "calibrated threshold (vision/data/decision.json), not per table; delete the line"
     ),
 }
 

@@ -2,13 +2,16 @@
 
 Run: .venv/bin/python -m tools.decision_data dev FOLDER --half training|measured --out OUT.jsonl
                                              [--photo]
+     .venv/bin/python -m tools.decision_data reweigh CANDIDATES.jsonl FOLDER --out OUT.jsonl
+                                             [--photo]
      .venv/bin/python -m tools.decision_data scenes OUTDIR --design drawn|artwork|plain
                                              --length 140 --count 60 --seed 1
 A folder is read as `cardtable vision eval --in-frame` reads it (the play-area view's settings,
 each image knowing its card length); each prediction line is score.py's, each card with its
 `evidence` (`vision.evidence`); a whole outline left unread carries the card network's
-`proposal` and the evidence for it. `scenes` renders a labelled folder of play-area views of one
-deck design.
+`proposal` and the evidence for it. `reweigh` computes the evidence of a candidates file's
+outlines afresh (today's cues, the pipeline not run again). `scenes` renders a labelled folder
+of play-area views of one deck design.
 """
 
 from __future__ import annotations
@@ -31,13 +34,14 @@ from tools.scenes import paste_card, plain_card, table_background
 from tools.split import training_keys
 from tools.table_frame import frame_size
 from tools.table_synth import ARTWORK
+from vision.cards import CardObservation, Rank, Reading, parse_card
 from vision.config import VisionConfig
 from vision.errors import VisionError
 from vision.evidence import frame_evidence, proposals
 from vision.imageio import read_image
 from vision.live import LiveConfig, view_config
 from vision.model import GlyphModel
-from vision.pipeline import recognise
+from vision.pipeline import read_frame
 
 EUCHRE = [rank + suit for rank in "9TJQKA" for suit in "CDHS"]
 LOW = [rank + suit for rank in "2345678" for suit in "CDHS"]
@@ -58,7 +62,7 @@ def collect(folder: Path, out: Path, keys: set[str] | None, *, photo: bool = Fal
             length = None if photo else known_length(record)
             seen = replace(config, card_length=length) if length is not None else config
             start = time.process_time()
-            observations = recognise(frame, model, seen)
+            observations = read_frame(frame, model, seen)
             ms = (time.process_time() - start) * 1000.0
             start = time.process_time()
             evidence = frame_evidence(frame, observations, seen)
@@ -79,6 +83,48 @@ def collect(folder: Path, out: Path, keys: set[str] | None, *, photo: bool = Fal
             handle.write(json.dumps(line) + "\n")
             count += 1
     return count
+
+
+def reweigh(candidates: Path, folder: Path, out: Path, *, photo: bool = False) -> int:
+    """Write a candidates file's lines again, the evidence of every name and proposal computed
+    afresh on the outlines they hold (the images read from `folder` as `collect` read them);
+    returns the number of images."""
+    config = VisionConfig() if photo else view_config(VisionConfig(), LiveConfig())
+    records = {key: (path, record) for key, path, record in labelled_records(folder)}
+    count = 0
+    with candidates.open() as source, out.open("w") as handle:
+        for text in source:
+            if not text.strip():
+                continue
+            line = json.loads(text)
+            if line["image"] not in records:
+                raise VisionError(f"{line['image']!r} is not in {str(folder)!r}")
+            path, record = records[line["image"]]
+            frame = read_image(path)
+            length = None if photo else known_length(record)
+            seen = replace(config, card_length=length) if length is not None else config
+            named = [_stored(card, card.get("card")) for card in line["cards"]]
+            proposed = [_stored(card, card.get("proposal")) if card.get("proposal") else o
+                        for card, o in zip(line["cards"], named, strict=True)]
+            for card, cues, other in zip(line["cards"], frame_evidence(frame, named, seen),
+                                         frame_evidence(frame, proposed, seen), strict=True):
+                card["evidence"] = other if card.get("proposal") else cues
+            handle.write(json.dumps(line) + "\n")
+            count += 1
+    return count
+
+
+def _stored(card: dict[str, Any], name: str | None) -> CardObservation:
+    """The observation a candidate line's card holds, named `name` (None: unread)."""
+    reading = None
+    if name == Rank.JOKER.value:
+        reading = Reading(Rank.JOKER, None, card["confidence"])
+    elif name is not None:
+        rank, suit = parse_card(name)
+        reading = Reading(rank, suit, card["confidence"])
+    one_end = bool((card.get("evidence") or {}).get("one_end"))
+    return CardObservation(np.array(card["corners"], np.float32), reading, card["confidence"],
+                           card["whole"], one_end)
 
 
 def artwork_face(name: str) -> np.ndarray:
@@ -171,6 +217,12 @@ def main(argv: list[str] | None = None) -> int:
     dev.add_argument("--out", type=Path, required=True)
     dev.add_argument("--photo", action="store_true",
                      help="read as photographed (a photo's settings), not in a play-area view")
+    again = commands.add_parser("reweigh")
+    again.add_argument("candidates", type=Path)
+    again.add_argument("folder", type=Path)
+    again.add_argument("--out", type=Path, required=True)
+    again.add_argument("--photo", action="store_true",
+                       help="the candidates were read as photographed")
     scenes = commands.add_parser("scenes")
     scenes.add_argument("out", type=Path)
     scenes.add_argument("--design", choices=sorted(DESIGNS), required=True)
@@ -181,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "scenes":
             render_scenes(args.out, args.design, args.length, args.count, args.seed)
+            return 0
+        if args.command == "reweigh":
+            reweigh(args.candidates, args.folder, args.out, photo=args.photo)
             return 0
         document = read_labels(args.folder / "labels.json")
         keys = None

@@ -140,8 +140,9 @@ def score_folder(folder: Path, scorer: Path, model: GlyphModel, config: VisionCo
     status = run_scorer(scorer, out, labels, options)
     if status == 0:
         threshold = TrackerConfig().read_confidence
-        print(f"\nnamed at the table (names of confidence {threshold:.2f} or more, the ones the "
-              "tracker counts as votes; the rest are asked of the players):", flush=True)
+        print(f"\nnamed at the table (names of confidence {level_text(threshold)} or more, the "
+              "decision's threshold on the calibrated probability that a name is right: the ones "
+              "the tracker counts as votes; the rest are asked of the players):", flush=True)
         at_table = work / f"{out.stem}-at-table.jsonl"
         at_table.write_text("".join(json.dumps(line) + "\n" for line in table_lines(
             out.read_text().splitlines(), threshold)))
@@ -149,7 +150,8 @@ def score_folder(folder: Path, scorer: Path, model: GlyphModel, config: VisionCo
     if status == 0:
         print("\nwrong names by confidence (score.py's reported and correct identities, every "
               "name below the level taken as unread):", flush=True)
-        for line in confidence_lines(scorer, out, labels, work, threshold, options=options):
+        levels = sorted({*CONFIDENCE_LEVELS, threshold})
+        for line in confidence_lines(scorer, out, labels, work, threshold, levels, options):
             print(line, flush=True)
     if halves and status == 0:
         status = score_halves(scorer, out, labels, work, options)
@@ -157,7 +159,12 @@ def score_folder(folder: Path, scorer: Path, model: GlyphModel, config: VisionCo
 
 
 CONFIDENCE_LEVELS = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
-"""The levels `confidence_lines` scores the names from."""
+"""The levels `confidence_lines` scores the names from (and the table's threshold)."""
+
+
+def level_text(level: float) -> str:
+    """A confidence level as printed: two decimals, four where two would round it."""
+    return f"{level:.2f}" if round(level, 2) == level else f"{level:.4f}"
 
 
 def reported_and_correct(scorer: Path, predictions: Path, labels: Path, report: Path,
@@ -179,7 +186,7 @@ def confidence_lines(scorer: Path, predictions: Path, labels: Path, work: Path,
     lines = predictions.read_text().splitlines()
     counts: list[tuple[float, int, int]] = []
     for level in levels:
-        kept = work / f"{predictions.stem}-from-{level:.2f}.jsonl"
+        kept = work / f"{predictions.stem}-from-{level_text(level)}.jsonl"
         kept.write_text("".join(json.dumps(line) + "\n" for line in table_lines(lines, level)))
         reported, correct = reported_and_correct(scorer, kept, labels,
                                                  work / f"{kept.stem}.json", options)
@@ -188,13 +195,15 @@ def confidence_lines(scorer: Path, predictions: Path, labels: Path, work: Path,
         wrong = reported - correct
         rate = f"1 in {reported / wrong:.0f}" if wrong else "none"
         mark = "  <- the table's threshold" if level == threshold else ""
-        yield f"  from {level:.2f}: {reported:5d} names, {wrong:3d} wrong ({rate}){mark}"
+        yield (f"  from {level_text(level)}: {reported:5d} names, {wrong:3d} wrong ({rate})"
+               f"{mark}")
     for (low, reported, correct), (high, above, above_correct) in pairwise(counts):
-        yield (f"  {low:.2f}-{high:.2f}: {reported - above:5d} names, "
+        yield (f"  {level_text(low)}-{level_text(high)}: {reported - above:5d} names, "
                f"{(reported - correct) - (above - above_correct):3d} wrong")
     if counts:
         last, reported, correct = counts[-1]
-        yield f"  {last:.2f}-1.00: {reported:5d} names, {reported - correct:3d} wrong"
+        yield (f"  {level_text(last)}-1.00: {reported:5d} names, {reported - correct:3d} "
+               "wrong")
 
 
 def table_lines(lines: Iterable[str], threshold: float) -> Iterator[dict[str, Any]]:

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from vision.cards import CardObservation, Image
+from vision.config import VisionConfig
+from vision.deck_faces import DeckFaces
+from vision.deck_match import DeckMatcher, matcher_for
 from vision.errors import VisionError
-from vision.evidence import FEATURES, Evidence, as_vector
+from vision.evidence import FEATURES, Evidence, as_vector, frame_evidence
 
 DECISION_PATH = Path(__file__).resolve().parent / "data" / "decision.json"
 
@@ -84,3 +89,42 @@ def load_decision(path: Path = DECISION_PATH) -> Decision:
 def shipped_decision() -> Decision:
     """The decision shipped in vision/data, loaded once."""
     return load_decision()
+
+
+def shipped_threshold() -> float:
+    """The calibrated probability from which the table takes a name (the shipped decision's)."""
+    return shipped_decision().threshold
+
+
+def decided(frame: Image, observations: Sequence[CardObservation], config: VisionConfig,
+            settled: Sequence[CardObservation] = (), deck: DeckFaces | None = None
+            ) -> list[CardObservation]:
+    """The observations with each name's confidence the shipped decision's calibrated
+    probability that it is right, from the evidence the frame gives (its reading keeps the
+    confidence of the stage that read it); observations that are one of `settled` (decided when
+    first read) are left as they are.
+
+    The decision was fitted without an enrolled deck (`deck`): a whole card the enrolled faces
+    surely name as the name given (`DeckMatcher.is_sure`) carries evidence it has no cue for,
+    and is given at least the decision's threshold, as the known-deck stage gives it at least
+    the table's cut."""
+    fresh = [not any(o is s for s in settled) for o in observations]
+    decision = shipped_decision()
+    matcher = matcher_for(deck) if deck is not None and len(deck) else None
+    out = list(observations)
+    for k, evidence in enumerate(frame_evidence(frame, observations, config, fresh)):
+        observation = observations[k]
+        if evidence is None or observation.reading is None:
+            continue
+        probability = round(decision.probability(evidence), 6)
+        if (matcher is not None and observation.whole and probability < decision.threshold
+                and _enrolled_as(matcher, frame, observation)):
+            probability = decision.threshold
+        out[k] = replace(observation, confidence=probability)
+    return out
+
+
+def _enrolled_as(matcher: DeckMatcher, frame: Image, observation: CardObservation) -> bool:
+    """Whether the enrolled deck's faces surely name the outlined card as it is named."""
+    match = matcher.match(frame, observation.corners)
+    return match is not None and match.name == observation.name and matcher.is_sure(match)

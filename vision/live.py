@@ -71,7 +71,9 @@ class LiveConfig:
     card_lengths: int = 16
     """The view is recognised knowing a card's length (`VisionConfig.card_length`): the median
     long side of the last this many whole cards read in it at `length_confidence` or more
-    (until one is, it is not known). A table's view is several card lengths wide: sizes
+    (the confidence of the stage that read them: the decision holds a length unlike the one
+    learned against a name, which must not keep a camera come nearer from being learned again;
+    until one is, it is not known). A table's view is several card lengths wide: sizes
     guessed from the view's own size suit a close-up photo, not it. 0: not learned."""
     length_confidence: float = 0.7
     view_long_side: int = 1088
@@ -207,8 +209,8 @@ class TableWatcher:
         fresh = [id(o) not in kept for o in found]
         if self.config.card_lengths:
             self._lengths.extend(long_side(o.corners) for o, new in zip(found, fresh, strict=True)
-                                 if new and o.whole and o.name is not None
-                                 and o.confidence >= self.config.length_confidence)
+                                 if new and o.whole and o.reading is not None
+                                 and o.reading.confidence >= self.config.length_confidence)
         return fresh
 
     @property

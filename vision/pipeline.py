@@ -25,6 +25,7 @@ from vision.corners import (
     find_corners,
 )
 from vision.deblur_outline import long_side, short_side
+from vision.decide import decided
 from vision.deck_limit import within_deck
 from vision.deck_match import read_known_deck
 from vision.detect import MaskSet, card_masks, find_cards, is_even, with_learned_faces
@@ -56,12 +57,13 @@ CornerRead = tuple[CardObservation, np.ndarray, float]
 """A card read at a loose corner: the observation, the corner's tip and the card's extent."""
 
 
-def recognise(
+def read_frame(
     frame: Image, model: GlyphModel, config: VisionConfig | None = None,
     stages: StageClock | None = None, settled: Sequence[CardObservation] = (),
 ) -> list[CardObservation]:
-    """Return an observation for every card found in a BGR frame (the CPU time of each stage
-    added to `stages` when given).
+    """Return an observation for every card found in a BGR frame, each name with the
+    confidence of the stage that gave it (`recognise`: with the decision's instead; the CPU
+    time of each stage added to `stages` when given).
 
     `settled` are named cards the caller knows to lie still as they were read (a tracker's
     placed cards where the view did not change): an outline found where one of them lies
@@ -71,14 +73,6 @@ def recognise(
     is read first without it; where that leaves something unread, it is read again with it,
     and only the fresh names of that second look are added (`vision.doubt.merged`)."""
     config = config or VisionConfig()
-    return within_deck(_looks(frame, model, config, stages, settled), config.copies)
-
-
-def _looks(
-    frame: Image, model: GlyphModel, config: VisionConfig, stages: StageClock | None,
-    settled: Sequence[CardObservation],
-) -> list[CardObservation]:
-    """The observations of one look at the frame, or of two where the first leaves doubt."""
     finder = config.learned_finder
     if finder is None or not finder.in_doubt:
         return _recognise(frame, model, config, stages, settled)
@@ -1008,3 +1002,18 @@ def _cards_area(masks: MaskSet, quads: list[Quad], width: float) -> Image:
         # A thick outline with round ends grows the card as a dilation by a disc would.
         cv2.polylines(area, [points], True, 255, grow, cv2.LINE_8)
     return area
+
+
+def recognise(
+    frame: Image, model: GlyphModel, config: VisionConfig | None = None,
+    stages: StageClock | None = None, settled: Sequence[CardObservation] = (),
+) -> list[CardObservation]:
+    """Return an observation for every card found in a BGR frame (`read_frame`), each fresh
+    name's confidence the calibrated probability that it is right (`vision.decide.decided`,
+    knowing the model's enrolled deck: the table takes names from the decision's threshold),
+    and no card named more often than the deck holds it (`vision.deck_limit.within_deck`)."""
+    config = config or VisionConfig()
+    observations = read_frame(frame, model, config, stages, settled)
+    with (stages or StageClock(enabled=False)).stage("decision"):
+        return within_deck(decided(frame, observations, config, settled, model.deck),
+                           config.copies)

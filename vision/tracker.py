@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.cards import CardObservation, Quad
+from vision.decide import shipped_threshold
 from vision.errors import VisionError
 from vision.zones import TableZones
 
@@ -80,8 +81,10 @@ class TrackerConfig:
     """Share of the frames since a new card appeared in which it must have been seen."""
     max_gap: float = 0.25
     """A card not yet placed is forgotten after going unseen this long."""
-    read_confidence: float = 0.7
-    """Readings below this confidence give no vote for the card's identity."""
+    read_confidence: float = field(default_factory=shipped_threshold)
+    """Readings below this confidence give no vote for the card's identity: the shipped
+    decision's threshold (vision/data/decision.json), from which the calibrated probability
+    that a name is right leaves at most 1 wrong name in 1000 of those taken."""
     min_votes: int = 3
     """Confident readings of one card needed to name it."""
     dissent_confidence: float = 0.5

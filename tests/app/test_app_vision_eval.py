@@ -11,7 +11,9 @@ import pytest
 import tools.scaling
 from app.cli import main
 from tests.tools.rendered_folder import rendered_folder
+from tools.evaluate import level_text
 from tools.split import training_keys
+from vision.tracker import TrackerConfig
 
 SETS = {"rendered_felt": 5, "rendered_wood": 4}
 
@@ -50,7 +52,8 @@ def test_without_scale_the_table_is_printed_once_without_a_heading(
     assert "as photographed" not in text
     # Every name, then only the names the table takes.
     assert sum(line.startswith("ALL") for line in text.splitlines()) == 2
-    assert "named at the table (names of confidence 0.70 or more" in text
+    threshold = level_text(TrackerConfig().read_confidence)
+    assert f"named at the table (names of confidence {threshold} or more" in text
 
 
 def test_each_scale_is_printed_under_its_heading_after_the_photos(
@@ -160,19 +163,21 @@ def test_wrong_names_are_counted_from_each_confidence_and_between(
         folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tools.evaluate import CONFIDENCE_LEVELS
 
+    threshold = TrackerConfig().read_confidence
+    levels = sorted({*CONFIDENCE_LEVELS, threshold})
     assert main(["vision", "eval", str(folder)]) == 0
     text = capsys.readouterr().out
     assert "wrong names by confidence" in text
     rows = [line.split() for line in text.splitlines() if line.startswith("  ")]
     cumulative = {float(r[1][:-1]): (int(r[2]), int(r[4])) for r in rows if r[0] == "from"}
     bins = [(int(r[1]), int(r[3])) for r in rows if "-" in r[0] and r[0][0].isdigit()]
-    assert list(cumulative) == list(CONFIDENCE_LEVELS)
+    assert list(cumulative) == [round(level, 4) for level in levels]
     assert any("<- the table's threshold" in line for line in text.splitlines()
-               if line.startswith("  from 0.70"))
+               if line.startswith(f"  from {level_text(threshold)}:"))
     names = [count for count, _ in cumulative.values()]
     assert names == sorted(names, reverse=True) and names[0] > 0
     # The bins part every name from the lowest level: their counts add up to its own.
-    assert len(bins) == len(CONFIDENCE_LEVELS)
+    assert len(bins) == len(levels)
     assert sum(count for count, _ in bins) == cumulative[0.0][0]
     assert sum(wrong for _, wrong in bins) == cumulative[0.0][1]
 

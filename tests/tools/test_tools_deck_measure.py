@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tools.deck_measure import Tally, Truth, main, reading_config, tally_image
+from tools.deck_measure import TABLE_CONFIDENCE, Tally, Truth, main, reading_config, tally_image
 from vision.cards import CardObservation, Rank, Reading, Suit
 from vision.config import VisionConfig
 from vision.live import LiveConfig
@@ -24,13 +24,16 @@ def _seen(name: str, x: float, y: float, confidence: float) -> CardObservation:
     return CardObservation(_quad(x + 5, y + 5), reading, confidence)
 
 
+TAKEN = round((1.0 + TABLE_CONFIDENCE) / 2, 3)
+"""A confidence the table takes a name at (above the shipped decision's threshold)."""
 TRUTHS = [Truth("KS", _quad(0, 0), True), Truth("QD", _quad(100, 0), True),
           Truth("JH", _quad(200, 0), True)]
 
 
 def test_names_under_the_tables_confidence_count_only_as_every_name() -> None:
     tally = Tally()
-    tally_image([_seen("KS", 0, 0, 0.9), _seen("QS", 100, 0, 0.5), _seen("JH", 200, 0, 0.6)],
+    below = TABLE_CONFIDENCE - 0.01
+    tally_image([_seen("KS", 0, 0, TAKEN), _seen("QS", 100, 0, 0.5), _seen("JH", 200, 0, below)],
                 TRUTHS, tally)
     assert (tally.counted, tally.right, tally.wrong) == (3, 2, 1)
     assert (tally.taken_right, tally.taken_wrong) == (1, 0)
@@ -39,10 +42,11 @@ def test_names_under_the_tables_confidence_count_only_as_every_name() -> None:
 
 def test_a_wrong_name_the_table_would_take_is_counted_as_taken() -> None:
     tally = Tally()
-    tally_image([_seen("QS", 100, 0, 0.8), _seen("KS", 0, 0, 0.7)], TRUTHS, tally)
+    tally_image([_seen("QS", 100, 0, TAKEN), _seen("KS", 0, 0, TABLE_CONFIDENCE)], TRUTHS,
+                tally)
     assert (tally.right, tally.taken_right) == (1, 1)
     assert (tally.wrong, tally.taken_wrong) == (1, 1)
-    assert tally.wrongs == ["QD->QS 0.80"]
+    assert tally.wrongs == [f"QD->QS {TAKEN:.2f}"]
 
 
 def test_the_tables_settings_search_the_view_larger_than_a_photo() -> None:

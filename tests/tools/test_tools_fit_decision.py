@@ -10,11 +10,13 @@ import pytest
 
 from tools.decision_data import collect, render_scenes
 from tools.fit_decision import (
+    SIGNS,
     fit,
     fit_logistic,
     isotonic,
     labelled_candidates,
     measure,
+    standardised_fit,
     threshold_of,
 )
 from vision.decide import DecisionFileError, decision_of
@@ -90,3 +92,17 @@ def test_a_fitted_decision_loads_and_is_measured_old_against_new(
         decision_of(dict(manifest, features=list(reversed(FEATURES))))
     with pytest.raises(DecisionFileError):
         decision_of(dict(manifest, weights=[1.0]))
+
+
+def test_a_cue_that_would_count_the_wrong_way_is_left_out_and_the_others_kept() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(3000, len(FEATURES)))
+    high, low = FEATURES.index("card_high"), FEATURES.index("card_low")
+    # Right names here have the network's weaker end lower: against the cue's known sign.
+    y = (2.0 * x[:, high] - 1.0 * x[:, low] + 0.3 * rng.normal(size=3000) > 0).astype(float)
+    unconstrained, _ = fit_logistic(x, y)
+    assert unconstrained[low] < 0
+    _, _, weights, _ = standardised_fit(x, y, penalty=1.0)
+    assert weights[low] == 0.0
+    assert weights[high] > 0
+    assert all(weights[k] * SIGNS[name] >= 0 for k, name in enumerate(FEATURES))

@@ -5,18 +5,19 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from tools.decision_data import scene
-from vision.cards import Reading, Suit, inside
+from vision.cards import CardObservation, Reading, Suit, inside
 from vision.config import VisionConfig
-from vision.decide import DecisionFileError, load_decision, shipped_decision
+from vision.decide import DecisionFileError, decided, load_decision, shipped_decision
 from vision.evidence import FEATURES, frame_evidence
 from vision.live import LiveConfig, view_config
 from vision.model import GlyphModel
-from vision.pipeline import recognise
+from vision.pipeline import read_frame, recognise
 
 OTHER_COLOUR = {"C": "H", "S": "D", "H": "S", "D": "C"}
 
@@ -45,7 +46,7 @@ def test_names_of_the_other_colour_are_never_taken_and_right_ones_are_surer(
     for seed in (21, 22):
         frame, labels = scene(design, length, seed)
         config = replace(view_config(VisionConfig(), LiveConfig()), card_length=length)
-        named = [o for o in recognise(frame, GlyphModel.load(), config)
+        named = [o for o in read_frame(frame, GlyphModel.load(), config)
                  if o.whole and o.reading is not None and o.reading.suit is not None
                  and any(label["card"] == o.name
                          and inside(o.corners.mean(axis=0), np.array(label["quad"], np.float32))
@@ -77,3 +78,66 @@ def test_a_manifest_of_other_features_or_broken_json_is_refused(tmp_path: Path) 
         load_decision(broken)
     with pytest.raises(DecisionFileError, match="cannot load"):
         load_decision(tmp_path / "absent.json")
+
+
+def _right(observation: CardObservation, labels: list[dict[str, Any]]) -> bool:
+    """Whether a name is a label's whose card holds the outline's middle."""
+    return any(label["card"] == observation.name
+               and inside(observation.corners.mean(axis=0), np.array(label["quad"], np.float32))
+               for label in labels)
+
+
+@pytest.mark.parametrize(("design", "length"), [("artwork", 140.0), ("drawn", 95.0)])
+def test_recognition_gives_each_name_the_calibrated_probability_it_is_right(
+        design: str, length: float) -> None:
+    decision = shipped_decision()
+    # Deck enough for any name given twice: the decision alone is judged here.
+    config = replace(view_config(VisionConfig(), LiveConfig()), card_length=length, copies=8)
+    named = 0
+    for seed in (31, 32):
+        frame, _ = scene(design, length, seed)
+        read = read_frame(frame, GlyphModel.load(), config)
+        decided_ = recognise(frame, GlyphModel.load(), config)
+        assert [(o.name, o.whole) for o in decided_] == [(o.name, o.whole) for o in read]
+        for before, after, evidence in zip(read, decided_, frame_evidence(frame, read, config),
+                                           strict=True):
+            if before.reading is None:
+                assert after.confidence == before.confidence
+                continue
+            assert evidence is not None and after.reading == before.reading
+            assert after.confidence == pytest.approx(decision.probability(evidence), abs=1e-6)
+            named += 1
+    assert named >= 4
+
+
+def test_cards_the_caller_knows_lie_still_keep_the_probability_they_were_given() -> None:
+    config = replace(view_config(VisionConfig(), LiveConfig()), card_length=140.0)
+    frame, _ = scene("artwork", 140.0, 33)
+    first = recognise(frame, GlyphModel.load(), config)
+    settled = [replace(o, confidence=0.123) for o in first if o.whole and o.name is not None]
+    assert settled
+    again = recognise(frame, GlyphModel.load(), config, settled=settled)
+    kept = [o for o in again if any(o is s for s in settled)]
+    assert len(kept) == len(settled)
+    assert all(o.confidence == 0.123 for o in kept)
+
+
+def test_the_decision_takes_fewer_wrong_names_of_a_four_colour_deck_than_the_former_cut(
+) -> None:
+    config = replace(view_config(VisionConfig(), LiveConfig()), card_length=140.0)
+    threshold = shipped_decision().threshold
+    old_right = old_wrong = new_right = new_wrong = 0
+    for seed in range(40, 46):
+        frame, labels = scene("drawn", 140.0, seed)
+        read = read_frame(frame, GlyphModel.load(), config)
+        for before, after in zip(read, decided(frame, read, config), strict=True):
+            if before.name is None:
+                continue
+            right = _right(before, labels)
+            if before.confidence >= 0.7:
+                old_right, old_wrong = old_right + right, old_wrong + (not right)
+            if after.confidence >= threshold:
+                new_right, new_wrong = new_right + right, new_wrong + (not right)
+    assert old_wrong >= 1
+    assert new_wrong < old_wrong
+    assert new_right >= old_right - 2

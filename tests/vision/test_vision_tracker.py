@@ -8,17 +8,20 @@ import numpy as np
 import pytest
 
 from vision.cards import CardObservation, Rank, Reading, Suit, parse_card
+from vision.decide import shipped_decision
 from vision.tracker import CardEvent, CardTracker, EventKind, TrackerConfig, TrackerError
 from vision.zones import default_zones
 
 ZONES = default_zones(1000, 800)
 SPOT = {"N": (500.0, 200.0), "E": (750.0, 400.0), "S": (500.0, 600.0), "W": (250.0, 400.0)}
 STEP = 0.1
+SURE = round((1.0 + TrackerConfig().read_confidence) / 2, 3)
+"""A reading the tracker counts as a vote: above the shipped decision's threshold."""
 QUICK = TrackerConfig(unread_stable_time=0.3)
 """Unread cards placed after the same wait as named ones, for tests of voting and following."""
 
 
-def card(centre: tuple[float, float], name: str | None = "TH", confidence: float = 0.95,
+def card(centre: tuple[float, float], name: str | None = "TH", confidence: float = SURE,
          long_side: float = 140.0, angle: float = 0.0) -> CardObservation:
     """An observation of a card outline centred at `centre`."""
     half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32) * [
@@ -48,9 +51,9 @@ def test_a_still_card_is_placed_once_after_the_stable_time() -> None:
     events = run(tracker, [[card(SPOT["E"])]] * 3)
     assert events == []
     events = run(tracker, [[card(SPOT["E"])]] * 20, start=0.3)
-    assert events == [CardEvent(EventKind.PLACED, 0.3, "E", "TH", 0.95)]
+    assert events == [CardEvent(EventKind.PLACED, 0.3, "E", "TH", SURE)]
     assert events[0].to_json() == {"event": "placed", "t": 0.3, "seat": "E", "card": "TH",
-                                   "confidence": 0.95, "at": [750.0, 400.0]}
+                                   "confidence": SURE, "at": [750.0, 400.0]}
 
 
 def test_the_stable_time_is_configurable() -> None:
@@ -64,7 +67,7 @@ def test_a_card_gone_for_the_stable_time_is_removed_with_its_identity() -> None:
     tracker = CardTracker(ZONES, QUICK)
     run(tracker, [[card(SPOT["S"], "JD")]] * 6)
     events = run(tracker, [[]] * 6, start=0.6)
-    assert events == [CardEvent(EventKind.REMOVED, events[0].t, "S", "JD", 0.95)]
+    assert events == [CardEvent(EventKind.REMOVED, events[0].t, "S", "JD", SURE)]
     assert events[0].t == pytest.approx(0.9)
     assert tracker.on_table == []
 
@@ -136,7 +139,7 @@ def test_a_card_held_still_for_less_than_the_unread_wait_makes_nothing() -> None
 
 def test_a_card_read_during_the_unread_wait_is_placed_named() -> None:
     tracker = CardTracker(ZONES)
-    frames = [[card(SPOT["N"], None, 0.2)]] * 4 + [[card(SPOT["N"], "KD", 0.95)]] * 8
+    frames = [[card(SPOT["N"], None, 0.2)]] * 4 + [[card(SPOT["N"], "KD", SURE)]] * 8
     events = run(tracker, frames)
     assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "KD")]
 
@@ -148,14 +151,14 @@ def test_a_negative_unread_wait_is_refused() -> None:
 
 def test_disagreeing_readings_make_an_unreadable_card() -> None:
     tracker = CardTracker(ZONES, QUICK)
-    frames = [[card(SPOT["S"], "TH" if i % 2 else "TD", 0.9)] for i in range(6)]
+    frames = [[card(SPOT["S"], "TH" if i % 2 else "TD", SURE)] for i in range(6)]
     events = run(tracker, frames)
     assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
 
 
 def test_a_single_confident_reading_among_misses_is_not_enough() -> None:
     tracker = CardTracker(ZONES, QUICK)
-    frames = [[card(SPOT["S"], "TH", 0.9)]] + [[card(SPOT["S"], None, 0.2)]] * 5
+    frames = [[card(SPOT["S"], "TH", SURE)]] + [[card(SPOT["S"], None, 0.2)]] * 5
     assert [e.kind for e in run(tracker, frames)] == [EventKind.UNREADABLE]
 
 
@@ -201,7 +204,7 @@ def test_bad_settings_are_refused() -> None:
 
 def test_readings_are_typed() -> None:
     observation = card(SPOT["N"], "TH")
-    assert observation.reading == Reading(Rank.TEN, Suit.HEARTS, 0.95)
+    assert observation.reading == Reading(Rank.TEN, Suit.HEARTS, SURE)
 
 
 def test_a_hand_merged_with_a_card_cannot_drag_it_away() -> None:
@@ -229,13 +232,13 @@ def test_a_card_too_small_to_read_is_unreadable() -> None:
 def test_a_card_at_the_cameras_size_is_named(long_side: float) -> None:
     # A 720p camera shows a card 90-95 px long, the far seat's a little shorter.
     tracker = CardTracker(ZONES, QUICK)
-    events = run(tracker, [[card(SPOT["N"], "AC", 0.9, long_side=long_side)]] * 6)
+    events = run(tracker, [[card(SPOT["N"], "AC", SURE, long_side=long_side)]] * 6)
     assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "AC")]
 
 
 def test_unsure_readings_of_another_card_spoil_the_vote() -> None:
     tracker = CardTracker(ZONES, QUICK)
-    sure, unsure = [card(SPOT["E"], "9C", 0.95)], [card(SPOT["E"], "9S", 0.6)]
+    sure, unsure = [card(SPOT["E"], "9C", SURE)], [card(SPOT["E"], "9S", 0.6)]
     assert [e.kind for e in run(tracker, [sure, unsure, sure, sure])] == [EventKind.UNREADABLE]
     tracker = CardTracker(ZONES, QUICK)
     assert [e.card for e in run(tracker, [sure, sure, sure, sure])] == ["9C"]
@@ -243,7 +246,7 @@ def test_unsure_readings_of_another_card_spoil_the_vote() -> None:
 
 def test_reused_observations_count_for_presence_but_not_as_new_readings() -> None:
     tracker = CardTracker(ZONES, QUICK)
-    seen = [card(SPOT["N"], "KH", 0.9)]
+    seen = [card(SPOT["N"], "KH", SURE)]
     events: list[CardEvent] = []
     for index in range(6):
         events += tracker.update(index * STEP, seen, fresh=index == 0)
@@ -257,9 +260,9 @@ def test_reused_observations_count_for_presence_but_not_as_new_readings() -> Non
 
 def test_an_index_corner_alone_does_not_make_a_card() -> None:
     tracker = CardTracker(ZONES, QUICK)
-    whole = card(SPOT["E"], "AH", 0.95)
+    whole = card(SPOT["E"], "AH", SURE)
     middle = np.array(SPOT["E"], np.float32)
-    corner = CardObservation(whole.corners * 0.3 + middle * 0.7, whole.reading, 0.95,
+    corner = CardObservation(whole.corners * 0.3 + middle * 0.7, whole.reading, SURE,
                              whole=False)
     assert run(tracker, [[corner]] * 10) == []
 
@@ -310,7 +313,7 @@ def test_a_card_placed_unreadable_is_identified_once_it_can_be_read_where_it_lie
     assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
     # Straightened where it lies: nudged a little, and now read.
     nudged = (SPOT["S"][0] + 6, SPOT["S"][1] + 4)
-    events = run(tracker, [[card(nudged, "QS", 0.9, angle=4)]] * 5, start=0.5)
+    events = run(tracker, [[card(nudged, "QS", SURE, angle=4)]] * 5, start=0.5)
     assert [(e.kind, e.seat, e.card) for e in events] == [(EventKind.IDENTIFIED, "S", "QS")]
     assert events[0].t == pytest.approx(0.5 + 2 * STEP)
     assert tracker.on_table[0].card == "QS"
@@ -321,8 +324,8 @@ def test_a_card_placed_unreadable_is_identified_once_it_can_be_read_where_it_lie
 def test_a_card_lying_unreadable_is_not_named_by_a_few_stray_readings() -> None:
     tracker = CardTracker(ZONES, QUICK)
     run(tracker, [[card(SPOT["W"], None, 0.0)]] * 5)
-    stray = [[card(SPOT["W"], "9H", 0.75)], [card(SPOT["W"], None, 0.0)],
-             [card(SPOT["W"], "KH", 0.8)], [card(SPOT["W"], "9H", 0.72)]]
+    stray = [[card(SPOT["W"], "9H", SURE)], [card(SPOT["W"], None, 0.0)],
+             [card(SPOT["W"], "KH", SURE)], [card(SPOT["W"], "9H", SURE)]]
     assert run(tracker, stray * 3, start=0.5) == []
     assert tracker.on_table[0].card is None
 
@@ -339,7 +342,7 @@ def test_a_card_read_late_as_one_already_on_the_table_stays_unreadable() -> None
 def test_freshness_is_told_per_observation(seat: str) -> None:
     tracker = CardTracker(ZONES, QUICK)
     other = "S" if seat == "N" else "N"
-    kept, read = card(SPOT[seat], "QD", 0.9), card(SPOT[other], "AS", 0.9)
+    kept, read = card(SPOT[seat], "QD", SURE), card(SPOT[other], "AS", SURE)
     events = tracker.update(0.0, [kept, read], fresh=[True, True])
     for index in range(1, 6):
         events += tracker.update(index * STEP, [kept, read], fresh=[False, True])
@@ -357,7 +360,7 @@ def test_every_event_carries_where_the_card_lies() -> None:
     tracker = CardTracker(ZONES, QUICK)
     x, y = SPOT["W"]
     events = run(tracker, [[card((x, y), None, 0.0)]] * 5)
-    events += run(tracker, [[card((x + 6.04, y + 3.96), "KD", 0.9)]] * 5, start=0.5)
+    events += run(tracker, [[card((x + 6.04, y + 3.96), "KD", SURE)]] * 5, start=0.5)
     events += run(tracker, [[]] * 5, start=1.0, is_clear=True)
     assert [e.kind for e in events] == [EventKind.UNREADABLE, EventKind.IDENTIFIED,
                                         EventKind.REMOVED]
@@ -367,9 +370,18 @@ def test_every_event_carries_where_the_card_lies() -> None:
 
 
 def test_where_a_card_lies_is_not_part_of_an_event_s_equality() -> None:
-    here = CardEvent(EventKind.PLACED, 1.0, "N", "AS", 0.9, (10.0, 20.0))
-    there = CardEvent(EventKind.PLACED, 1.0, "N", "AS", 0.9, (300.0, 40.0))
-    unknown = CardEvent(EventKind.PLACED, 1.0, "N", "AS", 0.9)
+    here = CardEvent(EventKind.PLACED, 1.0, "N", "AS", SURE, (10.0, 20.0))
+    there = CardEvent(EventKind.PLACED, 1.0, "N", "AS", SURE, (300.0, 40.0))
+    unknown = CardEvent(EventKind.PLACED, 1.0, "N", "AS", SURE)
     assert here == there == unknown
     assert "at" not in unknown.to_json()
     assert here.to_json()["at"] == [10.0, 20.0]
+
+
+def test_a_vote_is_a_reading_from_the_shipped_decisions_threshold_on() -> None:
+    threshold = shipped_decision().threshold
+    assert TrackerConfig().read_confidence == threshold
+    below = run(CardTracker(ZONES, QUICK), [[card(SPOT["E"], "QS", threshold - 0.001)]] * 6)
+    at = run(CardTracker(ZONES, QUICK), [[card(SPOT["E"], "QS", threshold)]] * 6)
+    assert [(e.kind, e.card) for e in below] == [(EventKind.UNREADABLE, None)]
+    assert [(e.kind, e.card) for e in at] == [(EventKind.PLACED, "QS")]
