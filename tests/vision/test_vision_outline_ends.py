@@ -15,6 +15,7 @@ from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad, Reading, parse_card
 from vision.config import LearnedCornersConfig, VisionConfig
+from vision.deck_limit import within_deck
 from vision.learned import RANK_CLASSES, SUIT_CLASSES, CardScores, shipped_reader, view_corners
 from vision.learned_corners import (
     CornerName,
@@ -95,11 +96,13 @@ def test_a_named_end_names_its_outline_and_adds_no_corner() -> None:
                                                             ("TH", False)]
     views.scored[outline_key(CARD)] = _scores("TH", "QS", 0.85)
     views.index_scored[outline_key(CARD)] = _scores("TH", "KS", 0.95)
-    # Named elsewhere in the frame already: the outline stays unread.
+    # Named elsewhere in the frame already: both stand here, and the deck constraint at the end
+    # of the look leaves the less sure outline unread.
     named = CardObservation(CARD + 200.0, Reading(*parse_card("TH"), 0.9), 0.9)
     out = named_at_corners(frame, [named, unread], [], views, shipped_index_reader(),
                            GlyphModel.load(), 60.0, VisionConfig(), RULE, [CARD])
-    assert [o.name for o in out] == ["TH", None]
+    assert [o.name for o in out] == ["TH", "TH"]
+    assert [o.name for o in within_deck(out)] == ["TH", None]
 
 
 def test_the_end_both_networks_name_is_named_at_its_own_index_corner() -> None:
