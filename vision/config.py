@@ -781,20 +781,6 @@ class VisionConfig:
     of the network's views back it, and a card the glyphs left unread is named where both views
     agree surely, and a card read at a loose corner only from a calibrated confidence on
     (thresholds from the model's manifest, calibrated on held-out photos)."""
-    covered_piece_aspect: float | None = 1.2
-    """A whole outline squatter than this (its long side over its short) that meets another
-    card's outline is the visible piece of a card lying under it: a name the card network
-    alone gives it is withdrawn (`pipeline._covered_pieces_unnamed`). The network, shown the
-    piece stretched to a card, takes a ten's seven pips seen sideways for a nine (at 0.81). On
-    the training and measured halves at every scale it withdrew no name; on rendered covered
-    cards it withdrew only wrong ones. None: off."""
-    courts_outvoted: float | None = 0.8
-    """A glyph jack, queen or king the card network backs only as a court of its suit
-    (`Rule.courts`) is withdrawn where both networks name another court of that suit at this
-    or more in both views (`pipeline._courts_outvoted`): the glyph reader alone read that index
-    letter (a rendered king at 95 px read a jack at 0.85, both networks saying king at 0.98 and
-    0.88). The networks may then name it alike (`learned_index.named_with_index`). On the
-    training and measured halves at every scale it withdrew no name. None: off."""
     index_vouch: float | None = 0.8
     """A whole card the glyph reader names, and the card network backs below this (the name's
     confidence is that backing, below the table's 0.7), takes the lower of the glyph reading's

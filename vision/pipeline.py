@@ -24,7 +24,7 @@ from vision.corners import (
     end_corners,
     find_corners,
 )
-from vision.deblur_outline import long_side, short_side
+from vision.deblur_outline import long_side
 from vision.decide import decided
 from vision.deck_limit import within_deck
 from vision.deck_match import read_known_deck
@@ -34,7 +34,7 @@ from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.finder_index import find_by_index
 from vision.index_ink import checked_by_pips_and_ink
 from vision.inner_outline import inner_unnamed
-from vision.learned import COURTS, CardScores, checked, decide, shipped_reader, surer_of
+from vision.learned import CardScores, checked, decide, shipped_reader, surer_of
 from vision.learned_corners import named_at_corners
 from vision.learned_first import LearnedViews, learned_views, outline_key
 from vision.learned_index import (
@@ -452,11 +452,6 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
         backed = frozenset(k for k, level in zip(loose, support, strict=True)
                            if level >= index.loose_support)
     out = checked(observations, scores, rule, backed)
-    if config.covered_piece_aspect is not None:
-        out = _covered_pieces_unnamed(out, observations, config.covered_piece_aspect)
-    if config.learned_index and config.courts_outvoted is not None:
-        out = _courts_outvoted(out, observations, scores, config.courts_outvoted,
-                               lambda quads: views.index_scores(shipped_index_reader(), quads))
     if config.learned_index and config.index_vouch is not None:
         out = vouched_by_index(observations, out, config.index_vouch,
                                lambda quads: views.index_scores(shipped_index_reader(), quads))
@@ -485,59 +480,6 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
         out = named_large(frame, out, views.reader, config,
                           shipped_index_reader() if config.learned_index else None)
     return out
-
-
-def _courts_outvoted(out: list[CardObservation], before: list[CardObservation],
-                     scores: list[CardScores | None], level: float,
-                     index_scores: Callable[[list[Quad]], list[CardScores]],
-                     ) -> list[CardObservation]:
-    """`out` with each glyph jack, queen or king the card network backed only as a court of its
-    suit withdrawn where both networks name another court of that suit at `level` or more in
-    both views: the glyph reader alone read that index letter."""
-    doubted = [k for k, (o, earlier, found) in enumerate(zip(out, before, scores, strict=True))
-               if o.whole and o.reading is not None and found is not None
-               and earlier.name == o.name and o.reading.rank.value in COURTS
-               and (agreed := found.agreed()) is not None and agreed[1] >= level
-               and agreed[0] != o.name and agreed[0][0] in COURTS
-               and o.reading.suit is not None and agreed[0][1:] == o.reading.suit.value]
-    if not doubted:
-        return out
-    kept = list(out)
-    for k, index in zip(doubted, index_scores([out[k].corners for k in doubted]), strict=True):
-        found = scores[k]
-        assert found is not None
-        card, corner = found.agreed(), index.agreed()
-        if card is not None and corner is not None and corner[0] == card[0] and corner[1] >= level:
-            kept[k] = replace(out[k], reading=None, confidence=0.0)
-    return kept
-
-
-def _covered_pieces_unnamed(out: list[CardObservation], before: list[CardObservation],
-                           min_aspect: float) -> list[CardObservation]:
-    """`out` with each name the network alone gave withdrawn where the outline is squatter than
-    `min_aspect` and meets another whole card named: the visible piece of a card under it."""
-    named = [o.corners for o in out if o.whole and o.reading is not None]
-    kept = []
-    for observation, earlier in zip(out, before, strict=True):
-        corners = observation.corners
-        if (observation.whole and observation.reading is not None
-                and earlier.name != observation.name
-                and long_side(corners) < min_aspect * short_side(corners)
-                and any(_meet(corners, other, 0.1 * short_side(other))
-                        for other in named if other is not corners)):
-            observation = replace(observation, reading=None, confidence=0.0)
-        kept.append(observation)
-    return kept
-
-
-def _meet(first: Quad, second: Quad, reach: float) -> bool:
-    """Whether two outlines overlap or come within `reach` pixels of each other."""
-    one = np.asarray(first, np.float32).reshape(-1, 1, 2)
-    other = np.asarray(second, np.float32).reshape(-1, 1, 2)
-    return any(cv2.pointPolygonTest(other, (float(x), float(y)), True) >= -reach
-               for x, y in one.reshape(-1, 2)) or any(
-        cv2.pointPolygonTest(one, (float(x), float(y)), True) >= -reach
-        for x, y in other.reshape(-1, 2))
 
 
 def read_joker(
