@@ -339,17 +339,6 @@ class VisionConfig:
     slant_min_support: float = 0.9
     """How clean a slanted card's region must be: the share of its convex hull it fills and the
     share of its quad's sides that run along its outline."""
-    oversized_outline: float | None = 2.0
-    """A whole outline this many times as long as the frame's other named whole cards (their
-    median) keeps no name (`pipeline.oversized_unnamed`): the cards of one frame are of one size
-    (perspective apart), and an outline twice as long is several cards outlined as one, a box
-    or a picture of cards. In the table's views of the training halves, 4 of the 6 wrong names
-    were such (none right). None: off."""
-    inner_outline: float | None = 0.75
-    """A named whole outline lying inside another of the frame's card size and covering at
-    most this share of its area keeps no name (`vision.inner_outline`): no card lies within
-    another card's outline; such an outline is that card's print, such as a court's picture
-    frame the card network names as a court. None: off."""
     nested_regions: bool = True
     """Regions lying inside a hole of another region are searched for cards too, ranked to fill
     gaps (`detect.NESTED_RANK`): cards on a dark mat that a light table rings all round are

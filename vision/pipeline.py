@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import lru_cache
-from statistics import median
 from typing import Any
 
 import cv2
@@ -33,7 +32,6 @@ from vision.doubt import doubt_region, in_doubt, merged, on_one_card
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.finder_index import find_by_index
 from vision.index_ink import checked_by_pips_and_ink
-from vision.inner_outline import inner_unnamed
 from vision.learned import CardScores, checked, decide, shipped_reader, surer_of
 from vision.learned_corners import named_at_corners
 from vision.learned_first import LearnedViews, learned_views, outline_key
@@ -92,8 +90,7 @@ def read_frame(
         height, width = frame.shape[:2]
         region = doubt_region(first, width, height, finder.reach) if finder.reach else None
         masks = with_learned_faces(colour, finder, region)
-    return outlines_sized(merged(first, _recognise(frame, model, second, again, known, masks)),
-                          config)
+    return merged(first, _recognise(frame, model, second, again, known, masks))
 
 
 @lru_cache(maxsize=64)
@@ -227,34 +224,7 @@ def _recognise(
         with clock.stage("pips"):
             observations = _apart(observations, kept, lambda fresh: checked_by_pips_and_ink(
                 frame, fresh, pip_count))
-    return outlines_sized(observations, config)
-
-
-def outlines_sized(observations: list[CardObservation], config: VisionConfig
-                   ) -> list[CardObservation]:
-    """The observations with the names withdrawn of outlines no card of the frame's size can
-    have: twice as long as the others (`oversized_unnamed`) or lying inside one of a card's
-    size (`inner_outline.inner_unnamed`). Judged on each look and again on both looks' cards."""
-    if config.oversized_outline is not None:
-        observations = oversized_unnamed(observations, config.oversized_outline)
-    if config.inner_outline is not None:
-        observations = inner_unnamed(observations, config.inner_outline)
     return observations
-
-
-def oversized_unnamed(observations: list[CardObservation], ratio: float
-                      ) -> list[CardObservation]:
-    """The observations with the name of every whole outline `ratio` times as long as the
-    frame's other named whole cards (their median) withdrawn: no card, but cards
-    outlined together, a box or a picture of them."""
-    named = [(k, long_side(o.corners)) for k, o in enumerate(observations)
-             if o.whole and o.name is not None]
-    out = list(observations)
-    for k, length in named:
-        others = [other for j, other in named if j != k]
-        if others and length >= ratio * median(others):
-            out[k] = replace(observations[k], reading=None, confidence=0.0)
-    return out
 
 
 def fitted_unread(frame: Image, observations: list[CardObservation], model: GlyphModel,
