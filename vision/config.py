@@ -789,10 +789,6 @@ class VisionConfig:
     corner read too weakly to be named alone (`loose_backed` to `loose` of the learned reader's
     manifest) keeps its name where the index reader, shown that corner, gives its card the
     index reader's `loose_support` or more."""
-    index_keeps_vetoed: bool = True
-    """A whole card's glyph reading the learned reader vetoes (one of its views doubts it)
-    stands where one of its views names that card and the index reader gives it its
-    `loose_support` or more in both views (`learned_index.kept_with_index`)."""
     index_one_end: float | None = 0.6
     """A whole card's glyph reading of `index_one_end_glyph` or more that the learned reader
     vetoes stands where the index reader gives that card this or more at one end, on an
@@ -807,13 +803,6 @@ class VisionConfig:
     at this size, take a four-colour deck's blue diamonds and green clubs for spades (the drawn
     deck without its profile: 7 wrong names more at 140 px and 3 at 95 px without this, all
     given their suit 0.39 or less; the training halves' names from one end got 0.56 and 0.80)."""
-    index_one_end_low: float | None = 0.8
-    """No glyph reading is kept by one end where the card network gives a low card (2-8) this
-    much or more in both views (`learned_index.kept_by_one_end`): a card covered at one end
-    shows the network mostly the card over it, and a euchre table has no low cards to cover
-    with. On the drawn deck without its profile, a six of hearts read AH by the glyph reader
-    and at one end by the index reader was named AH at 0.88 (the table's settings, 140 px).
-    None: off."""
     learned_large_length: float = 140.0
     """A whole card longer than `learned_max_length` that the glyph reader leaves unread is
     shown to the learned reader shrunk to this long side (area averaging), and named where both

@@ -113,47 +113,21 @@ def named_with_index(frame: Image, observations: list[CardObservation],
     return with_fresh_names(observations, found)
 
 
-def kept_with_index(before: list[CardObservation], after: list[CardObservation],
-                    card_scores: dict[int, CardScores], reader: IndexReader,
-                    index_scores: Callable[[list[Quad]], list[CardScores]],
-                    ) -> list[CardObservation]:
-    """`after` (the card reader's check of `before`) with each whole card's glyph reading the
-    check vetoed put back where the two other cues agree with it: one of the card reader's views
-    names that card, and the index reader gives it `loose_support` or more in both views (three
-    readers, each unsure alone, naming one card)."""
-    vetoed = [k for k in sorted(card_scores)
-              if before[k].whole and after[k].reading is None
-              and _is_named_by(before[k].reading, card_scores[k])]
-    found: dict[int, CardObservation] = {}
-    for k, index in zip(vetoed, index_scores([before[k].corners for k in vetoed]), strict=True):
-        reading = before[k].reading
-        assert reading is not None
-        level = min(index.view_support(view, reading) for view in (0, 1))
-        if level >= reader.loose_support:
-            kept = replace(reading, confidence=round(level, 3))
-            found[k] = replace(before[k], reading=kept, confidence=kept.confidence)
-    return with_fresh_names(after, found)
-
-
 def kept_by_one_end(before: list[CardObservation], after: list[CardObservation],
                     card_scores: dict[int, CardScores],
                     index_scores: Callable[[list[Quad]], list[CardScores]],
                     levels: tuple[float, float, float],
-                    shaped: Callable[[Quad], bool],
-                    low_sure: float | None = None) -> list[CardObservation]:
+                    shaped: Callable[[Quad], bool]) -> list[CardObservation]:
     """`after` with each whole card's glyph reading that the check vetoed put back where the
     index reader backs it at one end (a card whose other end lies under another, which the
     card network sees on it), on outlines of a card's shape (`shaped`). `levels`: the least
     glyph confidence, the index reader's probability for the card at one end, and the card
-    network's for its suit in one view (the card network scores by position, `card_scores`).
-    Not where the card network gives a low card (2-8) `low_sure` or more in both views: that
-    is the card lying there, no euchre card under another."""
+    network's for its suit in one view (the card network scores by position, `card_scores`)."""
     least_glyph, least_index, least_suit = levels
     vetoed = [k for k, (earlier, now) in enumerate(zip(before, after, strict=True))
               if earlier.whole and now.reading is None and earlier.reading is not None
               and earlier.reading.is_euchre and earlier.confidence >= least_glyph
               and k in card_scores and _suit_seen(earlier.reading, card_scores[k]) >= least_suit
-              and not (low_sure is not None and _low_seen(card_scores[k]) >= low_sure)
               and shaped(earlier.corners)]
     if not vetoed:
         return after
@@ -169,21 +143,10 @@ def kept_by_one_end(before: list[CardObservation], after: list[CardObservation],
     return with_fresh_names(after, found)
 
 
-def _low_seen(scores: CardScores) -> float:
-    """The card network's probability of a low card (2-8), in the view that gives it least."""
-    low = RANK_CLASSES.index("low")
-    return float(min(scores.rank[view][low] for view in (0, 1)))
-
-
 def _suit_seen(reading: Reading, scores: CardScores) -> float:
     """The card network's probability for a reading's suit, in the view that gives it most."""
     suit = SUIT_CLASSES.index(reading.suit.value if reading.suit else "none")
     return float(max(scores.suit[view][suit] for view in (0, 1)))
-
-
-def _is_named_by(reading: Reading | None, scores: CardScores) -> bool:
-    """Whether a euchre reading is the card one of the card reader's views names."""
-    return reading is not None and reading.is_euchre and reading.name in scores.names()
 
 
 def index_support(frame: Image, corners: list[Quad], readings: list[Reading],

@@ -38,7 +38,6 @@ from vision.learned_first import LearnedViews, learned_views, outline_key
 from vision.learned_index import (
     index_support,
     kept_by_one_end,
-    kept_with_index,
     named_with_index,
     shipped_index_reader,
     vouched_by_index,
@@ -428,16 +427,12 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
     out = [observations[k] if k in large else o for k, o in enumerate(out)]
     if config.learned_index:
         index = shipped_index_reader()
-        if config.index_keeps_vetoed:
-            out = kept_with_index(observations, out, dict(zip(whole, found, strict=False)),
-                                  index, lambda quads: views.index_scores(index, quads))
         if config.index_one_end is not None:
             out = kept_by_one_end(observations, out, dict(zip(whole, found, strict=False)),
                                   lambda quads: views.index_scores(index, quads),
                                   (config.index_one_end_glyph, config.index_one_end,
                                    config.index_one_end_suit),
-                                  lambda quad: card_shaped(quad, None, config),
-                                  config.index_one_end_low)
+                                  lambda quad: card_shaped(quad, None, config))
             if config.pip_count is not None:
                 # Counted now, not only at the end: a name the pips withdraw then would have
                 # kept the same name from a card's corner found meanwhile.

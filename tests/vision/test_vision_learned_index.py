@@ -35,7 +35,6 @@ from vision.learned_index import (
     INDEX_MODEL_PATH,
     IndexReader,
     index_support,
-    kept_with_index,
     load_index_reader,
     named_by_both,
     named_with_index,
@@ -223,41 +222,6 @@ def _read_as(quads: list[Quad], names: list[str]) -> list[CardObservation]:
         reading = Reading(Rank(name[0]), Suit(name[1]), 0.9)
         out.append(CardObservation(quad.astype(np.float32), reading, 0.9, whole=True))
     return out
-
-
-def test_a_vetoed_glyph_reading_stands_where_both_other_readers_name_it(
-        index: IndexReader, table: tuple[Image, list[Quad], float]) -> None:
-    frame, quads, _ = table
-    quads = quads[:len(CARDS)]
-    card = dict(enumerate(shipped_reader().scores(frame, quads)))
-    before = _read_as(quads, list(CARDS))
-    vetoed = _unread(quads)
-
-    def scored(found: list[Quad]) -> list[CardScores]:
-        return index.scores(frame, found)
-
-    out = kept_with_index(before, vetoed, card, index, scored)
-    kept = [o.name for o in out]
-    assert sum(n is not None for n in kept) >= 5
-    assert all(n == want for n, want in zip(kept, CARDS, strict=True) if n is not None)
-    assert all(0.3 <= o.confidence <= 1.0 for o in out if o.name is not None)
-    # Readings the other two do not name are not put back: another card's name, a low card.
-    shifted = _read_as(quads, list(CARDS[1:] + CARDS[:1]))
-    assert all(o.name is None for o in kept_with_index(shifted, vetoed, card, index, scored))
-    low = _read_as(quads, ["8" + name[1] for name in CARDS])
-    assert all(o.name is None for o in kept_with_index(low, vetoed, card, index, scored))
-    # Not above the index reader's level, not unseen by the card reader, given once by the
-    # deck constraint.
-    never = IndexReader(index.net, {**index.manifest, "loose_support": 2.0})
-    assert all(o.name is None for o in kept_with_index(before, vetoed, card, never, scored))
-    assert all(o.name is None for o in kept_with_index(before, vetoed, {}, index, scored))
-    first = next(k for k, n in enumerate(kept) if n is not None)
-    held = list(vetoed)
-    held[-1 if first != len(held) - 1 else 0] = before[first]
-    again = within_deck(kept_with_index(before, held, card, index, scored))
-    assert [o.name for o in again].count(before[first].name) == 1
-    # A reading the check let stand is left as it is.
-    assert kept_with_index(before, before, card, index, scored) == before
 
 
 def test_weakly_backed_names_take_the_index_readers_sure_agreement(

@@ -4,14 +4,13 @@ the second look such a name asks for."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tools.drawn_deck import camera_look, covered_trick, drawn_face
+from tools.drawn_deck import camera_look, covered_trick
 from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad, Reading, parse_card
@@ -205,31 +204,3 @@ def test_a_name_from_one_end_the_pips_deny_is_withdrawn_at_once(
     assert config.pip_count is not None
     kept = pipeline_module.checked_by_learned(frame, [misread], replace(config, pip_count=None))
     assert kept[0].name == "9S"
-
-
-def test_a_low_card_the_card_network_sees_in_both_views_is_never_named_from_one_end() -> None:
-    """The drawn deck's low cards (2-8 of every suit) at 140 and 95 px, each with a glyph
-    reading of every euchre rank of its suit vetoed: without the low-card rule the index
-    reader's backing at one end puts some back (its A at one end); with it none."""
-    config = VisionConfig()
-    low_sure = config.index_one_end_low
-    assert low_sure == 0.8
-    index, reader = shipped_index_reader(), shipped_reader()
-    kept = {"with": 0, "without": 0}
-    for k, low in enumerate(rank + suit for suit in "CDHS" for rank in "2345678"):
-        for long_side in (140, 95):
-            rng = np.random.default_rng(k)
-            frame = table_background(400, 400, seed=k)
-            quad = paste_card(frame, drawn_face(low), (200, 200), long_side,
-                              float(rng.uniform(-40, 40))).astype(np.float32)
-            frame = camera_look(frame, rng)
-            card = dict(enumerate(reader.scores(frame, [quad])))
-            for rank in "9TJQKA":
-                before = [_glyph(quad, rank + low[1])]
-                vetoed = [replace(before[0], reading=None, confidence=0.0)]
-                for rule, tally in ((low_sure, "with"), (None, "without")):
-                    out = kept_by_one_end(before, vetoed, card, partial(index.scores, frame),
-                                          LEVELS, lambda q: card_shaped(q, None, config), rule)
-                    kept[tally] += out[0].name is not None
-    assert kept["with"] == 0
-    assert kept["without"] >= 5
