@@ -168,37 +168,9 @@ class PipCountConfig:
     redness 0.42 at least. A four-colour deck's blue diamonds (chroma about 0.6, no redness)
     deny a spade or a heart, not a diamond or a club; its green clubs (chroma about 0.37) deny
     a heart or a diamond, not a club."""
-    index_coloured: float | None = 0.45
-    index_green: float | None = 0.1
-    """A court named a spade is withdrawn where its index corners' ink is coloured at both ends
-    (`vision.index_ink`): chroma at least `index_coloured`, or greenness at least
-    `index_green` (None: that cue not used). Spades are black in four-colour decks too; their
-    blue diamonds and green clubs are read as spades by both readers at camera scale. On the
-    named spades and clubs of the training halves (as photographed, 140 and 95 px), the lesser
-    end's chroma was 0.34 at most (black ink under a webcam's blue cast) and its greenness
-    0.01 at most; on the drawn deck's blue diamonds the chroma was 0.51-0.59 at 140 px and
-    0.35-0.55 at 95 px, and on its green clubs the greenness 0.18 and more at 140 px, 0.05 and
-    more for nine in ten at 95 px. (The levels were read off every named card, numbers and
-    aces too; only courts are judged.)"""
-    index_red: float | None = 0.3
-    """A court named a club or a spade is withdrawn where its index corners' ink has a redness
-    of at least this at both ends (None: not checked): a court of hearts or diamonds, which
-    the pips do not check, read black. On the named clubs and spades of the training halves
-    the lesser end's redness was 0.19 at most; on their named hearts and diamonds it was 0.28
-    or more for 19 in 20."""
-    index_red_free: float | None = 0.1
-    """A court named a heart is withdrawn where its index corners' ink has a redness of at most
-    this at both ends (None: not checked); hearts are red in four-colour decks too. On the
-    named hearts of the training halves the greater end's redness was 0.29 or more; on their
-    named clubs and spades it was 0.1 or less for nine in ten."""
-    index_black: float | None = 0.25
-    """A court named a diamond is withdrawn where its index corners' ink has a chroma of at
-    most this at both ends (None: not checked): black ink, which no deck's diamonds have
-    (four-colour decks print them blue). On the named diamonds of the training halves the
-    greater end's chroma was 0.43 or more; on their named clubs and spades it was 0.2 or less
-    for five in six (black ink under a blue cast has more)."""
     index_box: tuple[float, float, float, float] = (0.0, 0.0, 0.22, 0.32)
-    """The index corner of the upright view (left, top, right, bottom shares)."""
+    """The index corner of the upright view (left, top, right, bottom shares) whose ink colour
+    the decision weighs (`vision.index_ink`)."""
     index_paper_percentile: float = 90.0
     index_least_piece: int = 4
     index_least_ink: float = 0.0125

@@ -1,20 +1,16 @@
-"""The colour of a court card's index ink at both ends: a spade's index is black in every
-deck, a heart's red, a diamond's never black, and a club's or a spade's never red."""
+"""The colour of a card's index ink at each end, or of a loose corner's: the decision's suit-ink
+cues (`vision.evidence`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from vision.cards import CardObservation, Image, Quad
+from vision.cards import Image, Quad
 from vision.config import PipCountConfig
-from vision.pips import ink_hues, pips_deny, upright_view
-
-COURTS = frozenset("JQK")
-"""The ranks judged by their index ink: a number's or an ace's colour is the pips' to judge
-(`pips.pips_deny`), and a court has no pips."""
+from vision.pips import ink_hues, upright_view
 
 
 @dataclass(frozen=True)
@@ -25,24 +21,6 @@ class IndexInk:
     redness: float
     chroma: float
     greenness: float
-
-    def red(self, config: PipCountConfig) -> bool:
-        """Whether the ink is clearly red: redness from `index_red` on."""
-        return config.index_red is not None and self.redness >= config.index_red
-
-    def red_free(self, config: PipCountConfig) -> bool:
-        """Whether the ink has no red: redness up to `index_red_free`."""
-        return config.index_red_free is not None and self.redness <= config.index_red_free
-
-    def black(self, config: PipCountConfig) -> bool:
-        """Whether the ink is clearly black: chroma up to `index_black`."""
-        return config.index_black is not None and self.chroma <= config.index_black
-
-    def coloured(self, config: PipCountConfig) -> bool:
-        """Whether the ink is clearly not black: chroma from `index_coloured` on (blue ink),
-        or greenness from `index_green` on (green ink)."""
-        return ((config.index_coloured is not None and self.chroma >= config.index_coloured)
-                or (config.index_green is not None and self.greenness >= config.index_green))
 
 
 def index_inks(frame: Image, quad: Quad, config: PipCountConfig) -> list[IndexInk | None]:
@@ -97,40 +75,3 @@ def _percentile(values: Image, share: float) -> float:
     high = min(low + 1, flat.size - 1)
     parted = np.partition(flat, (low, high))
     return float(parted[low] + (place - low) * (float(parted[high]) - float(parted[low])))
-
-
-def index_ink_denies(frame: Image, observation: CardObservation,
-                     config: PipCountConfig) -> bool:
-    """Whether a whole court card named a club or a spade shows red index ink at both ends
-    (`IndexInk.red`), one named a spade coloured ink (`IndexInk.coloured`: a four-colour
-    deck's blue diamond or green club), one named a heart ink without red
-    (`IndexInk.red_free`), or one named a diamond black ink (`IndexInk.black`; a four-colour
-    deck's diamonds are blue, never black). Both ends must be judged and say so: one end's
-    measure alone is too loose (a webcam's blue cast gave one end of a black index a chroma
-    of 0.4), and a covered end shows another card's index or none."""
-    reading = observation.reading
-    if (reading is None or not observation.whole or reading.suit is None
-            or reading.rank.value not in COURTS
-            or not any(level is not None for level in (
-                config.index_red, config.index_coloured, config.index_green,
-                config.index_red_free, config.index_black))):
-        return False
-    suit = reading.suit.value
-    inks = [ink for ink in index_inks(frame, observation.corners, config) if ink is not None]
-    if len(inks) < 2:
-        return False
-    if suit == "H":
-        return all(ink.red_free(config) for ink in inks)
-    if suit == "D":
-        return all(ink.black(config) for ink in inks)
-    return all(ink.red(config) for ink in inks) or (
-        suit == "S" and all(ink.coloured(config) for ink in inks))
-
-
-def checked_by_pips_and_ink(frame: Image, observations: list[CardObservation],
-                            config: PipCountConfig) -> list[CardObservation]:
-    """The observations with every name the pips (`pips.pips_deny`) or the index ink
-    (`index_ink_denies`) deny withdrawn (present, unreadable)."""
-    return [replace(o, reading=None, confidence=0.0)
-            if pips_deny(frame, o, config) or index_ink_denies(frame, o, config) else o
-            for o in observations]

@@ -31,7 +31,6 @@ from vision.detect import MaskSet, card_masks, find_cards, is_even, with_learned
 from vision.doubt import doubt_region, in_doubt, merged, on_one_card
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.finder_index import find_by_index
-from vision.index_ink import checked_by_pips_and_ink
 from vision.learned import CardScores, checked, decide, shipped_reader, surer_of
 from vision.learned_corners import named_at_corners
 from vision.learned_first import LearnedViews, learned_views, outline_key
@@ -46,6 +45,7 @@ from vision.learned_large import named_large, shrunk
 from vision.model import GlyphModel
 from vision.outline_fit import end_cuts, fitted_outline
 from vision.outline_lines import cards_within
+from vision.pips import checked_by_pips
 from vision.read import read_outline, read_views
 from vision.read_search import card_shaped, read_unread_outlines
 from vision.read_wide import read_wide_indices
@@ -221,7 +221,7 @@ def _recognise(
     if config.pip_count is not None:
         pip_count = config.pip_count
         with clock.stage("pips"):
-            observations = _apart(observations, kept, lambda fresh: checked_by_pips_and_ink(
+            observations = _apart(observations, kept, lambda fresh: checked_by_pips(
                 frame, fresh, pip_count))
     return observations
 
@@ -437,7 +437,7 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
                 # Counted now, not only at the end: a name the pips withdraw then would have
                 # kept the same name from a card's corner found meanwhile.
                 pip_count = config.pip_count
-                out = [checked_by_pips_and_ink(frame, [o], pip_count)[0] if o.one_end else o
+                out = [checked_by_pips(frame, [o], pip_count)[0] if o.one_end else o
                        for o in out]
         out = named_with_index(frame, out, dict(zip(whole, found, strict=False)), index, config,
                                lambda quads: views.index_scores(index, quads))
