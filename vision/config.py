@@ -218,17 +218,6 @@ class LearnedCornersConfig:
     edge_match: float = 0.15
     """Besides the typical card width, a corner's visible edge within this share of it is tried
     as the card's width."""
-    outline_ends: bool = True
-    """Each end of an unread outline of a card's shape is also named as a corner is: where both
-    networks name one card in that end's own view (its index corner upright) at `least` or
-    more, never a nine. The outline itself stays unread; the name is given at its index box. A
-    covered card shows one index: the whole-outline rule asks both ends to agree, and the corner
-    search skips an outline's own corners, so such a card was named by neither."""
-    ends_whole_match: float = 0.1
-    """An end's name is given to its whole outline where the outline's sides are within this
-    share of the read cards' width and length (a card with a chip or a glass on one index: the
-    table follows whole outlines only); elsewhere (a piece of a card, cards outlined together)
-    at the end's index box, not whole. 0: always at the index box."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import LearnedCornersConfig, VisionConfig
 from vision.corners import CardCorner
 from vision.glyphs import warp_index
-from vision.learned import CardScores, reading_of, view_corners
+from vision.learned import CardScores, reading_of
 from vision.learned_first import LearnedViews
 from vision.learned_index import IndexReader
 from vision.model import GlyphModel
@@ -25,8 +25,6 @@ class CornerName:
     reading: Reading
     tip: np.ndarray
     index_box: Quad
-    outline: Quad | None = None
-    """The whole outline the name is given to (`named_ends`), where it is one card's."""
 
 
 def implied_card(corner: CardCorner, first_is_short: bool, width: float, aspect: float) -> Quad:
@@ -116,45 +114,6 @@ def named_corners(frame: Image, corners: list[tuple[CardCorner, tuple[bool, ...]
     return found
 
 
-def named_ends(frame: Image, unread: list[Quad], views: LearnedViews, index: IndexReader,
-               width: float, config: VisionConfig, rule: LearnedCornersConfig
-               ) -> list[CornerName]:
-    """Each end of the unread outlines (`LearnedCornersConfig.outline_ends`) whose own view
-    both networks name one card in, at `rule.least` or more and never a nine, at its index
-    box; given to the outline itself where it is of the read cards' size (`ends_whole_match`,
-    the cards `width` wide)."""
-    if not rule.outline_ends or not unread:
-        return []
-    size = (frame.shape[1], frame.shape[0])
-    found = []
-    for quad, card, at_index in zip(unread, views.scores(unread),
-                                    views.index_scores(index, unread), strict=True):
-        whole = card_sized(quad, width, config, rule.ends_whole_match)
-        for end in (0, 1):
-            name = card.names()[end]
-            reading = reading_of(name, 1.0) if name == at_index.names()[end] else None
-            if reading is None or reading.suit is None:
-                continue
-            level = min(card.view_support(end, reading), at_index.view_support(end, reading))
-            named = reading_of(name, level)
-            if named is not None and worth_naming(named, rule):
-                upright = view_corners(quad, size, end)
-                found.append(CornerName(named, upright[0], index_box(upright, config),
-                                        quad if whole else None))
-    return found
-
-
-def card_sized(quad: Quad, width: float, config: VisionConfig, match: float) -> bool:
-    """Whether an outline's short sides are within `match` of a card `width` wide and its long
-    sides of that card's length."""
-    pts = np.asarray(quad, np.float32)
-    sides = [float(np.linalg.norm(pts[(k + 1) % 4] - pts[k])) for k in range(4)]
-    short, long = sorted((sides[0] + sides[2], sides[1] + sides[3]))
-    length = width * config.card_height / config.card_width
-    return (match > 0 and abs(short / 2 - width) <= match * width
-            and abs(long / 2 - length) <= match * length)
-
-
 def index_reading(at_index: CardScores) -> Reading | None:
     """The card of a suit the index network names in its upright view, at its probability."""
     reading = reading_of(at_index.names()[0], 1.0)
@@ -183,32 +142,13 @@ def glyph_backed(frame: Image, card: Quad, by_index: Reading, model: GlyphModel,
 def named_at_corners(frame: Image, observations: list[CardObservation],
                      corners: list[tuple[CardCorner, tuple[bool, ...]]],
                      views: LearnedViews, index: IndexReader, model: GlyphModel, width: float,
-                     config: VisionConfig, rule: LearnedCornersConfig,
-                     unread: list[Quad] | None = None) -> list[CardObservation]:
+                     config: VisionConfig, rule: LearnedCornersConfig) -> list[CardObservation]:
     """The observations with a card added, not whole, for each name `named_corners` gives at
-    the corners, or `named_ends` at the ends of the `unread` outlines, that `fresh_names`
-    keeps."""
+    the corners that `fresh_names` keeps."""
     found = named_corners(frame, corners, views, index, model, width, config, rule)
-    found += named_ends(frame, unread or [], views, index, width, config, rule)
-    kept = one_name_per_outline(fresh_names(found, rule.rival_reach * width))
-    outlines = {n.outline.tobytes(): n for n in kept if n.outline is not None}
-    named = [replace(o, reading=n.reading, confidence=n.reading.confidence)
-             if o.whole and o.reading is None and (n := outlines.get(
-                 np.asarray(o.corners, np.float32).tobytes())) is not None else o
-             for o in observations]
-    return named + [CardObservation(n.index_box, n.reading, n.reading.confidence, whole=False)
-                    for n in kept if n.outline is None]
-
-
-def one_name_per_outline(names: list[CornerName]) -> list[CornerName]:
-    """The names, those given to an outline whose two ends name two cards moved to their
-    index boxes: such an outline is not one card."""
-    cards: dict[bytes, set[str]] = {}
-    for name in names:
-        if name.outline is not None:
-            cards.setdefault(name.outline.tobytes(), set()).add(name.reading.name)
-    return [replace(n, outline=None) if n.outline is not None
-            and len(cards[n.outline.tobytes()]) > 1 else n for n in names]
+    return observations + [CardObservation(n.index_box, n.reading, n.reading.confidence,
+                                           whole=False)
+                           for n in fresh_names(found, rule.rival_reach * width)]
 
 
 def fresh_names(found: list[CornerName], reach: float) -> list[CornerName]:

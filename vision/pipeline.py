@@ -214,7 +214,7 @@ def _recognise(
                                                                config)))
                 observations = named_at_corners(frame, observations, loose, views,
                                                 shipped_index_reader(), model, width, config,
-                                                config.learned_corners, unread_cards)
+                                                config.learned_corners)
     with clock.stage("known deck"):
         observations = read_known_deck(frame, observations, model.deck, read_before=kept,
                                        reader=views.reader if views is not None else None)
