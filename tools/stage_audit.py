@@ -57,7 +57,6 @@ STAGES = (
     Stage("enlarged look of small frames", "enlarged_look", 0),
     Stage("fan steps", "fan_steps", False),
     Stage("unread outlines searched at corners", "search_unread", False),
-    Stage("unread outlines read beside corners", "search_aside", False),
     Stage("wider index views of unread outlines", "wide_index_windows", ()),
     Stage("sharpened look", "sharpen_looks", ()),
     Stage("grown outlines of blurred cards", "blurred_outline_growth", 0.0),

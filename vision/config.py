@@ -501,10 +501,6 @@ class VisionConfig:
     search_border: float = 0.01
     """An outline's corner this near the frame's border (share of its long side) is not
     searched: the frame cuts the outline there."""
-    search_beyond: tuple[float, ...] = (0.06, 0.1)
-    """An unread outline of a card's shape, narrower than the read cards or with none read (a
-    court picture outlined instead of its card), is read these shares of a card width out beyond
-    its index corners, along both edges (the first sure reading kept); two corners must agree."""
     search_shifts: tuple[float, ...] = ()
     """Second-look ink level shifts (as `second_look_shifts`) for views at searched corners."""
     search_min_edge: float = 0.6
@@ -566,24 +562,6 @@ class VisionConfig:
     blurred enough to be sharpened: the benchmark's artwork views measure 0.05-0.07, the blurred
     webcam indices that read after sharpening 0.08-0.14."""
     # pieces 8
-    search_aside: bool = True
-    """An unread outline that no other corner search reads is read beside its corners, out
-    across its top edge (`read_search.read_aside`): a court picture outlined together with the
-    card's top or bottom edge leaves the index beside the outline's corner, not beyond it."""
-    search_aside_offsets: tuple[float, ...] = (0.1, 0.2)
-    """How far (share of the card width tried) out across the edge the index corner is sought.
-    Where a picture ends differs by deck and card: on the artwork's queens only 0.2 reads, on
-    its king of hearts and IMG_2518's king only 0.1. Each offset is one more view per corner
-    (about 13 M instructions on a felt photo)."""
-    search_aside_widths: tuple[float, ...] = (1.45,)
-    """Card widths tried beside a corner when no card was read whole: these multiples of the
-    outline's edge across (a court picture is about 0.7 of its card's width). Each width and
-    offset is one more view per corner (about 3.5 M instructions on a 378x504 photo); (1.3,
-    1.45) reads the same cards on dev."""
-    search_aside_single: float = 0.65
-    """A card read beside one corner alone must reach this confidence; two corners that agree
-    need `search_min_confidence` (on all of dev the lone readings beside a corner above 0.55
-    are two right ones, at 0.71 and 0.85, also with more offsets and widths tried)."""
     learned_first: bool = True
     """The learned reader sees every whole card of its size before the glyph reader does: a card
     both its views already name at the level where they name a card alone (`threshold` of the

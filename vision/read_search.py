@@ -185,74 +185,6 @@ def read_at_corners(
     return max(finds, key=lambda f: f.confidence)
 
 
-def read_beyond(
-    frame: Image, quad: Quad, model: GlyphModel, config: VisionConfig,
-    typical: float | None = None,
-) -> CornerFind | None:
-    """A court picture outlined instead of its card: the index lies just beyond the picture's
-    corners at its short sides, out along both edges. Read there (at the read cards' width, else
-    the outline's; the first sure reading of the distances tried), two corners must agree; None
-    otherwise. Outlines narrower than `least_edge` (a pip) are not taken for a picture."""
-    looks = replace(config, second_look_shifts=config.search_shifts)
-    finds: list[CornerFind] = []
-    least = least_edge(frame, typical, config)
-    for corner in index_corners(quad, config):
-        if corner.across_length > corner.down_length or corner.across_length < least:
-            continue
-        width = typical or corner.across_length
-        unit = width / config.card_width
-        for beyond in config.search_beyond:
-            origin = corner.tip - beyond * width * (corner.across + corner.down)
-            view = warp_index(frame, origin, corner.across, corner.down, unit, config)
-            reading, confidence = read_views([view], model, looks)
-            if reading is not None and confidence >= config.search_min_confidence:
-                card = replace(corner, tip=origin.astype(np.float32))
-                finds.append(CornerFind(reading, confidence, implied_card(card, width, config)))
-                break
-    if len(finds) < 2 or len({f.reading.name for f in finds}) > 1:
-        return None
-    return max(finds, key=lambda f: f.confidence)
-
-
-def read_aside(
-    frame: Image, quad: Quad, model: GlyphModel, config: VisionConfig,
-    typical: float | None = None, read: tuple[Quad, ...] = (),
-) -> CornerFind | None:
-    """A court picture outlined with the card's edge above it: the index lies beside the
-    outline's corner, out across its top edge. Each corner (as `read_at_corners` picks them) is
-    read at `search_aside_offsets` of the card width out across, at the read cards' width or,
-    without one, at `search_aside_widths` times the outline's edge across. A reading counts
-    when it reaches `search_aside_single`, or when two corners agree; None when corners
-    disagree."""
-    looks = replace(config, second_look_shifts=config.search_shifts)
-    finds: list[CornerFind] = []
-    for corner in searchable_corners(frame, quad, config, typical, read):
-        widths = ([typical] if typical is not None else
-                  [corner.across_length * share for share in config.search_aside_widths])
-        best: CornerFind | None = None
-        for width in widths:
-            unit = width / config.card_width
-            for offset in config.search_aside_offsets:
-                origin = (corner.tip - offset * width * corner.across).astype(np.float32)
-                # An index there would be cut off by the frame, or a read card's own.
-                if at_border(origin, frame.shape, config) or any(
-                        inside(origin, outline) for outline in read):
-                    continue
-                view = warp_index(frame, origin, corner.across, corner.down, unit, config)
-                reading, confidence = read_views([view], model, looks)
-                if reading is not None and (best is None or confidence > best.confidence):
-                    card = replace(corner, tip=origin)
-                    best = CornerFind(reading, confidence, implied_card(card, width, config))
-        if best is not None and best.confidence >= config.search_min_confidence:
-            finds.append(best)
-    if not finds or len({f.reading.name for f in finds}) > 1:
-        return None
-    surest = max(finds, key=lambda f: f.confidence)
-    if len(finds) < 2 and surest.confidence < config.search_aside_single:
-        return None
-    return surest
-
-
 def read_unread_outlines(
     frame: Image, observations: list[CardObservation], model: GlyphModel, config: VisionConfig,
 ) -> list[CardObservation]:
@@ -271,15 +203,12 @@ def read_unread_outlines(
             result.append(observation)
             continue
         quad = observation.corners
-        if card_shaped(quad, None, config) and (
-                typical is None or _short_side(quad) < (1 - config.search_width_step) * typical):
-            found = read_beyond(frame, quad, model, config, typical)
-        elif card_shaped(quad, typical, config):
-            found = None
-        else:
-            found = read_at_corners(frame, quad, model, config, typical, tuple(whole))
-            if found is None and config.search_aside:
-                found = read_aside(frame, quad, model, config, typical, tuple(whole))
+        narrower = typical is None or (
+            _short_side(quad) < (1 - config.search_width_step) * typical)
+        if card_shaped(quad, typical, config) or (narrower and card_shaped(quad, None, config)):
+            result.append(observation)  # a card's shape: its index views were read already
+            continue
+        found = read_at_corners(frame, quad, model, config, typical, tuple(whole))
         if found is None or not _new_card(found, read, (width, height), config):
             result.append(observation)
             continue
