@@ -87,10 +87,6 @@ class OutlineFitConfig:
     min_move: float = 0.05
     """No corner moved as far as this share of the short side: the outline was on the card,
     and reading it again would only be a second try at the same view (no fit)."""
-    end_cut_min_aspect: float | None = 1.65
-    """An unread outline longer than this many times its width is also read at its two ends
-    cut to `end_cut_aspect` (a card lying on the uncovered strip of another's back; None: off)."""
-    end_cut_aspect: float = 1.4
     lines_within: int = 3
     """An unread outline is also read as each of up to this many cards made of the straight
     lines in and about it (`vision/outline_lines.py`: a card on a card; 0: off)."""

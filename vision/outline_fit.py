@@ -118,22 +118,3 @@ def fitted_outline(gray: Image, quad: Quad, config: OutlineFitConfig) -> Quad | 
     if cv2.contourArea(fitted.reshape(-1, 1, 2)) < 0.5 * cv2.contourArea(pts.reshape(-1, 1, 2)):
         return None
     return fitted
-
-
-def end_cuts(quad: Quad, aspect: float, min_aspect: float) -> list[Quad]:
-    """The two card-shaped ends (long side `aspect` times the short) of an outline longer than
-    `min_aspect` times its width, as where a card lies on the back of another and the outline
-    takes in the other's uncovered strip; none for an outline of card shape."""
-    pts = _clockwise(quad)
-    sides = np.linalg.norm(pts[_NEXT] - pts, axis=1)
-    if sides[0] + sides[2] > sides[1] + sides[3]:
-        pts = pts[_NEXT]  # corners 0-1 and 2-3 now span the short sides
-        sides = sides[_NEXT]
-    short, long = float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
-    if short <= 0 or long < min_aspect * short:
-        return []
-    t = aspect * short / long
-    p0, p1, p2, p3 = pts
-    first = np.array([p0, p1, p1 + t * (p2 - p1), p0 + t * (p3 - p0)], np.float32)
-    second = np.array([p3 + t * (p0 - p3), p2 + t * (p1 - p2), p2, p3], np.float32)
-    return [first, second]

@@ -43,7 +43,7 @@ from vision.learned_index import (
 )
 from vision.learned_large import named_large, shrunk
 from vision.model import GlyphModel
-from vision.outline_fit import end_cuts, fitted_outline
+from vision.outline_fit import fitted_outline
 from vision.outline_lines import cards_within
 from vision.pips import checked_by_pips
 from vision.read import read_outline, read_views
@@ -230,10 +230,9 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
                   config: VisionConfig, views: LearnedViews | None,
                   elsewhere: Sequence[CardObservation] = ()) -> list[CardObservation]:
     """The observations with each whole outline left unread by every stage fitted to the
-    card's own edges (`vision.outline_fit`), an outline too long for a card cut to a card at
-    either end, and one larger than the cards read looked in for cards of straight lines
-    (`vision.outline_lines`), each read there as any outline is (the glyph reader, then the
-    learned check). It is replaced only where these name one card and nothing named lies there
+    card's own edges (`vision.outline_fit`), and one larger than the cards read looked in for
+    cards of straight lines (`vision.outline_lines`), each read there as any outline is (the
+    glyph reader, then the learned check). It is replaced only where these name one card and nothing named lies there
     (the cards' size is judged with `elsewhere` too: cards settled before); a card
     covering under `rest_share` of it is added beside it instead, and it stays unread."""
     fit = config.outline_fit
@@ -252,22 +251,20 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
     would each be named by the network alone, and a name so given twice is given to none."""
     for k in unread:
         corners = observations[k].corners
-        quads = [fitted_outline(gray, corners, fit)]
-        if fit.end_cut_min_aspect is not None:
-            quads += end_cuts(corners, fit.end_cut_aspect, fit.end_cut_min_aspect)
+        fitted = fitted_outline(gray, corners, fit)
         # An outline no larger than the cards read holds no more than one card: the lines in
         # it are its own sides.
         lines = (cards_within(gray, corners, config, width, fit.lines_within,
                               fit.lines_min_inside)
                  if fit.lines_within and _area(corners) > fit.lines_min_area * card_area
                  else [])
-        for quad in [*quads, *lines]:
+        for quad in [fitted, *lines]:
             if quad is None or not (card_shaped(quad, None, config,
                                                 (config.min_aspect, config.max_aspect))
                                     and is_even(quad, config.max_side_ratio)):
                 continue
             seen = _read_refitted(frame, quad, model, config, views)
-            (tried if any(quad is q for q in quads) else alone).append((k, seen))
+            (tried if quad is fitted else alone).append((k, seen))
     if not tried and not alone:
         return observations
     found = [o for _, o in tried]
@@ -284,11 +281,10 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
     out: list[CardObservation | None] = list(observations)
     beside: list[CardObservation] = []
     for k, choices in named.items():
-        # A name from one end yields to a card read whole: in a column of cards the cut at
-        # the covered card's end holds the card over it too.
+        # A name from one end yields to a card read whole in the same outline.
         choices = [o for o in choices if not o.one_end] or choices
         if len({o.name for o in choices}) > 1:
-            continue  # the fit, the ends and the lines name different cards: it stays unread
+            continue  # the fit and the lines name different cards: it stays unread
         observation = choices[0]
         on = [n for n, other in enumerate(out) if n != k and other is not None
               and other.reading is not None and on_one_card(observation.corners, other.corners)]

@@ -16,7 +16,7 @@ from vision.config import OutlineFitConfig, VisionConfig
 from vision.learned import shipped_reader
 from vision.learned_first import LearnedViews
 from vision.model import GlyphModel
-from vision.outline_fit import end_cuts, fitted_outline
+from vision.outline_fit import fitted_outline
 from vision.pipeline import fitted_unread
 
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
@@ -147,31 +147,6 @@ def _aspect(quad: Quad) -> float:
                  / min(sides[0] + sides[2], sides[1] + sides[3]))
 
 
-@pytest.mark.parametrize("start", [0, 1, 2, 3])
-@pytest.mark.parametrize("angle", [0.0, 33.0, 95.0])
-def test_an_outline_too_long_for_a_card_is_cut_to_a_card_at_either_end(
-        start: int, angle: float) -> None:
-    theta = np.deg2rad(angle)
-    rotation = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
-    long = np.array([[0, 0], [100, 0], [100, 190], [0, 190]], np.float64) @ rotation.T + 300
-    quad = np.roll(long, start, axis=0).astype(np.float32)
-    cuts = end_cuts(quad, 1.4, 1.65)
-    assert len(cuts) == 2
-    for cut in cuts:
-        assert _aspect(cut) == pytest.approx(1.4, abs=0.01)
-        assert cv2.contourArea(cut.reshape(-1, 1, 2)) == pytest.approx(14000, rel=0.01)
-    ends = [sorted(map(tuple, np.round(c).tolist())) for c in cuts]
-    top, bottom = (sorted(map(tuple, np.round(long[k]).tolist())) for k in ([0, 1], [2, 3]))
-    assert sum(all(p in e for p in top) for e in ends) == 1
-    assert sum(all(p in e for p in bottom) for e in ends) == 1
-
-
-def test_an_outline_of_card_shape_is_not_cut() -> None:
-    card = np.array([[0, 0], [100, 0], [100, 150], [0, 150]], np.float32)
-    assert end_cuts(card, 1.4, 1.65) == []
-    assert end_cuts(card[[1, 2, 3, 0]], 1.4, 1.65) == []
-
-
 def _on_a_back(length: float, seed: int) -> tuple[Image, list[Quad], list[Quad]]:
     """Four artwork cards each laid on another card's back, a strip of the back showing beyond
     its top; the cards' outlines and the outlines of card and strip together."""
@@ -208,9 +183,8 @@ def test_a_card_on_the_strip_of_a_back_is_named_at_its_own_end(
     for observation in named:
         truth = cards[CARDS.index(observation.name)]
         assert _corner_error(observation.corners, truth) < 0.06 * length
-    # Without the cuts (and the lines within, which find such cards too) they stay unread.
+    # Without the lines within they stay unread.
     assert config.outline_fit is not None
-    no_cuts = replace(config, outline_fit=replace(config.outline_fit, end_cut_min_aspect=None,
-                                                  lines_within=0))
-    assert fitted_unread(frame, [_unread(q) for q in together], model, no_cuts, views) == [
+    no_lines = replace(config, outline_fit=replace(config.outline_fit, lines_within=0))
+    assert fitted_unread(frame, [_unread(q) for q in together], model, no_lines, views) == [
         _unread(q) for q in together]
