@@ -51,10 +51,6 @@ class LearnedFinderConfig:
     card's visible part from the card lying on it."""
     rank: float = 0.0
     """Rank offset of its outlines (the colour masks' are 0, the edge rings' -10)."""
-    agreement: float = 1.0
-    """Every outline's rank rises by this much times its agreement with the faces the finder
-    marks (`detect.agreement`): an outline that takes in table beside a card, or only a piece
-    of a card, yields to one that follows the face."""
     in_doubt: bool = True
     """The frame is read first without the finder, and again with it only where that leaves
     something unread; the second look only adds names (`vision.doubt`). Outlines sought
@@ -282,30 +278,10 @@ class VisionConfig:
     edge_level: int = 24
     """Local contrast (3x3 morphological gradient) at which a pixel counts as an edge."""
     nms_iou: float = 0.3
-    fallback_border_span: float = 0.3
-    """A fallback mask's region that reaches the frame's edge is still taken where its outline's
-    points at the edge span at most this share of its shorter side: a card touching the edge
-    with a corner, not a ring along it (0: never)."""
-    slant_aspects: tuple[float, float] = (1.0, 2.4)
-    """A card seen at a slant is foreshortened along the view: an outline of aspect between
-    these, outside `min_aspect`-`max_aspect`, is still a card where its region is clean (see
-    `slant_min_solidity` and `slant_min_support`) and its true aspect is a card's
-    (`vision.foreshortening.CARD_ASPECTS`). It only fills gaps (`detect.SLANT_RANK`). An empty
-    range turns it off."""
-    slant_min_solidity: float = 0.95
-    slant_min_support: float = 0.9
-    """How clean a slanted card's region must be: the share of its convex hull it fills and the
-    share of its quad's sides that run along its outline."""
     nested_regions: bool = True
     """Regions lying inside a hole of another region are searched for cards too, ranked to fill
     gaps (`detect.NESTED_RANK`): cards on a dark mat that a light table rings all round are
     islands in the table's hole, which the outer contours alone never reach. False: off."""
-    remainder_margin: int = 1
-    """A region that is not card-shaped is looked at again with the cards found in it taken
-    out, grown by this many mask pixels (0: off)."""
-    remainder_size_ratio: float = 0.7
-    """A card found in what is left must be between this share of and its inverse times the
-    typical area of the cards found whole (what is left of a card cut in two is not)."""
     max_table_spread: float = 12.0
     """The frame border counts as plain table when its colour spread is at most this."""
     table_distances: tuple[float, ...] = (25.0, 50.0)

@@ -4,8 +4,6 @@ Where no colour mask gives a card, three fallbacks are tried: regions enclosed b
 (a white card on a light table), cards built on one whole side of a region that is not
 card-shaped as a whole (the top card of a fanned pile, a card touching a light object), and the
 pieces such a region falls into when opened (a card parted from a thin light streak it touches).
-Last, what is left of such a region once the cards found in it are taken out fills gaps (a card
-touching another with a corner).
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from vision.finder_felt import card_regions, light_share, object_mask
 from vision.finder_lines import line_quads, line_segments
 from vision.finder_net import inside_mask
 from vision.finder_parts import parted_pieces
-from vision.foreshortening import CARD_ASPECTS, long_pair, true_aspect
 from vision.outline_boxes import Bounds, bounds, bounds_iou
 from vision.outline_sides import crossed, side_quads
 
@@ -220,36 +217,6 @@ def _checked(
     return quad, support
 
 
-def _slanted_quad(
-    contour: Image, config: VisionConfig, size: tuple[int, int], pad: int
-) -> tuple[Quad, float] | None:
-    """The quad of a clean region whose aspect is a card's only when seen at a slant
-    (`config.slant_aspects`) and whose true shape in a frame of `size` (padded by `pad`) is a
-    card's, the long sides those the readers turn it by (`long_pair`), and its edge support;
-    None otherwise."""
-    low, high = config.slant_aspects
-    if high <= low:
-        return None
-    hull = cv2.convexHull(contour)
-    hull_area = cv2.contourArea(hull)
-    if hull_area <= 0 or cv2.contourArea(contour) < config.slant_min_solidity * hull_area:
-        return None
-    rough = _approx_quad(hull, config)
-    if rough is None or cv2.contourArea(rough) < config.min_hull_fill * hull_area:
-        return None
-    quad = order_corners(rough)
-    _, (side_a, side_b), _ = cv2.minAreaRect(quad)
-    if config.min_aspect < max(side_a, side_b) / max(1.0, min(side_a, side_b)) < config.max_aspect:
-        return None  # a card's aspect seen from above: `_quad_of` judged it already
-    unpadded = quad - np.float32(pad)
-    seen = true_aspect(unpadded, *size)
-    if seen is None or not CARD_ASPECTS[0] <= seen[0] <= CARD_ASPECTS[1]:
-        return None
-    if seen[1] != long_pair(unpadded, size):
-        return None
-    return _checked(quad, contour, config.slant_min_support, config, [], (low, high))
-
-
 def is_even(quad: Quad, max_ratio: float) -> bool:
     """Whether each pair of opposite sides of the quad differ in length at most `max_ratio`."""
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
@@ -277,30 +244,6 @@ def _piece_of(inner: Sequence[int], outer: Sequence[int]) -> bool:
             and outer[2] * outer[3] <= 4 * inner_area)
 
 
-def agreement(quad: Quad, faces: Image, parts: Image) -> float:
-    """How well an outline agrees with the card faces the learned finder marks (mask `faces`,
-    its 4-connected regions numbered in `parts`): the share of the outline marked, times the
-    share of the marked region it lies on most that the outline takes in."""
-    x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
-    x0, y0 = max(0, x), max(0, y)
-    x1, y1 = min(faces.shape[1], x + w), min(faces.shape[0], y + h)
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(inside, np.round(quad - (x0, y0)).astype(np.int32), 1)
-    area = int(inside.sum())
-    if area == 0:
-        return 0.0
-    covered = parts[y0:y1, x0:x1][inside > 0]
-    covered = covered[covered > 0]
-    if covered.size == 0:
-        return 0.0
-    region = int(np.bincount(covered).argmax())
-    taken = int((covered == region).sum())
-    whole = int(np.count_nonzero(parts == region))
-    return (covered.size / area) * (taken / whole)
-
-
 def _same_box(a: Sequence[int], b: Sequence[int]) -> bool:
     """True when two bounding rectangles (x, y, w, h) agree to within 2% of their size."""
     tolerance = 0.02 * max(a[2], a[3], b[2], b[3]) + 1
@@ -314,43 +257,6 @@ def _touches_border(box: Sequence[int], masks: MaskSet) -> bool:
     reach = masks.pad + 3
     x, y, w, h = box
     return x <= reach or y <= reach or x + w >= width - reach or y + h >= height - reach
-
-
-def _runs_along_border(contour: Image, box: Sequence[int], masks: MaskSet,
-                       config: VisionConfig) -> bool:
-    """True when a region reaches the frame's edge along more than
-    `config.fallback_border_span` of its shorter side (a corner touching the edge is allowed)."""
-    if not _touches_border(box, masks):
-        return False
-    if config.fallback_border_span <= 0:
-        return True
-    points = contour.reshape(-1, 2)
-    at_edge = _at_edge(points, masks)
-    if not at_edge.any():
-        return True
-    span = float(np.ptp(points[at_edge], axis=0).max())
-    return span > config.fallback_border_span * min(box[2], box[3])
-
-
-def _quad_along_border(quad: Quad, masks: MaskSet, config: VisionConfig) -> bool:
-    """True when a quad reaches the frame's edge with more than one corner, or with one where
-    regions touching the edge are never taken (`config.fallback_border_span` 0)."""
-    box = cv2.boundingRect(quad)
-    if not _touches_border(box, masks):
-        return False
-    if config.fallback_border_span <= 0:
-        return True
-    return int(_at_edge(quad, masks).sum()) > 1
-
-
-def _at_edge(points: npt.NDArray[np.floating] | Image, masks: MaskSet) -> npt.NDArray[np.bool_]:
-    """Which points (rows of x, y) lie within 3 px of the frame's edge in a padded mask."""
-    height, width = masks.masks[0].shape[:2]
-    reach = masks.pad + 3
-    at_edge: npt.NDArray[np.bool_] = (
-        (points[:, 0] <= reach) | (points[:, 1] <= reach)
-        | (points[:, 0] >= width - 1 - reach) | (points[:, 1] >= height - 1 - reach))
-    return at_edge
 
 
 @dataclass(frozen=True)
@@ -558,75 +464,6 @@ def _parted_candidates(
             if gray is None or not crossed(gray, quad, config):
                 parted.append((PARTED_RANK + round(support, 1) + area / frame_area, quad))
     return parted
-
-
-REMAINDER_RANK = -60.0
-SLANT_RANK = -70.0
-"""Where the cards seen at a slant rank: below every other finder, what is left of a region
-included."""
-"""What is left of a region once the cards found in it are taken out ranks below every other
-candidate: it only fills gaps."""
-
-
-def _slanted(contour: Image, masks: MaskSet, config: VisionConfig,
-             frame_area: int) -> list[tuple[float, Quad]]:
-    """The region as a card seen at a slant (`_slanted_quad`), ranked at `SLANT_RANK`: its
-    true aspect (`vision.foreshortening`) a card's, not two cards' side by side or end to end."""
-    height, width = (size - 2 * masks.pad for size in masks.masks[0].shape[:2])
-    found = _slanted_quad(contour, config, (width, height), masks.pad)
-    if found is None:
-        return []
-    quad, support = found
-    return [(SLANT_RANK + round(support, 1) + cv2.contourArea(contour) / frame_area, quad)]
-
-
-def _remainder_candidates(
-    unshaped: list[tuple[Image, Sequence[int]]], candidates: list[tuple[float, Quad]],
-    masks: MaskSet, config: VisionConfig,
-) -> list[tuple[float, Quad]]:
-    """Card quads left of the regions that were not card-shaped once the cards found in them
-    are taken out (a card touching another that was found), grown by `remainder_margin`, of
-    about the size of the cards found whole."""
-    left_over: list[tuple[float, Quad]] = []
-    if config.remainder_margin <= 0:
-        return left_over
-    frame_area = masks.masks[0].shape[0] * masks.masks[0].shape[1]
-    sizes = [cv2.contourArea(quad) for score, quad in candidates if score > -10.0]
-    if not sizes:
-        return left_over
-    typical = float(np.median(sizes))
-    low, high = config.remainder_size_ratio * typical, typical / config.remainder_size_ratio
-    boxed = [(cv2.boundingRect(quad), quad) for _, quad in candidates]
-    for contour, box in unshaped:
-        x, y, w, h = box
-        overlaps = [(_rect_iou(box, other), quad) for other, quad in boxed]
-        inside = [quad for iou, quad in overlaps if iou > 0.0]
-        # A region much like one card found is that card seen again: nothing is left of it.
-        if not inside or max(iou for iou, _ in overlaps) > config.same_region_iou:
-            continue
-        region = np.zeros((h, w), np.uint8)
-        cv2.drawContours(region, [contour - np.array([x, y], np.int32)], -1, 255, cv2.FILLED)
-        whole = cv2.countNonZero(region)
-        for quad in inside:
-            shifted = np.round(quad - np.array([x, y], np.float32)).astype(np.int32)
-            cv2.fillConvexPoly(region, shifted, 0)
-            cv2.polylines(region, [shifted], True, 0, 2 * config.remainder_margin + 1)
-        if cv2.countNonZero(region) > 0.9 * whole:
-            continue
-        found, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        for piece in found:
-            area = cv2.contourArea(piece)
-            if not low <= area <= high:
-                continue
-            piece = piece + np.array([x, y], np.int32)
-            quad_found = _quad_of(piece, config, [c for _, c in candidates + left_over])
-            if quad_found is None:
-                continue
-            quad, support = quad_found
-            if masks.gray is not None and crossed(masks.gray, quad, config):
-                continue
-            left_over.append((REMAINDER_RANK + round(support, 1) + area / frame_area, quad))
-    return left_over
 
 
 def _repeats(quad: Quad, others: list[Quad]) -> bool:
@@ -844,11 +681,6 @@ def find_cards(
     """The unshaped regions of the masks that follow edges: regions to be opened."""
     found_boxes: list[Sequence[int]] = []
     """Bounding rectangles of the regions that gave candidates outside the fallback masks."""
-    beside_found: list[tuple[Image, Sequence[int]]] = []
-    """Fallback regions overlapping a card found in another mask: that card and what it
-    touches."""
-    slanted: list[tuple[float, Quad]] = []
-    """Clean regions of a card's shape seen at a slant (`_slanted_quad`), ranked to fill gaps."""
     # A closed 8-connected chain of n points encloses at most n^2 / (2 pi) pixels.
     least_points = int(np.sqrt(2 * np.pi * config.min_card_area * frame_area))
     for index in range(len(masks.masks)):
@@ -864,11 +696,10 @@ def find_cards(
             box = cv2.boundingRect(contour)
             if any(_same_box(box, other) for other in seen_boxes):
                 continue
-            if index in fallback and _runs_along_border(contour, box, masks, config):
-                continue
-            if index in fallback and any(_rect_iou(box, b) > config.nms_iou
-                                         for b in found_boxes):
-                beside_found.append((contour, box))
+            # A fallback region may not reach the frame's edge (a table's rim), nor overlap a
+            # card found in another mask (that card and what it touches).
+            if index in fallback and (_touches_border(box, masks) or any(
+                    _rect_iou(box, b) > config.nms_iou for b in found_boxes)):
                 continue
             found = _quad_of(contour, config, [c for _, c in candidates])
             if nested:
@@ -879,8 +710,6 @@ def find_cards(
                                        found[0]))
                 continue
             if found is None:
-                if index not in fallback:
-                    slanted += _slanted(contour, masks, config, frame_area)
                 unshaped.append((contour, box))
                 if index in masks.opened_in:
                     to_part.append((contour, box))
@@ -902,20 +731,12 @@ def find_cards(
                                        config)
     parted = _parted_candidates(to_part, found_boxes, candidates, frame_area,
                                 masks.gray, config)
-    # Like the edge rings, cards parted from a region must not lie along the frame's border.
+    # Like the edge rings, cards parted from a region must not reach the frame's border.
     candidates += [(score, quad) for score, quad in parted
-                   if not _quad_along_border(quad, masks, config)]
+                   if not _touches_border(cv2.boundingRect(quad), masks)]
     candidates += _line_candidates(masks, candidates, frame_area, config)
     candidates += cloth_candidates(masks, candidates, config)
     candidates += _enlarged_candidates(frame, masks, config)
-    candidates += _remainder_candidates(unshaped + beside_found, candidates, masks, config)
-    candidates += slanted
-    if masks.learned and config.learned_finder is not None and config.learned_finder.agreement:
-        weight = config.learned_finder.agreement
-        faces = masks.masks[min(masks.learned)]
-        parts = cv2.connectedComponents(faces, connectivity=4)[1]
-        candidates = [(score + weight * agreement(quad, faces, parts), quad)
-                      for score, quad in candidates]
     kept: list[tuple[Quad, Bounds]] = []
     for _, quad in sorted(candidates, key=lambda item: -item[0]):
         extent = bounds(quad)

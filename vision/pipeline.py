@@ -232,9 +232,10 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
     """The observations with each whole outline left unread by every stage fitted to the
     card's own edges (`vision.outline_fit`), and one larger than the cards read looked in for
     cards of straight lines (`vision.outline_lines`), each read there as any outline is (the
-    glyph reader, then the learned check). It is replaced only where these name one card and nothing named lies there
-    (the cards' size is judged with `elsewhere` too: cards settled before); a card
-    covering under `rest_share` of it is added beside it instead, and it stays unread."""
+    glyph reader, then the learned check). It is replaced only where these name one card and
+    nothing named lies there (the cards' size is judged with `elsewhere` too: cards settled
+    before); a card covering under `rest_share` of it is added beside it instead, and it stays
+    unread."""
     fit = config.outline_fit
     unread = [k for k, o in enumerate(observations) if o.whole and o.reading is None]
     if fit is None or not unread:
