@@ -555,10 +555,9 @@ class VisionConfig:
     """A card the card network is not sure of alone, but both networks name alike at their
     first look (`LearnedViews.agreed`) with the lower joint probability this or more, is not
     read by the glyph reader either: the networks name it (`learned_index.named_with_index`),
-    at that probability. From the table's `TrackerConfig.read_confidence` (0.7) on, a glyph
-    reading of the same card would keep it above that level too, so the table sees no change;
-    one of another card would have left it unread (on the dev halves the names are the same
-    either way). Needs `learned_skip_plain`. None: such cards get the glyph reader's look."""
+    at that probability; the decision then weighs it as any name (the table's threshold is the
+    decision's, `vision/data/decision.json`). On the dev halves the names are the same either
+    way. Needs `learned_skip_plain`. None: such cards get the glyph reader's look."""
     blurred_outline_growth: float = 1.0
     """`read.read_outline`: an unread card whose two index views are blurred (edge width from
     `sharpen_min_edge_width`), one showing glyphs it read unsurely, is read again from its
@@ -683,11 +682,11 @@ class VisionConfig:
     (thresholds from the model's manifest, calibrated on held-out photos)."""
     index_vouch: float | None = 0.8
     """A whole card the glyph reader names, and the card network backs below this (the name's
-    confidence is that backing, below the table's 0.7), takes the lower of the glyph reading's
-    confidence and the index network's where both are this or more and the index network names
-    that very card in both views (`learned_index.vouched_by_index`): the two readers of the
-    index corner agree surely, and the network that doubts the face (an ornate ace of spades)
-    still backs it. The name itself stands or falls as before. None: off."""
+    confidence is that backing), takes the lower of the glyph reading's confidence and the index
+    network's where both are this or more and the index network names that very card in both
+    views (`learned_index.vouched_by_index`): the two readers of the index corner agree surely,
+    and the network that doubts the face (an ornate ace of spades) still backs it. The name
+    itself stands or falls as before. None: off."""
     learned_max_length: float = 200.0
     """The learned reader checks cards up to this long side in pixels: it is trained on cards
     of the table camera's size (90-140 px long) and vetoes right readings of close-ups (as
