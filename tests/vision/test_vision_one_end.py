@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tools.drawn_deck import camera_look, covered_trick
+from tools.drawn_deck import covered_trick
 from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad, Reading, parse_card
@@ -18,10 +18,9 @@ from vision.config import VisionConfig
 from vision.deck_limit import within_deck
 from vision.doubt import doubt_region, in_doubt
 from vision.learned import CardScores, shipped_reader
-from vision.learned_first import LearnedViews
 from vision.learned_index import kept_by_one_end, shipped_index_reader
 from vision.model import GlyphModel
-from vision.pipeline import fitted_unread, recognise
+from vision.pipeline import recognise
 from vision.read_search import card_shaped
 
 Trick = tuple[Image, Quad, str, str]
@@ -133,53 +132,6 @@ def test_recognise_with_the_rule_names_only_cards_of_the_trick(
         without = {o.name for o in recognise(frame, model, off) if o.name}
         assert with_rule <= {under, over}
         assert without <= with_rule
-
-
-def _column(faces: dict[str, Image], long_side: float, seed: int) -> tuple[Image, Quad, str]:
-    """Two cards in a column, the second over all but the top 0.3 of the first; the outline of
-    both together and the top card's name."""
-    rng = np.random.default_rng(seed)
-    names = sorted(n for n in faces if n[1] in "CDHS")
-    under, over = (str(n) for n in rng.choice(names, 2, False))
-    frame = table_background(int(long_side * 3), int(long_side * 3), seed=seed)
-    angle = float(rng.uniform(-20, 20))
-    theta = np.deg2rad(angle)
-    down = np.array([-np.sin(theta), np.cos(theta)])
-    centre = np.array([1.5, 1.2]) * long_side
-    first = paste_card(frame, faces[under], (float(centre[0]), float(centre[1])), long_side,
-                       angle)
-    shift = centre + 0.3 * long_side * down
-    second = paste_card(frame, faces[over], (float(shift[0]), float(shift[1])), long_side,
-                        angle)
-    both = np.array([first[0], first[1], second[2], second[3]], np.float32)
-    return camera_look(frame, rng), both, over
-
-
-def test_in_a_column_the_card_on_top_is_named_whatever_the_covered_end_says(
-        shared_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cut at the covered card's end holds the card over it too: a name from that end
-    yields to the top card read whole at the other."""
-    import vision.pipeline as pipeline_module
-
-    checked = pipeline_module.checked_by_learned
-    from_one_end: list[str | None] = []
-
-    def spied(*args: Any, **kwargs: Any) -> list[CardObservation]:
-        out = checked(*args, **kwargs)
-        from_one_end.extend(o.name for o in out if o.one_end)
-        return out
-
-    monkeypatch.setattr(pipeline_module, "checked_by_learned", spied)
-    faces = dict(artwork_cards(shared_dir / "vision" / "artwork"))
-    model, config = GlyphModel.load(), VisionConfig()
-    for long_side in (140.0, 95.0):
-        for seed in range(300, 316):
-            frame, both, over = _column(faces, long_side, seed)
-            views = LearnedViews(frame, shipped_reader())
-            unread = CardObservation(both, None, 0.0)
-            out = fitted_unread(frame, [unread], model, config, views)
-            assert [o.name for o in out] == [over]
-    assert from_one_end
 
 
 def test_a_name_from_one_end_the_pips_deny_is_withdrawn_at_once(
