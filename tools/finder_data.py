@@ -104,7 +104,7 @@ class RealPhoto:
 
 def real_photos(shared: Path, cache: Path) -> list[RealPhoto]:
     """The training half of the licensed dev sets, less the calibration quarter: outlines from
-    the labels' quads, or for the rank-only set the outlines `vision.detect.find_cards` gives
+    the labels' quads, or for the rank-only set the outlines `vision.propose.find_cards` gives
     paired with its boxes (tools.reader_data), every other card unknown."""
     from tools.reader_data import _outlines, _paired
 

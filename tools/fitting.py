@@ -14,11 +14,11 @@ from tools.synthetic import artwork_cards, drawn_suits, hershey_ranks, soft_copi
 from vision.card_glyphs import card_glyphs
 from vision.cards import Image
 from vision.config import VisionConfig
-from vision.detect import find_cards
 from vision.features import glyph_features
 from vision.fonts import blobs, font_ranks, font_suits, slender_suits
 from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, GlyphSet
+from vision.propose import find_cards
 
 ARTWORK_SUITS_FROM = frozenset("9TA")
 """The artwork's court cards print the suit beside the rank, into the picture: their rank glyphs

@@ -323,7 +323,7 @@ def dev_crops(shared: Path, sets: tuple[str, ...], part: str, cache: Path,
     is labelled with that suit).
 
     Cards that are partial or less than nine tenths visible are left out; the rank-only set's
-    boxes are paired with the outlines `vision.detect.find_cards` gives (IoU 0.5 or more)."""
+    boxes are paired with the outlines `vision.propose.find_cards` gives (IoU 0.5 or more)."""
     labels = json.loads((shared / "labels.json").read_text())
     chosen = training_keys(labels["images"])
     crops = []
@@ -350,8 +350,8 @@ def _outlines(shared: Path, key: str, cache: Path) -> list[list[list[float]]]:
     store = cache / "outlines.json"
     known: dict[str, Any] = json.loads(store.read_text()) if store.exists() else {}
     if key not in known:
-        from vision.detect import find_cards
         from vision.imageio import read_image
+        from vision.propose import find_cards
 
         frame = read_image(shared / "dev" / key)
         known[key] = [q.tolist() for q in find_cards(frame)]

@@ -40,8 +40,9 @@ class Stage:
     """The value that differs from the shipped one: off for a stage shipped on, on otherwise."""
 
     def shipped_on(self) -> bool:
-        """True when the shipped settings run it (the other value, False, 0 or (), is off)."""
-        return not self.other
+        """True when the shipped settings run it (the other value, False, 0, () or fewer
+        finders, is off)."""
+        return self.field == "finders" or not self.other
 
 
 STAGES = (
@@ -50,10 +51,8 @@ STAGES = (
     Stage("second look at lower ink levels", "second_look_shifts", ()),
     Stage("higher ink level at loose corners", "corner_shifts", ()),
     Stage("loose corner width from its long edge", "corner_width_from_edge", False),
-    Stage("regions parted by opening", "part_kernels", ()),
     Stage("weak outlines narrowed to a side", "weak_support", 0.0),
-    Stage("line finder", "lines", False),
-    Stage("cloth finder", "felt_finder", None),
+    Stage("cloth finder", "finders", ("outlines", "sides")),
     Stage("enlarged look of small frames", "enlarged_look", 0),
     Stage("fan steps", "fan_steps", False),
     Stage("unread outlines searched at corners", "search_unread", False),

@@ -28,7 +28,7 @@ TRAINING_DATA = (
     "length (8 % with a dark taped border), on drawn tables, on the texture patterns of "
     "Debian's gimp-data (GPL-3+) and on the training half of the dev sets edje_train "
     "(Apache-2.0) and webcam_felt (MIT) less the calibration quarter, whose own cards are "
-    "labelled from their quads or from the outlines vision.detect.find_cards pairs with their"
+    "labelled from their quads or from the outlines vision.propose.find_cards pairs with their"
     " boxes; with backs, paper, printed table graphics, lettering, hands and shadows that are"
     " no card; then blur, white balance, glare, noise, JPEG and a tilt")
 WEIGHTS = (1.0, 1.0, 5.0)

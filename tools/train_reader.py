@@ -53,7 +53,7 @@ TRAINING_DATA = (
     "euchre cards, two low ranks, the joker and the back, where drawn whole (half the court "
     "views with another deck's figure of another court rank of the suit); cards of the "
     "training half of the dev sets edje_train (Apache-2.0, rank only, outlines from "
-    "vision.detect.find_cards) and webcam_felt (MIT, rank only), less the calibration quarter "
+    "vision.propose.find_cards) and webcam_felt (MIT, rank only), less the calibration quarter "
     "(tools.reader_data.is_calibration)")
 
 

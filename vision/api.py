@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from vision.cards import CardObservation, Image, Quad, Rank, Suit, parse_card
     from vision.config import VisionConfig
     from vision.deck_faces import FaceViews
-    from vision.detect import find_cards
     from vision.errors import CardNameError, VisionError
     from vision.faces import JOKER, FaceVector
     from vision.imageio import read_image
@@ -21,6 +20,7 @@ if TYPE_CHECKING:
     from vision.model import DEFAULT_MODEL, GlyphModel
     from vision.pipeline import recognise
     from vision.profile import enroll_images, folder_images, profile_of, with_profile
+    from vision.propose import find_cards
     from vision.samples import face_sample, index_sample
     from vision.tracker import CardEvent, EventKind, TrackerConfig
     from vision.zones import CalibrationError, TableZones, default_zones, load_zones, save_zones
@@ -38,7 +38,7 @@ HOMES = {
     "vision.cards": ("CardObservation", "Image", "Quad", "Rank", "Suit", "parse_card"),
     "vision.config": ("VisionConfig",),
     "vision.deck_faces": ("FaceViews",),
-    "vision.detect": ("find_cards",),
+    "vision.propose": ("find_cards",),
     "vision.errors": ("CardNameError", "VisionError"),
     "vision.faces": ("JOKER", "FaceVector"),
     "vision.imageio": ("read_image",),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from vision.cards import Image
 from vision.config import VisionConfig
-from vision.detect import find_cards
 from vision.glyphs import IndexGlyphs, index_views, split_index
+from vision.propose import find_cards
 
 
 def card_glyphs(image: Image, config: VisionConfig) -> list[IndexGlyphs]:

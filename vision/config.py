@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class FeltFinderConfig:
-    """The cloth finder's tunables (`vision/finder_felt.py`): cards judged against the colour
-    of the plain cloth they lie on."""
+    """The cloth finder's tunables (`vision/finder_felt.py`, `propose.ClothFinder`): cards
+    judged against the colour of the plain cloth they lie on."""
 
     bins: int = 16
     """Lab levels per channel of the histogram whose fullest bin is the cloth's colour."""
@@ -30,10 +30,9 @@ class FeltFinderConfig:
     """A card's region is lighter (Lab L) than the local cloth by this step over this share."""
     part_kernels: tuple[int, ...] = (5, 9, 13)
     """Discs (mask pixels) that part cards touching each other or a light object."""
-    priority: float = -40.0
-    """Rank offset of its outlines: below every other finder's (the whiteness masks 0 to 2,
-    the line finder -30), so it only fills gaps and replaces no outline found otherwise (at
-    -5, above the fallbacks, it replaced outlines that read and gave a wrong name at 140 px)."""
+    explained_area: float = 0.25
+    """It looks only where a card's area of light is left outside the outlines found already
+    that are no larger than this share of the frame (`propose.unexplained_light`)."""
 
 
 @dataclass(frozen=True)
@@ -49,8 +48,6 @@ class LearnedFinderConfig:
     corners: bool = True
     """The mask is searched for loose corners too, after the colour masks: it parts a covered
     card's visible part from the card lying on it."""
-    rank: float = 0.0
-    """Rank offset of its outlines (the colour masks' are 0, the edge rings' -10)."""
     in_doubt: bool = True
     """The frame is read first without the finder, and again with it only where that leaves
     something unread; the second look only adds names (`vision.doubt`). Outlines sought
@@ -401,15 +398,9 @@ class VisionConfig:
     the card over it): a higher ink level parts it. Whole outlines do without (a frame's few
     unread outlines would pay most)."""
     # finder 5
-    part_kernels: tuple[int, ...] = (11,)
-    """Discs (diameters in mask pixels, the frame shrunk to `detect_long_side`) by which a region
-    not card-shaped as a whole is opened to part a card from thin light things touching it;
-    () turns parting off. (7, 13) reads one more edje card for about half as much cost again."""
     weak_support: float = 0.8
     """A quad following its region's outline less than this is replaced by a card built on a
     whole side of the region, when one lies inside it."""
-    part_max_box: float = 0.5
-    """Regions whose bounding box is larger than this share of the frame are not opened."""
     # fans 6
     corner_repeat_reach: float = 0.1
     corner_repeat_angle: float = 15.0
@@ -502,9 +493,6 @@ class VisionConfig:
     """A straight edge must run along this share of each of the quad's four sides."""
     lines_scale: float = 0.5
     """Segments are found at this share of the shrunk frame's size (card sides are long)."""
-    lines_cover_area: float = 0.25
-    """Light area inside outlines found already no larger than this share of the frame is taken
-    as explained; the line finder runs only when light area of a card's size is left."""
     lines: bool = True
     """Look for cards by their outline lines where light area is left unexplained."""
     lines_min_light: float = 0.35
@@ -656,8 +644,10 @@ class VisionConfig:
     as wide as tall (10th-90th percentile). Letters of text read sideways fail this, which
     halves the finder's time on cluttered photos (same cards read on dev)."""
 
-    felt_finder: FeltFinderConfig | None = FeltFinderConfig()
-    """Cards on a plain cloth, judged against its local colour (`finder_felt.py`); None: off."""
+    finders: tuple[str, ...] = ("outlines", "sides", "cloth")
+    """The finders that propose outlines (`vision.propose.FINDERS`, by name)."""
+    felt_finder: FeltFinderConfig = FeltFinderConfig()
+    """The cloth finder's tunables."""
     learned_finder: LearnedFinderConfig | None = LearnedFinderConfig()
     """The learned finder (`vision/finder_net.py`) marks card faces in the shrunk frame; its mask
     is searched for outlines like the colour masks; None: off."""

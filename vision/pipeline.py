@@ -27,7 +27,7 @@ from vision.deblur_outline import long_side
 from vision.decide import decided
 from vision.deck_limit import within_deck
 from vision.deck_match import read_known_deck
-from vision.detect import MaskSet, card_masks, find_cards, is_even, with_learned_faces
+from vision.detect import MaskSet, card_masks, is_even, with_learned_faces
 from vision.doubt import doubt_region, in_doubt, merged, on_one_card
 from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.finder_index import find_by_index
@@ -46,6 +46,7 @@ from vision.model import GlyphModel
 from vision.outline_fit import fitted_outline
 from vision.outline_lines import cards_within
 from vision.pips import checked_by_pips
+from vision.propose import find_cards
 from vision.read import read_outline, read_views
 from vision.read_search import card_shaped, read_unread_outlines
 from vision.read_wide import read_wide_indices

@@ -12,11 +12,11 @@ from vision.cards import Image, Quad, parse_card
 from vision.config import VisionConfig
 from vision.deck_config import DeckMatchConfig
 from vision.deck_faces import DeckFaces, FaceViews, face_views, merged
-from vision.detect import find_cards
 from vision.errors import CardNameError, ProfileError
 from vision.faces import JOKER, FaceSet, FaceVector, face_vector, image_face
 from vision.imageio import read_image
 from vision.model import GlyphModel, GlyphSet
+from vision.propose import find_cards
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp"})
 

@@ -91,9 +91,9 @@ def outlined_in_family(vision: Path, config: VisionConfig) -> frozenset[str]:
     whose box meets the label's box at IoU over 0.8, as "image key @ its labelled box"."""
     import numpy as np
 
-    from vision.detect import find_cards
     from vision.imageio import read_image
     from vision.outline_boxes import box_iou
+    from vision.propose import find_cards
 
     labels: dict[str, Any] = json.loads((vision / "labels.json").read_text())
     outlined = set()

@@ -10,8 +10,9 @@ import pytest
 
 from tools.scenes import paste_card, plain_card, table_background
 from vision.config import VisionConfig
-from vision.detect import card_masks, find_cards
+from vision.detect import card_masks
 from vision.outline_boxes import box_iou
+from vision.propose import find_cards
 
 ENLARGED = dataclasses.replace(VisionConfig(), detect_min_long_side=480, enlarged_look=0)
 

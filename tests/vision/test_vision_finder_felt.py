@@ -12,12 +12,13 @@ import pytest
 from tools.scenes import paste_card, plain_card
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
-from vision.detect import card_masks, cloth_candidates, find_cards
+from vision.detect import card_masks
 from vision.finder_felt import cloth_colour, object_mask
 from vision.outline_boxes import box_iou
+from vision.propose import FINDERS, Search, find_cards
 
 CONFIG = VisionConfig()
-NO_CLOTH = dataclasses.replace(CONFIG, felt_finder=None)
+NO_CLOTH = dataclasses.replace(CONFIG, finders=("outlines", "sides"))
 CLOTHS = {"green": (40, 85, 30), "blue": (120, 60, 25), "red": (35, 30, 120),
           "black": (28, 28, 28), "brown": (45, 70, 110)}
 """Cloth colours (BGR) of the rendered mats."""
@@ -68,7 +69,8 @@ def _mat_scene(cloth: tuple[int, int, int], long_side: float, seed: int,
 def _cloth_quads(frame: Image) -> list[Quad]:
     """The cloth finder's own outlines of a frame, in frame pixels."""
     masks = card_masks(frame, CONFIG)
-    return [masks.to_frame(quad) for _, quad in cloth_candidates(masks, [], CONFIG)]
+    own = FINDERS["cloth"].propose(Search(frame, masks, CONFIG))
+    return [masks.to_frame(quad) for _, quad in own]
 
 
 def _outlined(quads: list[Quad], truths: list[Quad], least: float = 0.7) -> int:
@@ -104,9 +106,9 @@ def test_the_cloth_finder_alone_outlines_every_card(cloth: str, long_side: float
 def test_the_cloth_finder_repeats_no_outline_found_otherwise() -> None:
     frame, truths = _mat_scene(CLOTHS["green"], 120.0, 3)
     masks = card_masks(frame, CONFIG)
-    own = cloth_candidates(masks, [], CONFIG)
+    own = FINDERS["cloth"].propose(Search(frame, masks, CONFIG))
     assert len(own) == len(truths)
-    assert cloth_candidates(masks, own, CONFIG) == []
+    assert FINDERS["cloth"].propose(Search(frame, masks, CONFIG, candidates=own)) == []
 
 
 def _graphics(frame: Image, seed: int) -> None:

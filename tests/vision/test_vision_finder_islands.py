@@ -13,8 +13,9 @@ from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
-from vision.detect import find_cards, outlines_and_islands
+from vision.detect import outlines_and_islands
 from vision.live import LiveConfig, view_config
+from vision.propose import find_cards
 
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
 COURTS = ("KC", "QC", "JH", "KD", "QS", "JS", "KH", "QD")

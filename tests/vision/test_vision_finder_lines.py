@@ -11,11 +11,12 @@ import pytest
 from tools.scenes import paste_card, plain_card, table_background
 from vision.cards import Rank, Suit
 from vision.config import VisionConfig
-from vision.detect import _line_candidates, _unexplained_light, card_masks, find_cards
+from vision.detect import _line_candidates, _unexplained_light, card_masks
 from vision.finder_lines import line_quads, line_segments
 from vision.model import GlyphModel
 from vision.outline_boxes import box_iou
 from vision.pipeline import recognise
+from vision.propose import find_cards
 
 CONFIG = VisionConfig()
 NO_LINES = dataclasses.replace(CONFIG, lines=False)

@@ -9,8 +9,8 @@ import numpy as np
 
 from tools.scenes import paste_card, plain_card
 from vision.config import VisionConfig
-from vision.detect import find_cards
 from vision.outline_boxes import box_iou
+from vision.propose import find_cards
 
 CONFIG = VisionConfig()
 UNNARROWED = dataclasses.replace(CONFIG, weak_support=0.0)

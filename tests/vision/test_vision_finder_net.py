@@ -13,10 +13,11 @@ from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import Image, Quad
 from vision.config import LearnedFinderConfig, VisionConfig
-from vision.detect import card_masks, find_cards, with_learned_faces
+from vision.detect import card_masks, with_learned_faces
 from vision.finder_net import inside_mask, load_finder, shipped_finder
 from vision.learned import ModelFileError
 from vision.outline_boxes import box_iou
+from vision.propose import find_cards
 
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
 CARDS = ("TS", "QH", "9C", "AD", "KS", "JD")
@@ -160,8 +161,6 @@ def test_the_finder_looking_at_a_region_marks_it_as_it_does_in_the_whole_frame()
     assert same > 0.98
     # The colour masks and their kinds are kept, the finder's ahead of the fallbacks.
     assert part.fallback == frozenset(k + 1 for k in colour.fallback)
-    assert part.opened_in == frozenset(k + 1 if k in colour.fallback else k
-                                       for k in colour.opened_in)
 
 
 def test_the_colour_masks_contours_are_found_once_for_both_looks() -> None:

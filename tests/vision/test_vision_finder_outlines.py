@@ -9,8 +9,9 @@ import pytest
 from tools.scenes import paste_card, table_background
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
-from vision.detect import MaskSet, _turning_points, card_masks, find_cards
+from vision.detect import MaskSet, _turning_points, card_masks
 from vision.outline_boxes import box_iou
+from vision.propose import find_cards
 
 CONFIG = VisionConfig()
 

@@ -7,8 +7,8 @@ import pytest
 
 from tools.scenes import seen_at_slant, table_background
 from vision.config import VisionConfig
-from vision.detect import find_cards
 from vision.foreshortening import long_pair, true_aspect
+from vision.propose import find_cards
 
 WIDTH, HEIGHT = 640, 480
 

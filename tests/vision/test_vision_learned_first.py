@@ -16,12 +16,12 @@ from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad
 from vision.config import VisionConfig
-from vision.detect import find_cards
 from vision.learned import CardScores, LearnedReader, reading_of, shipped_reader
 from vision.learned_first import LearnedViews, learned_views, outline_key
 from vision.learned_index import IndexReader, named_by_both, shipped_index_reader
 from vision.model import GlyphModel
 from vision.pipeline import StageClock, recognise
+from vision.propose import find_cards
 
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
 CARDS = ("JH", "TS", "9D", "AC", "KS", "QD", "AH", "9C")

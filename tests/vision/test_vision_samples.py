@@ -7,8 +7,8 @@ import numpy as np
 from tools.scenes import paste_card, plain_card, table_background
 from vision.config import VisionConfig
 from vision.deck_faces import FaceViews
-from vision.detect import find_cards
 from vision.model import GlyphModel
+from vision.propose import find_cards
 from vision.samples import face_sample, index_sample
 
 

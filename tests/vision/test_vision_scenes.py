@@ -11,9 +11,10 @@ import pytest
 from tests.vision.glyphs_only import glyph_config
 from tools.scenes import paste_card, plain_card, table_background
 from tools.synthetic import artwork_cards
-from vision.detect import card_masks, find_cards
+from vision.detect import card_masks
 from vision.model import GlyphModel
 from vision.pipeline import read_loose_corners, recognise
+from vision.propose import find_cards
 from vision.read import read_card
 
 PLAIN = [("4", "S"), ("10", "H"), ("Q", "C"), ("9", "D"), ("7", "H"), ("A", "S"), ("", None)]

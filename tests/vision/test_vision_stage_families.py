@@ -28,10 +28,8 @@ GLYPH_STAGES: list[tuple[str, Any]] = [
     ("second_look_shifts", ()),       # pale index ink read at lower ink levels
     ("corner_shifts", ()),            # loose corners read at a higher ink level too
     ("merged_ten_similarity", 1.01),  # a ten whose digits ran together
-    ("lines", False),                 # cards on light paper found by their straight sides
     ("index_finder", False),          # cards without an outline found by their index
     ("blurred_outline_growth", 0.0),  # blurred cards read again from a grown outline
-    ("part_kernels", ()),             # regions parted by opening
     ("search_unread", False),         # unread outlines searched at their corners
     ("weak_support", 0.0),            # weak outlines narrowed to a side
     ("wide_index_windows", ()),       # wider index views of unread outlines (large indices)

@@ -1,0 +1,70 @@
+"""The finders behind one interface: registered by name, run in order, each only filling gaps."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from tools.scenes import paste_card, plain_card
+from vision.cards import Image, Quad
+from vision.config import VisionConfig
+from vision.detect import card_masks
+from vision.errors import VisionError
+from vision.outline_boxes import box_iou
+from vision.propose import FINDERS, Search, find_cards, finders_of
+
+CONFIG = VisionConfig()
+
+
+def _table(cloth: tuple[int, int, int]) -> tuple[Image, list[Quad]]:
+    """Four cards lying apart on a plain cloth, and their true outlines."""
+    frame = np.full((480, 640, 3), cloth, np.uint8)
+    truths = [paste_card(frame, plain_card(rank, suit), centre, 150.0, angle)
+              for rank, suit, centre, angle in (("9", "S", (130, 130), 5.0),
+                                                ("K", "H", (330, 140), -12.0),
+                                                ("A", "D", (520, 250), 30.0),
+                                                ("J", "C", (230, 350), 80.0))]
+    return frame, truths
+
+
+def test_every_shipped_finder_is_registered_in_priority_order() -> None:
+    assert set(CONFIG.finders) <= set(FINDERS)
+    priorities = [finder.priority for finder in finders_of(CONFIG)]
+    assert priorities == sorted(priorities, reverse=True)
+    assert all(FINDERS[name].name == name for name in FINDERS)
+
+
+def test_a_finder_not_registered_is_a_clear_error() -> None:
+    config = dataclasses.replace(CONFIG, finders=("outlines", "no such finder"))
+    with pytest.raises(VisionError, match="no such finder"):
+        find_cards(np.zeros((120, 160, 3), np.uint8), config)
+
+
+@pytest.mark.parametrize("cloth", [(40, 85, 30), (120, 60, 25), (60, 60, 60)])
+def test_the_outline_finder_alone_outlines_cards_on_a_plain_cloth(
+        cloth: tuple[int, int, int]) -> None:
+    frame, truths = _table(cloth)
+    quads = find_cards(frame, dataclasses.replace(CONFIG, finders=("outlines",)))
+    assert all(any(box_iou(q, t) > 0.9 for q in quads) for t in truths)
+
+
+def test_no_finder_proposes_nothing() -> None:
+    frame, _ = _table((40, 85, 30))
+    assert find_cards(frame, dataclasses.replace(CONFIG, finders=())) == []
+
+
+def test_later_finders_fill_gaps_and_repeat_no_outline() -> None:
+    frame, truths = _table((40, 85, 30))
+    masks = card_masks(frame, CONFIG)
+    search = Search(frame, masks, CONFIG)
+    for finder in finders_of(CONFIG):
+        search.candidates += [(finder.priority + score, quad)
+                              for score, quad in finder.propose(search)]
+    found = find_cards(frame, CONFIG)
+    assert len(found) == len(truths)
+    # The outline finder found every card: the ones after it offer none of them again.
+    first = [quad for _, quad in FINDERS["outlines"].propose(Search(frame, masks, CONFIG))]
+    assert len(first) >= len(truths)
+    assert len(search.candidates) == len(first)
