@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 
+import cv2
 import numpy as np
 import pytest
 
-from tools.scenes import paste_card, plain_card
+from tools.scenes import paste_card, plain_card, table_background
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
 from vision.detect import card_masks
 from vision.errors import VisionError
 from vision.outline_boxes import box_iou
-from vision.propose import FINDERS, Search, find_cards, finders_of
+from vision.propose import FINDERS, Search, find_cards, finders_of, unexplained_light
 
 CONFIG = VisionConfig()
 
@@ -68,3 +69,32 @@ def test_later_finders_fill_gaps_and_repeat_no_outline() -> None:
     first = [quad for _, quad in FINDERS["outlines"].propose(Search(frame, masks, CONFIG))]
     assert len(first) >= len(truths)
     assert len(search.candidates) == len(first)
+
+
+def test_no_light_is_left_unexplained_where_every_light_area_is_an_outlined_card() -> None:
+    frame = table_background(640, 480)
+    for centre, angle in (((180, 240), 10.0), ((450, 220), -20.0)):
+        paste_card(frame, plain_card("A", "H"), centre, 220, angle)
+    masks = card_masks(frame, CONFIG)
+    quads = find_cards(frame, CONFIG, masks)
+    assert len(quads) == 2
+    outlined = [(1.0, q * masks.scale + masks.pad) for q in quads]
+    cover = CONFIG.felt_finder.explained_area
+    assert unexplained_light(Search(frame, masks, CONFIG, outlined), cover) is None
+    # Without the outlines, the two cards are light area the cloth finder should look at.
+    assert unexplained_light(Search(frame, masks, CONFIG), cover) is not None
+
+
+def test_scattered_light_specks_leave_no_light_unexplained() -> None:
+    frame = table_background(640, 480)
+    rng = np.random.default_rng(3)
+    for x, y in rng.integers(20, 460, size=(300, 2)):
+        cv2.circle(frame, (int(x), int(y)), 4, (250, 250, 250), -1)
+    masks = card_masks(frame, CONFIG)
+    search = Search(frame, masks, CONFIG)
+    # Together the specks cover far more than a card's area, each far less.
+    assert cv2.countNonZero(masks.masks[0]) > 3 * CONFIG.min_card_area * search.area
+    cover = CONFIG.felt_finder.explained_area
+    assert unexplained_light(search, cover) is None
+    cv2.rectangle(frame, (200, 150), (300, 290), (250, 250, 250), -1)
+    assert unexplained_light(Search(frame, card_masks(frame, CONFIG), CONFIG), cover) is not None
