@@ -398,9 +398,6 @@ class VisionConfig:
     the card over it): a higher ink level parts it. Whole outlines do without (a frame's few
     unread outlines would pay most)."""
     # finder 5
-    weak_support: float = 0.8
-    """A quad following its region's outline less than this is replaced by a card built on a
-    whole side of the region, when one lies inside it."""
     # fans 6
     corner_repeat_reach: float = 0.1
     corner_repeat_angle: float = 15.0
@@ -423,29 +420,6 @@ class VisionConfig:
     corner_width_from_edge: bool = True
     """A loose corner is read at no less than the width its longer visible edge implies (that
     edge over the card's aspect): a strip of a fanned card shows its whole long side."""
-    fan_steps: bool = True
-    """Read the cards of a fan lying over another at corners hidden back along their top edge
-    (`corners.FanStep`), once some card was read."""
-    fan_step_rise: float = 0.6
-    fan_step_skew: float = 30.0
-    """A fan step's lower card rises at most `fan_step_rise` card widths beside the upper card,
-    and the two cards are turned at most this many degrees from each other (the step's angle
-    from a right angle, their tops from parallel)."""
-    fan_step_min_area: float = 0.5
-    """Only regions of at least this area (in squared card widths) are searched for fan steps:
-    the upper card's visible strip and the lower card's corner."""
-    fan_step_chamfer: float = 0.2
-    """An edge shorter than this (card widths) leaving a fan step is the upper card's rounded
-    corner: its top edge is the next one."""
-    fan_step_stride: float = 0.1
-    fan_step_reach: float = 0.9
-    """The hidden corner is sought every `fan_step_stride` card widths back along the upper
-    card's top edge, up to `fan_step_reach` card widths."""
-    fan_step_clearance: float = 0.35
-    """No hidden corner is sought this close (card widths) to an index corner of a read card."""
-    fan_step_card_area: float = 1.3
-    """Fan steps inside an unread outline of at most this many card areas are that card's own
-    print; a larger outline is a blob over several cards."""
     # unread 7
     search_unread: bool = True
     """An outlined card that reads nothing is read again at its corners as an index corner

@@ -34,29 +34,15 @@ class CardCorner:
     """Lengths of the two visible edges, in frame pixels."""
 
 
-@dataclass(frozen=True)
-class FanStep:
-    """A concave corner where a card lying over another meets the other's side, as in a fan:
-    the upper card's top edge leaves it, and its own corner lies hidden somewhere back along
-    that edge, on the lower card (white on white shows no edge)."""
-
-    vertex: Vector
-    along: Vector
-    """Unit vector from the vertex along the upper card's visible top edge."""
-    down: Vector
-    """Unit vector into the upper card, square to `along`."""
-
-
 def find_corners(
     masks: MaskSet, config: VisionConfig, card_width: float | None,
-    exclude: Image | None = None, steps: list[FanStep] | None = None,
+    exclude: Image | None = None,
 ) -> list[CardCorner]:
     """Right-angled corners with two straight edges of card scale, in frame pixels.
 
     Corners whose tip falls on a non-zero pixel of `exclude` (mask pixels) are left out. Without a
     card width, edges must be at least `corner_min_edge` of the width the caller knows
-    (`VisionConfig.card_length`), else `corner_min_share` of the frame's shorter side. When
-    `steps` is given (and a card width), the fan steps of the regions are added to it.
+    (`VisionConfig.card_length`), else `corner_min_share` of the frame's shorter side.
     """
     sized_by = card_width or known_width(config)
     if sized_by is None:
@@ -66,7 +52,6 @@ def find_corners(
     max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
     min_area = min_edge * min_edge
     too_few = 2 * np.pi * min_area
-    step_area = config.fan_step_min_area * (card_width or 0.0) ** 2 * masks.scale ** 2
     corners: list[CardCorner] = []
     for index in searched_masks(masks, config):
         mask = masks.masks[index]
@@ -94,14 +79,6 @@ def find_corners(
             orientation = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
             before = poly[np.arange(-1, len(poly) - 1)] - poly
             after = poly[np.arange(1, len(poly) + 1) % len(poly)] - poly
-            # Only a region as large as a card's visible strip and another card's corner may
-            # hold a fan step; they lie at concave vertices (the region turns inward).
-            if steps is not None and card_width is not None and area >= step_area:
-                turns = (before[:, 0] * after[:, 1] - before[:, 1] * after[:, 0]) * orientation
-                concave = inside & (turns > 0)
-                if concave.any():
-                    steps += _fan_steps(contour, poly, concave, orientation, masks, card_width,
-                                        config)
             if exclude is not None:
                 xs, ys = poly[:, 0].astype(np.intp), poly[:, 1].astype(np.intp)
                 inside &= exclude[ys.clip(0, exclude.shape[0] - 1),
@@ -128,71 +105,6 @@ def find_corners(
                 longer = float(max(len_a[i], len_b[i])) / masks.scale
                 corners.append(CardCorner(masks.to_frame(poly[i]), first, second, shorter, longer))
     return corners
-
-
-def _fan_steps(contour: Image, poly: Image, concave: npt.NDArray[np.bool_],
-               orientation: float, masks: MaskSet, card_width: float,
-               config: VisionConfig) -> list[FanStep]:
-    """The fan steps of a region's polygon: a concave vertex whose one edge (the upper card's
-    top) runs on at least `corner_min_edge` card widths, whose other (the lower card's side)
-    rises at most `fan_step_rise` card widths to a corner from which the lower card's top runs
-    back; the cards of a fan are turned a little from each other, so the vertex may be
-    `fan_step_skew` degrees from a right angle and the two tops that far from parallel."""
-    width = card_width * masks.scale
-    count = len(poly)
-    parallel = float(np.cos(np.deg2rad(config.fan_step_skew)))
-    max_cosine = float(np.sin(np.deg2rad(config.fan_step_skew)))
-    loose_cosine = float(np.sin(np.deg2rad(config.fan_step_skew + 15.0)))
-    loose_parallel = float(np.cos(np.deg2rad(config.fan_step_skew + 15.0)))
-    found = []
-    reach = 0.0
-    width_rise, min_top = config.fan_step_rise * width, config.corner_min_edge * width
-    for i in np.nonzero(concave)[0]:
-        vertex = poly[i]
-        for sense in (-1, 1):
-            # The lower card's side: from the vertex back to the one before it (in this sense),
-            # then its top onwards from there.
-            side = poly[(i - sense) % count] - vertex
-            lower_top = poly[(i - 2 * sense) % count] - poly[(i - sense) % count]
-            side_len, lower_len = float(np.hypot(*side)), float(np.hypot(*lower_top))
-            if side_len < 1.0 or side_len > width_rise or lower_len < min_top:
-                continue
-            rise = side / side_len
-            start = vertex
-            end = poly[(i + sense) % count]
-            if float(np.hypot(*(end - vertex))) < config.fan_step_chamfer * width:
-                start, end = end, poly[(i + 2 * sense) % count]
-            # Convex vertices, and those far from a step along the polygon's own edges, are
-            # left before any line is fitted.
-            chord = end - vertex
-            chord = chord / max(float(np.hypot(*chord)), 1e-6)
-            if (float(rise[0] * chord[1] - rise[1] * chord[0]) * orientation * sense <= 0
-                    or abs(float(chord @ rise)) > loose_cosine
-                    or float(chord @ lower_top) / lower_len > -loose_parallel):
-                continue
-            reach = reach or max(2.0, 0.01 * cv2.arcLength(contour, True))
-            edge = fitted_edge(contour, start, end, reach)
-            if edge is None:
-                continue
-            through, along = edge
-            # The step's corner: where the top edge's line meets the lower card's side (the
-            # polygon's vertex may sit off that line, cut across a rounded corner).
-            normal = np.array([-along[1], along[0]], np.float32)
-            crossing = float(rise @ normal)
-            if abs(crossing) < 1e-3:
-                continue
-            corner = vertex + rise * float((through - vertex) @ normal) / crossing
-            if float((end - corner) @ along) < config.corner_min_edge * width:
-                continue
-            turn = float(rise[0] * along[1] - rise[1] * along[0])
-            if turn * orientation * sense < 0:
-                continue
-            if (abs(float(along @ rise)) > max_cosine
-                    or float(along @ lower_top) / lower_len > -parallel):
-                continue
-            down = normal if float(normal @ rise) < 0 else -normal
-            found.append(FanStep(masks.to_frame(corner), along, down.astype(np.float32)))
-    return found
 
 
 def fitted_edge(contour: Image, start: Vector, end: Vector,

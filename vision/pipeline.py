@@ -17,7 +17,6 @@ from vision.cards import NEXT_CORNER, CardObservation, Image, Quad, Rank, Readin
 from vision.config import VisionConfig
 from vision.corners import (
     CardCorner,
-    FanStep,
     cards_of_index,
     corner_views,
     end_corners,
@@ -521,10 +520,9 @@ def read_loose_corners(
     lenient = config_with(config, (("min_confidence", config.pair_min_confidence),))
     readings: list[CornerRead] = []
     tried: list[CardCorner] = []
-    steps: list[FanStep] | None = [] if config.fan_steps and read and typical else None
     unread_cards = [o.corners for o in found if o.reading is None and o.whole
                     and card_shaped(o.corners, typical, config)] if read and typical else []
-    corners = find_corners(masks, config, typical if read else None, exclude, steps)
+    corners = find_corners(masks, config, typical if read else None, exclude)
     if seen is not None:
         seen.extend(corners)
     for corner in corners:
@@ -551,9 +549,6 @@ def read_loose_corners(
         if sure or not unsure:
             tried.append(corner)
     readings += _read_visible_ends(frame, found, typical if read else None, model, lenient)
-    if steps and typical:
-        unread = [o.corners for o in found if o.reading is None]
-        readings += read_fan_steps(frame, steps, read, unread, typical, model, lenient)
     readings = [r for r in readings if r[0].confidence >= config.min_loose_confidence] + \
         agreeing_pairs([r for r in readings if r[0].confidence < config.min_loose_confidence],
                         config)
@@ -653,116 +648,6 @@ def _read_corner(
             if confidence >= config.min_loose_confidence:
                 break
     return best
-
-
-def read_fan_steps(
-    frame: Image, steps: list[FanStep], read: list[Quad], unread: list[Quad], width: float,
-    model: GlyphModel, config: VisionConfig,
-) -> list[CornerRead]:
-    """Cards lying over another in a fan, read at corners hidden back along their top edge.
-
-    At each fan step (one of those found again in other masks), the upper card's corner is
-    sought back along its top edge, every `fan_step_stride` card widths up to
-    `fan_step_reach`; a reading counts only where a view half a stride away reads the same
-    card. Corners near an index corner of a read card are not sought (that index is read), nor
-    at steps whose upper card is a read one, nor at steps inside an outline of about a card's
-    size found but not read (the edge of that card's own print, such as a court picture)."""
-    readings: list[CornerRead] = []
-    seen: list[FanStep] = []
-    reach = config.corner_repeat_reach * width
-    cosine = float(np.cos(np.deg2rad(config.corner_repeat_angle)))
-    read_tips = [quad[k] for quad in read for k in (0, 2)]
-    # Only outlines of about one card's size are cards whose print may show steps; a larger
-    # one is a blob over several cards, such as a whole fan.
-    card_area = config.fan_step_card_area * width * width * config.card_height / config.card_width
-    others = [quad.reshape(-1, 1, 2).astype(np.float32) for quad in unread
-              if cv2.contourArea(quad.astype(np.float32)) <= card_area]
-    for step in steps:
-        if any(float(np.linalg.norm(step.vertex - other.vertex)) < reach
-               and float(step.along @ other.along) >= cosine for other in seen):
-            continue
-        seen.append(step)
-        vertex = (float(step.vertex[0]), float(step.vertex[1]))
-        if any(cv2.pointPolygonTest(outline, vertex, False) >= 0 for outline in others):
-            continue
-        if any(_on_top_side(step, quad, width, config) for quad in read):
-            continue
-        found_here = _read_fan_step(frame, step, width, read_tips, model, config)
-        if found_here is not None:
-            readings.append(found_here)
-    return readings
-
-
-def _on_top_side(step: FanStep, quad: Quad, width: float, config: VisionConfig) -> bool:
-    """Whether a step's upper card is the card outlined by `quad`: the step lies on (within
-    `corner_repeat_reach` card widths of) one of its sides, and that side runs along the
-    upper card's top."""
-    offsets = quad - step.vertex
-    sides = np.roll(quad, -1, axis=0) - quad
-    lengths = np.maximum(np.linalg.norm(sides, axis=1), 1e-6)
-    # Where along each side the step's nearest point lies, and how far off the side it is.
-    position = np.clip(-(offsets * sides).sum(axis=1) / lengths ** 2, 0.0, 1.0)
-    apart = np.linalg.norm(offsets + sides * position[:, None], axis=1)
-    nearest = int(np.argmin(apart))
-    along = abs(float(sides[nearest] @ step.along)) / lengths[nearest]
-    return bool(apart[nearest] <= config.corner_repeat_reach * width
-                and along >= np.cos(np.deg2rad(config.fan_step_skew)))
-
-
-def _read_fan_step(
-    frame: Image, step: FanStep, width: float, read_tips: list[np.ndarray], model: GlyphModel,
-    config: VisionConfig,
-) -> CornerRead | None:
-    """The surest reading at a fan step that a view a stride or half a stride away confirms.
-
-    The stride's views are read at the views' own ink level only; a reading is confirmed at
-    the neighbouring views, or else at views half a stride away read fully."""
-    stride = config.fan_step_stride * width
-    # The step's vertex is known to a few pixels: the search starts a stride ahead of it.
-    offsets = [(k - 1) * stride
-               for k in range(round(config.fan_step_reach / config.fan_step_stride) + 2)]
-    quick = replace(config, second_look_shifts=(), corner_shifts=())
-    coarse: dict[int, CornerRead | None] = {}
-
-    def at(k: int) -> CornerRead | None:
-        if k not in coarse:
-            coarse[k] = _read_step(frame, step, offsets[k], width, read_tips, model, quick)
-        return coarse[k]
-
-    best: CornerRead | None = None
-    for k in range(len(offsets)):
-        here = at(k)
-        if here is None or (best is not None and here[0].confidence <= best[0].confidence):
-            continue
-        beside = [at(j) for j in (k - 1, k + 1) if 0 <= j < len(offsets)]
-        if not any(other is not None and other[0].name == here[0].name for other in beside):
-            beside = [_read_step(frame, step, offsets[k] + half, width, read_tips, model, config)
-                      for half in (-stride / 2, stride / 2)]
-        agreeing = [o for o in beside if o is not None and o[0].name == here[0].name]
-        if agreeing:
-            best = max([here, *agreeing], key=lambda r: r[0].confidence)
-            # A sure reading ends the search: the card's corner has been found.
-            if best[0].confidence >= config.min_loose_confidence:
-                break
-    return best
-
-
-def _read_step(
-    frame: Image, step: FanStep, offset: float, width: float, read_tips: list[np.ndarray],
-    model: GlyphModel, config: VisionConfig,
-) -> CornerRead | None:
-    """The reading of the upper card's index at a fan step, its corner `offset` frame pixels
-    back along its top edge; None also near an index corner of a read card."""
-    tip = step.vertex - step.along * offset
-    if any(float(np.linalg.norm(tip - other)) < config.fan_step_clearance * width
-           for other in read_tips):
-        return None
-    # Corners are handed on unmirrored: the first edge turns to the second as x turns to y.
-    if float(step.along[0] * step.down[1] - step.along[1] * step.down[0]) > 0:
-        corner, hypothesis = CardCorner(tip, step.along, step.down, width, width), True
-    else:
-        corner, hypothesis = CardCorner(tip, step.down, step.along, width, width), False
-    return _read_corner(frame, corner, width, (hypothesis,), model, config)
 
 
 def _read_visible_ends(

@@ -97,7 +97,6 @@ class OutlineFinder:
         masks, config, area = search.masks, search.config, search.area
         proposed: list[Candidate] = []
         seen_boxes: list[Sequence[int]] = []
-        weak: list[tuple[int, Image]] = []
         least = config.min_card_area * area
         # A closed 8-connected chain of n points encloses at most n^2 / (2 pi) pixels.
         least_points = int(np.sqrt(2 * np.pi * least))
@@ -132,36 +131,11 @@ class OutlineFinder:
                     continue
                 seen_boxes.append(box)
                 quad, support = found
-                if support < config.weak_support and masks.gray is not None:
-                    weak.append((len(proposed), contour))
                 if not fallback:
                     search.found_boxes.append(box)
                 proposed.append(((FALLBACK_RANK if fallback else 0.0) + round(support, 1)
                                  + region_area / area, quad))
-        if weak and masks.gray is not None:
-            _narrow_weak(proposed, weak, masks.gray, search.min_side, config)
         return proposed
-
-
-def _narrow_weak(proposed: list[Candidate], weak: list[tuple[int, Image]], gray: Image,
-                 min_side: float, config: VisionConfig) -> None:
-    """Replace each weakly supported quad by a card built on a whole side of its region, when
-    one is found inside it: a card merged with a light patch of table beside it."""
-    for index, contour in weak:
-        score, quad = proposed[index]
-        others = [bounds(q) for i, (_, q) in enumerate(proposed) if i != index]
-        built = side_quads(contour, gray, config, min_side, np.array(others).reshape(-1, 4))
-        # The built card with the straightest far side, among those inside the quad.
-        inside = [(share, q) for q, share in built if _within(bounds(q), bounds(quad), 0.9)]
-        if inside:
-            proposed[index] = (score, order_corners(max(inside, key=lambda item: item[0])[1]))
-
-
-def _within(inner: Bounds, outer: Bounds, share: float = 0.8) -> bool:
-    """True when at least `share` of box `inner` lies inside box `outer`."""
-    across = max(0.0, min(inner[2], outer[2]) - max(inner[0], outer[0]))
-    down = max(0.0, min(inner[3], outer[3]) - max(inner[1], outer[1]))
-    return across * down >= share * (inner[2] - inner[0]) * (inner[3] - inner[1])
 
 
 def _piece_of(inner: Sequence[int], outer: Sequence[int]) -> bool:

@@ -103,11 +103,11 @@ def test_a_stage_is_turned_on_by_a_setting(folder: Path, tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     work = tmp_path / "work"
     argv = ["--shared", str(folder), "--half", "all", "--work", str(work), "--set",
-            "learned_finder=LearnedFinderConfig(rank=-5.0)", "--set", "lines=False"]
+            "learned_finder=LearnedFinderConfig(level=0.6)", "--set", "read_corners=False"]
     assert main(argv) == 0
     assert int(_rows(capsys.readouterr().out)["ALL"][1]) >= 3
     (kept,) = work.glob("predictions-photo-all-all-*.jsonl")
-    assert "LearnedFinderConfig(rank=-5.0)" in kept.name and "lines=False" in kept.name
+    assert "LearnedFinderConfig(level=0.6)" in kept.name and "read_corners=False" in kept.name
 
 
 @pytest.mark.parametrize(("text", "value"), [

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
-from pathlib import Path
-
 import cv2
 import numpy as np
 
-from tests.vision.dev_family import outlined_in_family
 from vision.config import VisionConfig
 from vision.detect import quad_of
 from vision.finder_parts import parted_pieces
@@ -47,11 +43,3 @@ def test_an_edge_across_a_quad_marks_two_cards() -> None:
     right = np.array([[110, 40], [209, 40], [209, 184], [110, 184]], np.float32)
     assert crossed(gray, union, CONFIG)
     assert not crossed(gray, right, CONFIG)
-
-
-def test_narrowed_weak_outlines_outline_more_of_the_family(shared_dir: Path) -> None:
-    # A quad following its region poorly (a card merged with light wood) is narrowed to a card.
-    vision = shared_dir / "vision"
-    narrowed = outlined_in_family(vision, CONFIG)
-    unnarrowed = outlined_in_family(vision, dataclasses.replace(CONFIG, weak_support=0.0))
-    assert len(narrowed - unnarrowed) > len(unnarrowed - narrowed)

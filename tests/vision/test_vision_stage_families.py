@@ -31,7 +31,6 @@ GLYPH_STAGES: list[tuple[str, Any]] = [
     ("index_finder", False),          # cards without an outline found by their index
     ("blurred_outline_growth", 0.0),  # blurred cards read again from a grown outline
     ("search_unread", False),         # unread outlines searched at their corners
-    ("weak_support", 0.0),            # weak outlines narrowed to a side
     ("wide_index_windows", ()),       # wider index views of unread outlines (large indices)
 ]
 """Glyph-reader stages and the value that turns each off."""
