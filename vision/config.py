@@ -465,14 +465,6 @@ class VisionConfig:
     at 0.9 none of those cards is found)."""
     lines_min_support: float = 0.7
     """A straight edge must run along this share of each of the quad's four sides."""
-    lines_scale: float = 0.5
-    """Segments are found at this share of the shrunk frame's size (card sides are long)."""
-    lines: bool = True
-    """Look for cards by their outline lines where light area is left unexplained."""
-    lines_min_light: float = 0.35
-    """A card made of outline lines must be light (in the first whiteness mask) over this share
-    of its inside: a card's face is mostly paper (true cards on edje 0.39-0.93, a box cover,
-    a sticker or a book 0.0-0.33)."""
     # blur 8
     sharpen_looks: tuple[float, ...] = (0.0, 0.4, 0.7, -0.3)
     """A card that reads nothing after the second look has its blurred corners (those that showed

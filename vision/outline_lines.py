@@ -3,7 +3,7 @@
 Two light cards that overlap make one light region, and its outline spans both: neither card's
 index lies at its corners, so it stays unread. The top card's four sides still show as straight
 edges (three against the table, one as a step or a shadow on the card beneath). The line
-finder's quads (`finder_lines.line_quads`) built from the segments in and about the outline are
+quads (`card_lines.line_quads`) built from the segments in and about the outline are
 the cards it may hold; those of a card's size and shape that no edge crosses are read afresh.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.card_lines import line_quads, line_segments
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
-from vision.finder_lines import line_quads, line_segments
 from vision.outline_sides import crossed
 
 

@@ -135,10 +135,10 @@ def test_bad_input_is_refused_with_exit_2_naming_it(
             "bad predictions": ["--shared", str(folder), "--predictions", str(predictions)],
             "missing predictions": ["--shared", str(folder), "--predictions",
                                     str(tmp_path / "none.jsonl")],
-            "bad setting": ["--shared", str(folder), "--set", "lines=maybe"]}[problem]
+            "bad setting": ["--shared", str(folder), "--set", "read_corners=maybe"]}[problem]
     assert main(argv) == 2
     error = capsys.readouterr().err
     assert error.startswith("error: ")
     assert {"no labels": "labels.json", "no such stage": "no_such_stage",
             "bad predictions": "bad.jsonl", "missing predictions": "none.jsonl",
-            "bad setting": "lines=maybe"}[problem] in error
+            "bad setting": "read_corners=maybe"}[problem] in error

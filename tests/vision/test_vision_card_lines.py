@@ -1,4 +1,4 @@
-"""Cards found by their outline lines: a white card on white paper or a light floor."""
+"""Card quads made of four straight lines."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 
 from tools.scenes import paste_card, plain_card
+from vision.card_lines import line_quads, line_segments
 from vision.config import VisionConfig
-from vision.finder_lines import line_quads, line_segments
 from vision.outline_boxes import box_iou
 
 CONFIG = VisionConfig()

@@ -1,11 +1,10 @@
-"""Cards found by their outline lines: four straight sides, whatever the colour around them.
+"""Card quads made of four straight lines, whatever the colour around them (`outline_lines`).
 
-A white card on white paper or a light floor differs from what it lies on by little but a faint
-line along each side. Straight segments of the grey frame (OpenCV's line segment detector) are
-paired into opposite sides (nearly parallel, a card's width or length apart, facing each other)
-and two such pairs meeting at about right angles make a quad. It is kept when it has a card's
-aspect and a straight edge runs along most of each of its four sides (and, checked by the
-caller, none across it).
+A card lying on another differs from it by little but a faint line along each side. Straight
+segments of the grey frame (OpenCV's line segment detector) are paired into opposite sides
+(nearly parallel, a card's width or length apart, facing each other) and two such pairs meeting
+at about right angles make a quad. It is kept when it has a card's aspect and a straight edge
+runs along most of each of its four sides (and, checked by the caller, none across it).
 """
 
 from __future__ import annotations
