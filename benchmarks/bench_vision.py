@@ -245,7 +245,7 @@ def main() -> int:
     report_frame("table at 1080p, cards 140 px", table_frame(1920, 1080, 140), model, args.runs)
     report_frame("table at 720p, cards 95 px", table_frame(1280, 720, 95), model, args.runs)
     # What the watcher itself recognises: the play area cropped from the frame, searched at its
-    # own size and (under 1024 px) enlarged for a second look (vision.live.LiveConfig).
+    # own size (vision.live.LiveConfig).
     report_view("the watcher's play-area view of the 1080p table frame",
                 table_frame(1920, 1080, 140), model, args.runs, 140.0)
     report_view("the watcher's play-area view of the 720p table frame",

@@ -6,8 +6,7 @@ outlines, measured on the other half) and the drawn deck of `tools/drawn_deck.py
 from single renders, measured on scenes).
 Run: .venv/bin/python -m tools.deck_measure [--scaled DIR140 DIR95] [--scenes N] [--table]
 With --table every case is read with the table's settings for a play-area view
-(`vision.live.view_config`: outlines sought at up to 1088 px, small views also enlarged), not a
-photo's (shrunk to 640 px).
+(`vision.live.view_config`: outlines sought at up to 1088 px), not a photo's (shrunk to 640 px).
 """
 
 from __future__ import annotations

@@ -3,14 +3,13 @@
 A photo shrunk to the camera's card length is much smaller than what the table recognises: the
 watcher crops the camera's frame to the play area (66 cm square, about the frame's height: 1080 px
 at 1920x1080, where a card is 140 px long), and recognition shrinks that view before it looks for
-outlines (`detect_long_side`) and enlarges only views smaller than `enlarged_look`. So a card
-measured in the small photo alone is seen larger than it would be at the table. Here each image
-is placed in the middle of a square play-area view of that size for its card length (1080x1080
-at 140 px, in proportion for any other), filled with the colour of the photo's own border and a
-little noise; its boxes and quads move with it. A photo whose cards are shorter than the target
-was never enlarged: its view is the smaller one in which its own cards have the table's
-proportion, as under a camera further away, and its labels record that length (`card_length`,
-the length the table learns from the cards it reads: `vision.live`)."""
+outlines (`detect_long_side`). So a card measured in the small photo alone is seen larger than it
+would be at the table. Here each image is placed in the middle of a square play-area view of that
+size for its card length (1080x1080 at 140 px, in proportion for any other), filled with the colour
+of the photo's own border and a little noise; its boxes and quads move with it. A photo whose cards
+are shorter than the target was never enlarged: its view is the smaller one in which its own cards
+have the table's proportion, as under a camera further away, and its labels record that length
+(`card_length`, the length the table learns from the cards it reads: `vision.live`)."""
 
 from __future__ import annotations
 

@@ -218,19 +218,6 @@ class VisionConfig:
     deck); a frame names no card more often (`vision.deck_limit.within_deck`)."""
     detect_long_side: int = 640
     """The frame is shrunk so its long side is at most this many pixels before finding cards."""
-    detect_min_long_side: int = 0
-    """Frames whose long side is shorter are enlarged to it before outlines are sought (0: never
-    enlarged)."""
-    enlarged_look: int = 480
-    """A frame whose long side is shorter is also looked at enlarged to this long side, and the
-    outlines found there fill gaps, ranked below every other finder (0: off). No table camera's
-    frame is this small; dev photos shrunk to the camera's card length are (at 140 px, found
-    856 -> 863, identified 761 -> 762; at 95 px 824 -> 847 and 666 -> 673; no wrong name)."""
-    enlarged_priority: float = -50.0
-    """Rank offset of the outlines of the enlarged look (the cloth finder's is -40)."""
-    enlarged_in_doubt: bool = False
-    """With the learned finder looking only in doubt (`LearnedFinderConfig.in_doubt`), the
-    enlarged look is taken only in that second look, where the first leaves something unread."""
     pad_fraction: float = 0.04
     """A dark border of this share of the long side lets a card that fills the frame be found."""
     min_card_area: float = 0.004

@@ -43,8 +43,6 @@ def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
     """Return the frame shrunk and padded for detection, its scale and the padding in pixels."""
     height, width = frame.shape[:2]
     scale = min(1.0, config.detect_long_side / max(height, width))
-    if max(height, width) < config.detect_min_long_side:
-        scale = config.detect_min_long_side / max(height, width)
     small = frame
     if scale != 1.0:
         size = (round(width * scale), round(height * scale))

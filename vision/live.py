@@ -48,26 +48,10 @@ class LiveConfig:
     keep_named: bool = True
     """A card the tracker has placed and named, found again where it lay in a part of the view
     that has not changed, keeps its reading without being read again."""
-    view_min_long_side: int = 1024
-    """A smaller view (a 720p camera's play area, about 732 px with cards 95 px long) is also
-    looked at enlarged to this long side (`VisionConfig.enlarged_look`): the outlines found
-    there fill gaps, and cards are read from the view's own pixels. On the measured halves
-    set in 732 px views, named cards rose from 301 to 312 of 416 (recall 0.724 -> 0.750),
-    with the same two wrong names (a mislabelled ten and a fan's outline matched to a
-    neighbour's box). Searching only the enlarged view named as many there but lost a card of
-    rendered views that the view's own outline reads. On the training halves: 357 -> 365 named
-    of 464, wrong names 3 -> 3. It doubles the CPU of recognising a 732 px view (median 73 ->
-    152 ms here); 0 turns it off. Views of 1024 px and more are searched as they are."""
     border_reach: float = 0.01
     """An unread outline with a side within this share of the view's long side of its border
     is the border cutting off something (a patch of light, a card half out of view), not a
     card's own outline: it is not followed as a card."""
-    enlarged_in_doubt: bool = True
-    """The enlarged look of a smaller view is taken only where the first look leaves something
-    unread, with the learned finder's second look (`VisionConfig.enlarged_in_doubt`): a 720p
-    camera's view in which every card is named costs half the time (about 60 -> 28 ms here).
-    On the training halves in 732 px views (95 px cards) and in the smaller 140 px views the
-    same cards are named (435 and 447 of 464, the same wrong names)."""
     card_lengths: int = 16
     """The view is recognised knowing a card's length (`VisionConfig.card_length`): the median
     long side of the last this many whole cards read in it at `length_confidence` or more
@@ -88,9 +72,7 @@ def view_config(vision_config: VisionConfig, config: LiveConfig) -> VisionConfig
     """The recognition settings for a play-area view."""
     if config.view_long_side <= 0:
         return vision_config
-    return replace(vision_config, detect_long_side=config.view_long_side,
-                   enlarged_look=min(config.view_min_long_side, config.view_long_side),
-                   enlarged_in_doubt=config.enlarged_in_doubt)
+    return replace(vision_config, detect_long_side=config.view_long_side)
 
 
 def crop_box(zones: TableZones, width: int, height: int, margin: float = 0.03) -> tuple[

@@ -74,9 +74,7 @@ def read_frame(
     if finder is None or not finder.in_doubt:
         return _recognise(frame, model, config, stages, settled)
     clock = stages or StageClock(enabled=False)
-    colour_only = config_with(config, (
-        ("learned_finder", None),
-        ("enlarged_look", 0 if config.enlarged_in_doubt else config.enlarged_look)))
+    colour_only = config_with(config, (("learned_finder", None),))
     with clock.stage("masks"):
         colour = card_masks(frame, colour_only)
     first = _recognise(frame, model, colour_only, clock, settled, colour)

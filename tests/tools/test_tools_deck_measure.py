@@ -53,7 +53,6 @@ def test_the_tables_settings_search_the_view_larger_than_a_photo() -> None:
     photo, table = reading_config(False), reading_config(True)
     assert photo == VisionConfig()
     assert table.detect_long_side == LiveConfig().view_long_side > photo.detect_long_side
-    assert table.enlarged_look == LiveConfig().view_min_long_side
     assert table.card_length is None
     assert reading_config(True, 95.0) == replace(table, card_length=95.0)
 
