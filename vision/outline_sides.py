@@ -77,10 +77,11 @@ def side_quads(contour: Image, gray: Image, config: VisionConfig, min_side: floa
     so are quads overlapping one of `taken` (bounding boxes of cards found already, rows of x0,
     y0, x1, y1) as non-maximum suppression would judge it.
     """
+    sides = config.side_finder
     if taken is None:
         taken = np.zeros((0, 4))
     perimeter = cv2.arcLength(contour, True)
-    poly = cv2.approxPolyDP(contour, config.side_epsilon * perimeter, True)
+    poly = cv2.approxPolyDP(contour, sides.epsilon * perimeter, True)
     poly = poly.reshape(-1, 2).astype(np.float32)
     count = len(poly)
     if count < 4:
@@ -92,7 +93,7 @@ def side_quads(contour: Image, gray: Image, config: VisionConfig, min_side: floa
     lengths = np.sqrt((after * after).sum(axis=1))
     units = after / np.maximum(lengths, 1e-6)[:, None]
     before_units = units[preceding]
-    max_cosine = np.sin(np.deg2rad(config.side_max_skew))
+    max_cosine = np.sin(np.deg2rad(sides.max_skew))
     cosines = (before_units * units).sum(axis=1)
     turns = before_units[:, 0] * units[:, 1] - before_units[:, 1] * units[:, 0]
     # A convex corner turns the same way as the outline as a whole.
@@ -107,8 +108,8 @@ def side_quads(contour: Image, gray: Image, config: VisionConfig, min_side: floa
         start, end, side = poly[i], poly[j], float(lengths[i])
         into_start, into_end = -units[preceding[i]], units[j]
         shorter_neighbour = min(float(lengths[(i - 1) % count]), float(lengths[j]))
-        depths = np.array([d for a in config.side_aspects for d in (side / a, side * a)
-                           if shorter_neighbour >= config.side_min_neighbour * d], np.float32)
+        depths = np.array([d for a in sides.aspects for d in (side / a, side * a)
+                           if shorter_neighbour >= sides.min_neighbour * d], np.float32)
         if not len(depths):
             continue
         if len(taken):
@@ -123,7 +124,7 @@ def side_quads(contour: Image, gray: Image, config: VisionConfig, min_side: floa
         shares = _edge_shares(gray, start + depths[:, None] * into_start,
                               end + depths[:, None] * into_end, reach, config.side_contrast)
         best = int(np.argmax(shares))
-        if shares[best] < config.side_min_evidence:
+        if shares[best] < sides.min_evidence:
             continue
         depth = float(depths[best])
         quad = np.array([start, end, end + into_end * depth, start + into_start * depth],
@@ -136,7 +137,7 @@ def side_quads(contour: Image, gray: Image, config: VisionConfig, min_side: floa
         across = _edge_shares(gray, start + inside * into_start, end + inside * into_end,
                               reach, config.side_contrast)
         if across.max() < config.side_cover_evidence and (
-            _coverage(contour, quad) >= config.side_min_coverage
+            _coverage(contour, quad) >= sides.min_coverage
         ):
             found.append((quad, float(shares[best])))
     return found

@@ -157,7 +157,7 @@ class SideFinder:
 
     def propose(self, search: Search) -> list[Candidate]:
         """A card for each whole side of the unshaped regions, scored by its far side's edge."""
-        masks, config = search.masks, search.config
+        masks, config, sides = search.masks, search.config, search.config.side_finder
         if masks.gray is None:
             return []
         regular = [quad for score, quad in search.candidates if score > FALLBACK_RANK]
@@ -168,14 +168,14 @@ class SideFinder:
         built: list[Candidate] = []
         for contour, box in search.unshaped:
             # A region much like one that gave a card, or lying within it, is that card.
-            if any(rect_iou(box, other) > config.same_region_iou or _piece_of(box, other)
+            if any(rect_iou(box, other) > sides.same_region_iou or _piece_of(box, other)
                    for other in search.found_boxes):
                 continue
             for quad, share in side_quads(contour, masks.gray, config, search.min_side, taken):
                 ordered = order_corners(quad)
                 size = cv2.contourArea(ordered)
                 if typical is not None and not (
-                    config.side_size_ratio * typical <= size <= typical / config.side_size_ratio
+                    sides.size_ratio * typical <= size <= typical / sides.size_ratio
                 ):
                     continue
                 if any(np.abs(ordered - other).max() < 0.03 * search.min_side

@@ -37,7 +37,7 @@ def test_the_top_card_of_two_is_built_on_its_whole_free_side() -> None:
     quad, share = found[0]
     truth = np.array([[110, 40], [209, 40], [209, 184], [110, 184]], np.float32)
     assert box_iou(quad, truth) > 0.9
-    assert share >= CONFIG.side_min_evidence
+    assert share >= CONFIG.side_finder.min_evidence
 
 
 def test_no_card_is_built_where_no_edge_closes_it() -> None:
