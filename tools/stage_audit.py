@@ -51,7 +51,7 @@ STAGES = (
     Stage("second look at lower ink levels", "second_look_shifts", ()),
     Stage("higher ink level at loose corners", "corner_shifts", ()),
     Stage("loose corner width from its long edge", "corner_width_from_edge", False),
-    Stage("cloth finder", "finders", ("outlines", "sides")),
+    Stage("cloth finder", "finders", ("outlines",)),
     Stage("unread outlines searched at corners", "search_unread", False),
     Stage("wider index views of unread outlines", "wide_index_windows", ()),
     Stage("sharpened look", "sharpen_looks", ()),
