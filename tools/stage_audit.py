@@ -52,8 +52,6 @@ STAGES = (
     Stage("higher ink level at loose corners", "corner_shifts", ()),
     Stage("loose corner width from its long edge", "corner_width_from_edge", False),
     Stage("cloth finder", "finders", ("outlines",)),
-    Stage("unread outlines searched at corners", "search_unread", False),
-    Stage("wider index views of unread outlines", "wide_index_windows", ()),
     Stage("sharpened look", "sharpen_looks", ()),
     Stage("grown outlines of blurred cards", "blurred_outline_growth", 0.0),
     Stage("index finder", "index_finder", False),

@@ -391,33 +391,13 @@ class VisionConfig:
     corner_width_from_edge: bool = True
     """A loose corner is read at no less than the width its longer visible edge implies (that
     edge over the card's aspect): a strip of a fanned card shows its whole long side."""
-    # unread 7
-    search_unread: bool = True
-    """An outlined card that reads nothing is read again at its corners as an index corner
-    (`read_search.read_unread_outlines`, after the loose corners), at the width of the cards
-    read whole, or without any, at the widths the outline's two edges there imply."""
-    search_max_skew: float = 20.0
-    """How far (degrees) an outline's corner may be from a right angle to be searched."""
-    search_aspect: float = 1.45
-    """Height over width of the card implied at a searched corner."""
-    search_card_aspects: tuple[float, float] = (1.3, 1.7)
-    """An unread outline of this aspect, right-angled and as wide as the cards read, is a whole
-    card's: its corners are not searched (its index views were read already)."""
-    search_width_step: float = 0.1
-    """Card widths tried at a corner that differ by less than this share are tried once; an
-    outline this close to the read cards' width is as wide as they are."""
-    search_border: float = 0.01
-    """An outline's corner this near the frame's border (share of its long side) is not
-    searched: the frame cuts the outline there."""
-    search_shifts: tuple[float, ...] = ()
-    """Second-look ink level shifts (as `second_look_shifts`) for views at searched corners."""
-    search_min_edge: float = 0.6
-    """A searched corner needs an edge this long (share of the read cards' width)."""
-    search_min_confidence: float = 0.55
-    """A card read at a searched corner must reach this confidence."""
-    search_replace_overlap: float = 0.5
-    """A card read at a searched corner replaces its outline when they overlap this much (IoU);
-    else the outline (perhaps more cards) stays beside it, unread."""
+    # a whole card's outline
+    shape_max_skew: float = 20.0
+    """How far (degrees) a whole card's outline may be from a right angle at a corner."""
+    card_aspects: tuple[float, float] = (1.3, 1.7)
+    """A whole card's outline is of an aspect (long over short side) in this range."""
+    width_step: float = 0.1
+    """An outline this close (a share) to the read cards' width is as wide as they are."""
     # lines 7
     lines_min_length: float = 0.3
     """Straight segments shorter than this share of the smallest card side are not card sides."""
@@ -488,35 +468,6 @@ class VisionConfig:
     `sharpen_min_edge_width`), one showing glyphs it read unsurely, is read again from its
     outline moved outward by this many times the measured edge width (in frame pixels); 0
     turns this off. On dev 0.75 to 2.0 each read the same two jacks more and no wrong card."""
-    wide_index_windows: tuple[tuple[float, float], ...] = ((0.28, 0.44),)
-    """`read_wide.read_wide_indices`, last of the glyph stages: a whole outline left unread is
-    read again in index views of each of these (width, height) shares of the card in turn: a
-    deck with large indices (jumbo indices, the webcam deck of `webcam_felt`) overflows the
-    usual `index_width` x `index_height` view, its suit cut by the view's lower edge or its
-    rank wider than a glyph may be. Empty turns this off. Chosen on the training halves (named
-    of 464 at 95 px / 140 px / as photographed, no wrong name added): off 403 / 426 / 440,
-    0.28 x 0.44 406 / 429 / 444, also 0.30 x 0.44 after it 406 / 428 / 444, 0.30 x 0.44 alone
-    404 / 427 / 443; 0.26 x 0.40 before 0.28 x 0.44 named an edje queen JS at 95 px."""
-    wide_index_aspects: tuple[float, float] = (1.2, 2.1)
-    """Only an outline of this aspect (long over short side, a card seen slantwise included),
-    right-angled within `search_max_skew`, holding no corner read loose and with no corner on
-    the frame's border (`search_border`), is read so: the corner view of a region of several
-    cards, or of one the frame cuts, shows a piece of some card's index. Read in the same
-    views inside `read.read_outline` (every outline, before the loose corners), the wider
-    views named two such regions wrongly and, where they read a column of cards as one, kept
-    the loose corners from reading the cards in it; read before the index finder, they named
-    the rectangle of a photo set into a play-area view KC where the finder reads the KS in it."""
-    wide_index_insets: tuple[float, ...] = (0.0, 0.03)
-    """The outline is read so as found, then moved inward by each further share of its width
-    in turn: an outline a little outside the card takes in table at its corner, and where the
-    index runs close to the card's edge the table's ink joins the rank (webcam_felt's jack of
-    hearts). Rendered large-index cards at 95 px, outlined 4 % of their width outside: 0 and 3
-    of 6 read as found (two layouts), 6 and 5 with 0.03 (`tests/vision/test_vision_read_wide.py`).
-    The training
-    halves read the same cards with (0.0,), (0.0, 0.03) and (0.0, 0.03, 0.05), no wrong name."""
-    wide_index_max_width: float = 1.5
-    """Nor one wider than this many times the median width of the cards read whole, when there
-    are any: in a play-area view, the rectangle of a photo set into it was so read as a card."""
 
     # Cards found by their index glyphs
     index_finder: bool = True

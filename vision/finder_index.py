@@ -19,6 +19,7 @@ from itertools import islice
 import cv2
 import numpy as np
 
+from vision.card_size import card_shaped
 from vision.cards import CardObservation, Image, Quad, Reading, inside
 from vision.config import VisionConfig
 from vision.corners import CardCorner, corner_views
@@ -26,7 +27,6 @@ from vision.detect import MaskSet
 from vision.index_pairs import IndexPair, index_pairs
 from vision.model import GlyphModel
 from vision.read import read_views
-from vision.read_search import card_shaped
 
 
 @dataclass(frozen=True)

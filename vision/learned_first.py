@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vision.card_size import card_shaped
 from vision.cards import Image, Quad, Reading
 from vision.config import VisionConfig
 from vision.deblur_outline import long_side
 from vision.learned import COURTS, CardScores, LearnedReader, reading_of
 from vision.learned_index import IndexReader, named_by_both
-from vision.read_search import card_shaped
 
 
 def _key(quad: Quad) -> bytes:

@@ -12,6 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.card_size import card_shaped
 from vision.cards import CardObservation, Image, Quad, Reading
 from vision.config import VisionConfig
 from vision.corners import cards_of_index
@@ -28,7 +29,6 @@ from vision.learned import (
     scored_quads,
     with_fresh_names,
 )
-from vision.read_search import card_shaped
 
 INDEX_MODEL_PATH = DATA / "index.onnx"
 

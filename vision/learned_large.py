@@ -7,12 +7,12 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from vision.card_size import card_shaped
 from vision.cards import CardObservation, Image, Quad
 from vision.config import VisionConfig
 from vision.deblur_outline import long_side
 from vision.learned import LearnedReader, reading_of, with_fresh_names
 from vision.learned_index import IndexReader, named_by_both
-from vision.read_search import card_shaped
 
 
 def shrunk(frame: Image, quad: Quad, length: float) -> tuple[Image, Quad]:

@@ -12,7 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.card_size import CARD_ASPECT, known_width
+from vision.card_size import CARD_ASPECT, card_shaped, known_width
 from vision.cards import NEXT_CORNER, CardObservation, Image, Quad, Rank, Reading, side_lengths
 from vision.config import VisionConfig
 from vision.corners import (
@@ -47,8 +47,6 @@ from vision.outline_lines import cards_within
 from vision.pips import checked_by_pips
 from vision.propose import find_cards
 from vision.read import read_outline, read_views
-from vision.read_search import card_shaped, read_unread_outlines
-from vision.read_wide import read_wide_indices
 
 CornerRead = tuple[CardObservation, np.ndarray, float]
 """A card read at a loose corner: the observation, the corner's tip and the card's extent."""
@@ -167,13 +165,9 @@ def _recognise(
         with clock.stage("loose corners"):
             observations += read_loose_corners(frame, masks, quads, observations, model, config,
                                                loose_found)
-    with clock.stage("unread outlines"):
-        observations = read_unread_outlines(frame, observations, model, config)
     if config.read_corners and config.index_finder:
         with clock.stage("index finder"):
             observations += find_by_index(frame, masks, observations, model, config)
-    with clock.stage("wide indices"):
-        observations = read_wide_indices(frame, observations, model, config)
     if views is not None:
         with clock.stage("learned check"):
             observations = [replace(o, reading=None, confidence=0.0)

@@ -11,7 +11,6 @@ import pytest
 
 import vision.pipeline as pipeline_module
 import vision.read as read_module
-import vision.read_wide as read_wide_module
 from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Quad
@@ -135,19 +134,17 @@ class _Calls:
 
     def __init__(self) -> None:
         self.outlines: list[tuple[Quad, VisionConfig]] = []
-        self.wide: list[Quad] = []
         self.second_looks = 0
 
     def clear(self) -> None:
         self.outlines.clear()
-        self.wide.clear()
         self.second_looks = 0
 
 
 @pytest.fixture()
 def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Calls]:
     seen = _Calls()
-    outline, wide = pipeline_module.read_outline, read_wide_module._read_wide
+    outline = pipeline_module.read_outline
     second = read_module._second_look
 
     def counted_outline(frame: Image, corners: Quad, model: GlyphModel,
@@ -155,17 +152,11 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Calls]:
         seen.outlines.append((corners, config))
         return outline(frame, corners, model, config)
 
-    def counted_wide(frame: Image, corners: Quad, model: GlyphModel,
-                     config: VisionConfig) -> object:
-        seen.wide.append(corners)
-        return wide(frame, corners, model, config)
-
     def counted_second(*args: object, **kwargs: object) -> object:
         seen.second_looks += 1
         return second(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline_module, "read_outline", counted_outline)
-    monkeypatch.setattr(read_wide_module, "_read_wide", counted_wide)
     monkeypatch.setattr(read_module, "_second_look", counted_second)
     yield seen
 
@@ -187,7 +178,6 @@ def test_sure_cards_get_the_first_look_only_and_keep_their_names(
     for (_, config), is_sure in zip(calls.outlines, sure, strict=True):
         assert (config.second_look_shifts == ()) is is_sure
         assert (config.blurred_outline_growth == 0.0) is is_sure
-    assert not any(views.is_sure(q) for q in calls.wide)
     assert calls.second_looks < rescue_looks
     assert sorted(o.name for o in first if o.name) == sorted(o.name for o in rescued if o.name)
     assert {o.name for o in first if o.name} <= set(CARDS)

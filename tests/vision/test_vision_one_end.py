@@ -13,6 +13,7 @@ import pytest
 from tools.drawn_deck import covered_trick
 from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
+from vision.card_size import card_shaped
 from vision.cards import CardObservation, Image, Quad, Reading, parse_card
 from vision.config import VisionConfig
 from vision.deck_limit import within_deck
@@ -21,7 +22,6 @@ from vision.learned import CardScores, shipped_reader
 from vision.learned_index import kept_by_one_end, shipped_index_reader
 from vision.model import GlyphModel
 from vision.pipeline import recognise
-from vision.read_search import card_shaped
 
 Trick = tuple[Image, Quad, str, str]
 

@@ -30,8 +30,6 @@ GLYPH_STAGES: list[tuple[str, Any]] = [
     ("merged_ten_similarity", 1.01),  # a ten whose digits ran together
     ("index_finder", False),          # cards without an outline found by their index
     ("blurred_outline_growth", 0.0),  # blurred cards read again from a grown outline
-    ("search_unread", False),         # unread outlines searched at their corners
-    ("wide_index_windows", ()),       # wider index views of unread outlines (large indices)
 ]
 """Glyph-reader stages and the value that turns each off."""
 
