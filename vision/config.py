@@ -96,8 +96,8 @@ class OutlineFitConfig:
 @dataclass(frozen=True)
 class PipCountConfig:
     """Counting a number card's pips (`vision/pips.py`): a name whose rank the count
-    contradicts is withdrawn. Fitted on the training halves' number cards as photographed (107
-    counted right, none wrong) and on the rendered decks of Debian's card games."""
+    contradicts is withdrawn. Fitted on the training halves' number cards and on the rendered
+    decks of Debian's card games."""
 
     width: int = 80
     height: int = 120
@@ -152,11 +152,8 @@ class PipCountConfig:
     on the paper's white balance) is at most `black_chroma`; one named in a black suit where
     their redness is at least `red_redness`; a spade where their chroma is at least
     `coloured_chroma` (spades are black in four-colour decks too), a heart where their redness
-    is at most `red_free` (hearts are red in them). On the labelled number cards of every dev half
-    and scale, black pips had chroma 0.25 and redness 0.17 at most, red pips chroma 0.63 and
-    redness 0.42 at least. A four-colour deck's blue diamonds (chroma about 0.6, no redness)
-    deny a spade or a heart, not a diamond or a club; its green clubs (chroma about 0.37) deny
-    a heart or a diamond, not a club."""
+    is at most `red_free` (hearts are red in them). A four-colour deck's blue diamonds deny a
+    spade or a heart, not a diamond or a club; its green clubs deny a heart or a diamond."""
     index_box: tuple[float, float, float, float] = (0.0, 0.0, 0.22, 0.32)
     """The index corner of the upright view (left, top, right, bottom shares) whose ink colour
     the decision weighs (`vision.index_ink`)."""
@@ -170,10 +167,9 @@ class PipCountConfig:
     faces_longer_than: float = 200.0
     """An ace, jack, queen or king named on a card longer than `faces_longer_than` pixels is
     withdrawn where `least_against_face` pips or more are counted (an eight read as an ace).
-    Two are not enough: the two suit marks of some court figures (webcam_felt's queen,
-    tigullio's jack) are counted as a 2. Smaller cards are the networks' size
-    (`VisionConfig.learned_max_length`), and the card network, which knows a low card from an
-    ace or a court, backs their names already; counting every face there cost 2-3 ms a frame."""
+    Two are not enough: the two suit marks of some court figures count as a 2. Smaller cards
+    are the networks' size (`VisionConfig.learned_max_length`), whose card network knows a low
+    card from an ace or a court."""
     centre_column: float = 0.1
     """A 2's or a 3's pips lie within this share of the width from the middle."""
     mirror_reach: float = 0.07
@@ -191,17 +187,14 @@ class LearnedCornersConfig:
     upright view, the view of that corner's index."""
 
     least: float = 0.7
-    """Both networks' probability of the card, at least. Fitted on the training halves at 140
-    and 95 px: right names of covered cards from 0.6, wrong ones (an eight read as a ten, a
-    king as a jack, a two as an ace) below 0.5."""
+    """Both networks' probability of the card, at least (fitted on the training halves at 140
+    and 95 px)."""
     index_least: float = 0.6
     glyph_least: float = 0.45
     """Where the card network does not back it, the index network's reading at `index_least`
     or more is named where the glyph reader reads the same card in that corner's index view at
-    `glyph_least` or more. Fitted on the training halves at 140 and 95 px: every such agreement
-    from 0.5 and 0.4 was right (a covered card's corner, which the card network, seeing mostly
-    the card over it, does not back), nines included: a ten's pips seen sideways are no nine to
-    the glyph reader."""
+    `glyph_least` or more: a covered card's corner, which the card network, seeing mostly the
+    card over it, does not back (fitted on the training halves at 140 and 95 px)."""
     rival_reach: float = 0.3
     """A name is not given where another is given within this many card widths of its corner."""
     edge_match: float = 0.15
@@ -249,10 +242,7 @@ class VisionConfig:
     min_aspect: float = 1.15
     max_aspect: float = 2.05
     """Outlines of aspect between these are cards. Up to 2.05, not 1.9: a camera whose pixels
-    are not square squeezes a card to about 1:1.9 (the real clips of one card under a lamp),
-    and rectifying the outline undoes the squeeze. On the measured halves no name was lost and
-    none added wrong: as photographed 379 -> 380 named, 95 px views 298 -> 301, 140 px views
-    336 -> 336; the clips 1 -> 7 of 11 named."""
+    are not square squeezes a card to about 1:1.9, and rectifying the outline undoes it."""
     squeezed_aspect: float = 1.9
     max_side_ratio: float = 1.25
     """An outline longer than `squeezed_aspect` (a card squeezed by a camera's pixels) must be
@@ -321,7 +311,7 @@ class VisionConfig:
     """An edge along this share of a line across an outline marks it as two cards (`crossed`)."""
     side_contrast: float = 8.0
     """Brightness step across a line that counts as an edge along it."""
-    # reader
+    # the glyph reader
     max_index_zoom: int = 3
     """An index is warped up to this many times finer than the rectified card, when the frame
     holds that much detail."""
@@ -332,7 +322,7 @@ class VisionConfig:
     corner_long_edge: float = 1.5
     """A loose corner may have one edge shorter than `corner_min_edge` (down to this share of
     it) when its other edge is at least `corner_long_edge` times that minimum."""
-    # reader 2
+    # second looks at an index read unsurely
     second_look_shifts: tuple[float, ...] = (0.4, 0.7)
     """A corner read below `second_look_below` is split again with its ink level moved these
     shares of the way towards the paper (negative: away from it); the surest reading is kept."""
@@ -341,7 +331,7 @@ class VisionConfig:
     merged_ten_similarity: float = 0.85
     """A rank glyph in one piece is read as a ten ('1' and '0' run together) when it matches
     the tens at least this closely."""
-    # pipeline
+    # loose corners and the ends of covered cards
     plausible_width_shares: tuple[float, float] = (0.12, 0.7)
     """When no card was read, only unread outlines this wide (shares of the frame's shorter side)
     give the typical card width for reading loose corners."""
@@ -363,13 +353,10 @@ class VisionConfig:
     2 reads 3 more edje cards (middle cards of fans) for about 2.1 M instructions on the
     benchmark frame (127.1 M against 125.0 M with 0) and 4-52 M on cluttered photos (corners
     found again are mostly not read again)."""
-    # reader 3
     corner_shifts: tuple[float, ...] = (-0.5,)
     """Further second-look shifts for loose corners only (a covered card's index, often run into
     the card over it): a higher ink level parts it. Whole outlines do without (a frame's few
     unread outlines would pay most)."""
-    # finder 5
-    # fans 6
     corner_repeat_reach: float = 0.1
     corner_repeat_angle: float = 15.0
     """A loose corner whose tip lies within this share of a card width of a corner already read
@@ -387,7 +374,6 @@ class VisionConfig:
     loose_edge_reach: float = 0.1
     """A loose corner whose tip lies within this share of a card width of a side of such an
     outline, away from its corners, is a corner of the card's print: it is not read."""
-    # fans 7
     corner_width_from_edge: bool = True
     """A loose corner is read at no less than the width its longer visible edge implies (that
     edge over the card's aspect): a strip of a fanned card shows its whole long side."""
@@ -398,7 +384,7 @@ class VisionConfig:
     """A whole card's outline is of an aspect (long over short side) in this range."""
     width_step: float = 0.1
     """An outline this close (a share) to the read cards' width is as wide as they are."""
-    # lines 7
+    # cards inside an unread outline, made of straight lines (`card_lines`)
     lines_min_length: float = 0.3
     """Straight segments shorter than this share of the smallest card side are not card sides."""
     lines_max_segments: int = 80
@@ -411,12 +397,10 @@ class VisionConfig:
     lines_max_aspect: float = 1.75
     """Aspect limits of a card made of outline lines (1.3-1.6 and a little perspective)."""
     lines_min_share: float = 0.75
-    """The four segments must cover this share of the quad's sides together (the cards found by
-    lines on edje have 0.8-0.9; at 0.5 a tiled floor gives three times as many quads to check,
-    at 0.9 none of those cards is found)."""
+    """The four segments must cover this share of the quad's sides together."""
     lines_min_support: float = 0.7
     """A straight edge must run along this share of each of the quad's four sides."""
-    # blur 8
+    # blurred indices sharpened
     sharpen_looks: tuple[float, ...] = (0.0, 0.4, 0.7, -0.3)
     """A card that reads nothing after the second look has its blurred corners (those that showed
     glyphs) unsharp-masked and split again at these ink level shifts (as `second_look_shifts`);
@@ -424,21 +408,17 @@ class VisionConfig:
     sharpen_radius: float = 0.04
     sharpen_amount: float = 3.0
     """Unsharp mask: the view minus `sharpen_amount` times its Gaussian blur of this share of the
-    view's width (about a glyph stroke's width), added to the view. A radius of 0.02 or 0.08 each
-    gave a wrong identity on edje."""
+    view's width (about a glyph stroke's width), added to the view."""
     sharpen_min_edge_width: float = 0.075
     sharpen_min_levels: int = 2
     """A name read from a sharpened view at fewer of `sharpen_looks`' levels than this is an
-    artefact of the sharpening (at one level only, a jack read `9S` and a price sticker `TC`
-    with some radii and amounts)."""
+    artefact of the sharpening."""
     sharpen_min_confidence: float = 0.7
-    """A card read only once sharpened must reach this confidence (above `min_confidence`):
-    with it, no radius from 0.02 to 0.08 or amount from 1.5 to 4.5 gave a wrong identity on
-    dev."""
+    """A card read only once sharpened must reach this confidence (above `min_confidence`)."""
     """Only views whose steepest ink edges are at least this wide (share of the view's width) are
     blurred enough to be sharpened: the benchmark's artwork views measure 0.05-0.07, the blurred
     webcam indices that read after sharpening 0.08-0.14."""
-    # pieces 8
+    # the learned readers before the glyph reader
     learned_first: bool = True
     """The learned reader sees every whole card of its size before the glyph reader does: a card
     both its views already name at the level where they name a card alone (`threshold` of the
@@ -461,15 +441,15 @@ class VisionConfig:
     first look (`LearnedViews.agreed`) with the lower joint probability this or more, is not
     read by the glyph reader either: the networks name it (`learned_index.named_with_index`),
     at that probability; the decision then weighs it as any name (the table's threshold is the
-    decision's, `vision/data/decision.json`). On the dev halves the names are the same either
-    way. Needs `learned_skip_plain`. None: such cards get the glyph reader's look."""
+    decision's, `vision/data/decision.json`). Needs `learned_skip_plain`. None: such cards get
+    the glyph reader's look."""
     blurred_outline_growth: float = 1.0
     """`read.read_outline`: an unread card whose two index views are blurred (edge width from
     `sharpen_min_edge_width`), one showing glyphs it read unsurely, is read again from its
     outline moved outward by this many times the measured edge width (in frame pixels); 0
-    turns this off. On dev 0.75 to 2.0 each read the same two jacks more and no wrong card."""
+    turns this off."""
 
-    # Cards found by their index glyphs
+    # cards found by their index glyphs
     index_finder: bool = True
     """Look for card indices by their glyphs (a rank over a suit) where light area is left
     unexplained by the cards read (`finder_index.py`)."""
@@ -477,9 +457,7 @@ class VisionConfig:
     """Side of the neighbourhood ink is compared with, as a share of the frame's shorter side."""
     index_pair_contrasts: tuple[float, ...] = (14.0, 10.0)
     """How much darker than its neighbourhood's mean grey a pixel must be to count as ink: the
-    glyphs are sought at each level in turn. Edje identified: 477 at 14 or 20 alone, 478 at 10
-    alone (a queen whose index runs into its picture's frame lost, two pale cards gained), 479
-    at both."""
+    glyphs are sought at each level in turn."""
     index_glyph_pixels: tuple[float, float] = (6.0, 0.12)
     """Least glyph size in detection pixels, and greatest as a share of the shorter side."""
     index_glyph_aspect: float = 5.0
@@ -501,15 +479,12 @@ class VisionConfig:
     """At most this many rank and suit pairs are read in one frame."""
     index_rank_offset: tuple[float, float] = (8.0, 12.0)
     """Where the rank glyph's box starts, across and down from the card's corner, in rectified
-    card pixels (`card_width` wide): medians over the cards read whole in dev (edje 7.7, 11.8;
-    felt 5.8, 12.1)."""
+    card pixels (`card_width` wide)."""
     index_rank_heights: tuple[float, ...] = (0.135, 0.16)
     """Rank glyph heights as shares of the card width at which an index is read (both must read
-    the same card). On the cards read whole in dev, 10th to 90th percentile: edje 0.134-0.16
-    (median 0.153), felt 0.113-0.14 (median 0.132)."""
+    the same card)."""
     index_min_confidence: float = 0.65
-    """The surer reading of a card found by its index must reach this (0.55 reads the same
-    cards on dev: every card found this way reads at 0.79 or more)."""
+    """The surer reading of a card found by its index must reach this."""
     index_light_grow: float = 0.03
     """The light area searched is grown by a disc of this share of the shorter side (glyphs at
     a card's edge may open into the dark beyond it)."""
@@ -518,19 +493,16 @@ class VisionConfig:
     light in the first whiteness mask: glyphs on paper, not grain or print on a dark thing."""
     index_read_shares: tuple[float, float] = (0.11, 0.19)
     """Where cards were read whole, a rank glyph must be this share of their median width
-    (a pip or a picture's detail is larger; (0.09, 0.22) reads the same cards on dev)."""
+    (a pip or a picture's detail is larger)."""
     index_same_shape: float = 0.8
     """Rank and suit glyphs overlapping this much (drawn upright in one square) are two pips of
-    one shape, not an index (pips on dev 0.85-0.97; without this rule two number cards' pips
-    were read as jacks)."""
+    one shape, not an index."""
     index_outline_margin: float = 0.2
     """Share of an outline's area that its card's light region may spill past it."""
     index_rank_aspect: float = 1.05
     index_suit_aspect: float = 1.5
     """Greatest width over height of a rank glyph (one piece: a ten's digits are taller than
-    wide too) and of a suit glyph: on the cards read whole in edje, ranks are about 0.45-0.7
-    as wide as tall (10th-90th percentile). Letters of text read sideways fail this, which
-    halves the finder's time on cluttered photos (same cards read on dev)."""
+    wide too) and of a suit glyph: letters of text read sideways fail it."""
 
     finders: tuple[str, ...] = ("outlines", "cloth")
     """The finders that propose outlines (`vision.propose.FINDERS`, by name)."""
@@ -552,7 +524,7 @@ class VisionConfig:
     second cue name it alike: the card network (never a nine: the pips of a ten seen sideways
     are a nine to both networks) or the glyph reader (`learned_corners.py`). None: off."""
 
-    # The learned reader (vision/learned.py, vision/data/reader.onnx)
+    # the learned readers (vision/learned.py, vision/data/reader.onnx)
     learned_reader: bool = True
     """Check every whole card with the learned reader: a glyph reading stands only where both
     of the network's views back it, and a card the glyphs left unread is named where both views
@@ -567,9 +539,7 @@ class VisionConfig:
     itself stands or falls as before. None: off."""
     learned_max_length: float = 200.0
     """The learned reader checks cards up to this long side in pixels: it is trained on cards
-    of the table camera's size (90-140 px long) and vetoes right readings of close-ups (as
-    photographed, vosloo_crops' measured half fell from 1.00 to 0.82 with it; at 140 px
-    0.92), where the glyph reader alone names far fewer wrong cards than at camera scale."""
+    of the table camera's size (90-140 px long) and would veto right readings of close-ups."""
     learned_index: bool = True
     """A whole card of the learned reader's size it does not name alone is named where the
     index reader (`vision/learned_index.py`, a second network over its index corners at more
