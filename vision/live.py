@@ -63,9 +63,8 @@ class LiveConfig:
     view_long_side: int = 1088
     """The play-area view is searched for outlines at up to this long side, where a photo is
     shrunk to `VisionConfig.detect_long_side` (0: as a photo). A 1080p camera's play area
-    (about 1080 px square, cards 140 px) is then searched as it is: on the measured halves set
-    in play-area views (`vision eval --in-frame`) recall at 140 px rose from 0.647 to 0.784
-    (0.719 when shrunk to 864), and at 95 px (a 732 px view) from 0.642 to 0.671."""
+    (about 1080 px square, cards 140 px) is then searched as it is: shrunk, its cards are too
+    small for the masks' morphology."""
 
 
 def view_config(vision_config: VisionConfig, config: LiveConfig) -> VisionConfig:
