@@ -38,16 +38,16 @@ class Stage:
     field: str
     other: Any
     """The value that differs from the shipped one: off for a stage shipped on, on otherwise."""
+    shipped_off: bool = False
 
     def shipped_on(self) -> bool:
-        """True when the shipped settings run it (the other value, False, 0, () or fewer
-        finders, is off)."""
-        return self.field == "finders" or not self.other
+        """True when the shipped settings run it (`other` turns it off)."""
+        return not self.shipped_off
 
 
 STAGES = (
     Stage("loose corners", "read_corners", False),
-    Stage("further masks for loose corners", "corner_more_masks", 0),
+    Stage("loose corners in the brightest mask and the one cut along edges", "corner_masks", 2),
     Stage("second look at lower ink levels", "second_look_shifts", ()),
     Stage("higher ink level at loose corners", "corner_shifts", ()),
     Stage("loose corner width from its long edge", "corner_width_from_edge", False),

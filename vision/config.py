@@ -270,7 +270,9 @@ class VisionConfig:
     """Ink this close to the card's outer edges (share of the index width) is ignored."""
     read_corners: bool = True
     """Also read cards of which only a corner shows (trick piles), once some card was found."""
-    corner_masks: int = 2
+    corner_masks: int = 4
+    """The first this many colour masks are searched for loose corners: the whiteness levels, and
+    the mask cut along edges, which parts cards touching in a fan."""
     corner_min_edge: float = 0.3
     """Both edges at a corner must be this long, as a share of the typical card width."""
     corner_min_share: float = 0.08
@@ -347,12 +349,6 @@ class VisionConfig:
     pair_min_cosine: float = 0.9
     """The two corners' index views must look along one line (the same way or opposite ways),
     within this cosine."""
-    corner_more_masks: int = 2
-    """Masks searched for loose corners after the first `corner_masks`: the next ones are the
-    brightest whiteness level and the mask cut along edges, which parts cards touching in a fan.
-    2 reads 3 more edje cards (middle cards of fans) for about 2.1 M instructions on the
-    benchmark frame (127.1 M against 125.0 M with 0) and 4-52 M on cluttered photos (corners
-    found again are mostly not read again)."""
     corner_shifts: tuple[float, ...] = (-0.5,)
     """Further second-look shifts for loose corners only (a covered card's index, often run into
     the card over it): a higher ink level parts it. Whole outlines do without (a frame's few

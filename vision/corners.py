@@ -199,9 +199,9 @@ def cards_of_index(outline: Quad, config: VisionConfig, aspect: float = 1.4) -> 
 
 
 def searched_masks(masks: MaskSet, config: VisionConfig) -> list[int]:
-    """The masks searched for loose corners: the first `corner_masks` and
-    `corner_more_masks` colour masks, then the learned finder's (`LearnedFinderConfig.corners`)."""
-    searched = config.corner_masks + config.corner_more_masks
+    """The masks searched for loose corners: the first `corner_masks` colour masks, then the
+    learned finder's (`LearnedFinderConfig.corners`)."""
+    searched = config.corner_masks
     first = [index for index in range(min(searched, len(masks.masks)))
              if index not in masks.fallback and index not in masks.learned]
     learned = config.learned_finder is not None and config.learned_finder.corners

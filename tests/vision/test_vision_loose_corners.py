@@ -19,7 +19,7 @@ from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 
-MORE_MASKS = glyph_config(corner_more_masks=2)
+MORE_MASKS = glyph_config(corner_masks=4)
 NO_REPEAT_RULE = replace(MORE_MASKS, corner_repeat_reach=0.0, index_finder=False)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 
@@ -33,14 +31,14 @@ def _tips(masks: MaskSet, config: VisionConfig) -> set[tuple[int, int]]:
     return {(round(float(c.tip[0])), round(float(c.tip[1]))) for c in corners}
 
 
-SEARCH_MORE = VisionConfig(corner_more_masks=2)
-"""The two further masks are off by default (speed); these tests switch them on."""
+SEARCH_MORE = VisionConfig(corner_masks=4)
+FIRST_TWO = VisionConfig(corner_masks=2)
 
 
 def test_top_card_corner_of_a_fan_is_found_in_the_mask_cut_along_edges() -> None:
-    assert (80, 56) not in _tips(_fan_masks(3), replace(VisionConfig(), corner_more_masks=0))
+    assert (80, 56) not in _tips(_fan_masks(3), FIRST_TWO)
     assert (80, 56) in _tips(_fan_masks(3), SEARCH_MORE)
-    assert (40, 60) in _tips(_fan_masks(3), replace(SEARCH_MORE, corner_more_masks=0))
+    assert (40, 60) in _tips(_fan_masks(3), FIRST_TWO)
 
 
 def test_fallback_masks_are_not_searched_for_corners() -> None:

@@ -64,7 +64,7 @@ def _tips(config: VisionConfig) -> list[tuple[int, int]]:
 
 
 def test_a_corner_with_one_short_edge_is_found() -> None:
-    config = replace(VisionConfig(), corner_masks=1)
+    config = replace(VisionConfig(), corner_masks=3)
     assert (50, 50) in _tips(config)
     assert (50, 50) not in _tips(replace(config, corner_short_edge=1.0))
 
