@@ -160,7 +160,9 @@ def scene(design: str, length: float, seed: int) -> tuple[np.ndarray, list[dict[
     step = length * 1.3
     columns, rows = max(1, int(width // step)), max(1, int(height // step))
     cells = rng.permutation(columns * rows)[: min(8, columns * rows)]
-    chosen = rng.choice(len(names), size=len(cells), replace=False)
+    # One deck holds each card once: the cards laid over others are drawn from the rest.
+    order = rng.permutation(len(names))
+    chosen, rest = order[: len(cells)], list(order[len(cells):])
     cards: list[dict[str, Any]] = []
     for cell, pick in zip(cells, chosen, strict=True):
         centre = ((cell % columns + 0.5) * step + rng.uniform(-8, 8),
@@ -170,9 +172,9 @@ def scene(design: str, length: float, seed: int) -> tuple[np.ndarray, list[dict[
         quad = paste_card(frame, make(name), centre, length, angle,
                           tilt=float(rng.uniform(0.0, 0.06)))
         cards.append(_label(name, quad))
-        if rng.uniform() < 0.3:
+        if rest and rng.uniform() < 0.3:
             # A card laid partly over it, as the next card of a trick.
-            over = names[int(rng.integers(len(names)))]
+            over = names[int(rest.pop())]
             turn = np.deg2rad(angle)
             shift = 0.55 * length * np.array([-np.sin(turn), np.cos(turn)])
             quad = paste_card(frame, make(over), (centre[0] + shift[0], centre[1] + shift[1]),
