@@ -17,6 +17,7 @@ from vision.deck_faces import DeckFaces
 from vision.deck_match import DeckMatcher, matcher_for
 from vision.errors import VisionError
 from vision.evidence import FEATURES, Evidence, as_vector, frame_evidence
+from vision.learned_first import LearnedViews
 
 DECISION_PATH = Path(__file__).resolve().parent / "data" / "decision.json"
 
@@ -97,8 +98,8 @@ def shipped_threshold() -> float:
 
 
 def decided(frame: Image, observations: Sequence[CardObservation], config: VisionConfig,
-            settled: Sequence[CardObservation] = (), deck: DeckFaces | None = None
-            ) -> list[CardObservation]:
+            settled: Sequence[CardObservation] = (), deck: DeckFaces | None = None,
+            scores: LearnedViews | None = None) -> list[CardObservation]:
     """The observations with each name's confidence the shipped decision's calibrated
     probability that it is right, from the evidence the frame gives (its reading keeps the
     confidence of the stage that read it); observations that are one of `settled` (decided when
@@ -112,7 +113,7 @@ def decided(frame: Image, observations: Sequence[CardObservation], config: Visio
     decision = shipped_decision()
     matcher = matcher_for(deck) if deck is not None and len(deck) else None
     out = list(observations)
-    for k, evidence in enumerate(frame_evidence(frame, observations, config, fresh)):
+    for k, evidence in enumerate(frame_evidence(frame, observations, config, fresh, scores)):
         observation = observations[k]
         if evidence is None or observation.reading is None:
             continue

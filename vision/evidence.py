@@ -15,6 +15,7 @@ from vision.corners import cards_of_index
 from vision.deblur_outline import long_side
 from vision.index_ink import IndexInk, index_inks, outline_ink
 from vision.learned import COURTS, RANK_CLASSES, SUIT_CLASSES, CardScores, shipped_reader
+from vision.learned_first import LearnedViews
 from vision.learned_index import shipped_index_reader
 from vision.pips import PIP_RANKS, read_ace, read_pips
 
@@ -52,12 +53,13 @@ def as_vector(evidence: Evidence) -> np.ndarray:
 
 
 def frame_evidence(frame: Image, observations: Sequence[CardObservation],
-                   config: VisionConfig, weighed: Sequence[bool] | None = None
-                   ) -> list[Evidence | None]:
+                   config: VisionConfig, weighed: Sequence[bool] | None = None,
+                   scores: LearnedViews | None = None) -> list[Evidence | None]:
     """The evidence for each named observation of a frame (None where unnamed, or left out by
     `weighed`; every observation's name still counts for `repeated`): the card and index
     networks see every weighed named whole outline, and both cards a loose corner's index
-    implies (`corners.cards_of_index`), in one pass each."""
+    implies (`corners.cards_of_index`), in one pass each; the quads `scores` (the frame's own
+    cache, as the reading stages left it) holds already are not shown to them again."""
     named = [k for k, o in enumerate(observations)
              if o.reading is not None and (weighed is None or weighed[k])]
     quads: list[Quad] = []
@@ -67,8 +69,9 @@ def frame_evidence(frame: Image, observations: Sequence[CardObservation],
         hypotheses = [outline] if observations[k].whole else list(cards_of_index(outline, config))
         spans[k] = (len(quads), len(quads) + len(hypotheses))
         quads.extend(hypotheses)
-    card = shipped_reader().scores(frame, quads) if quads else []
-    index = shipped_index_reader().scores(frame, quads) if quads else []
+    cache = scores if scores is not None else LearnedViews(frame, shipped_reader())
+    card = cache.scores(quads) if quads else []
+    index = cache.index_scores(shipped_index_reader(), quads) if quads else []
     counts = Counter(o.name for o in observations if o.name is not None)
     pips = config.pip_count or PipCountConfig()
     out: list[Evidence | None] = [None] * len(observations)

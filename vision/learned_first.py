@@ -82,20 +82,32 @@ class LearnedViews:
         return self.alone_reading(quad) or self.agreed.get(_key(quad))
 
 
+def sharing(frame: Image, reader: LearnedReader, cache: LearnedViews | None,
+            sure_at: float = 2.0) -> LearnedViews:
+    """Views of the frame that keep their scores in `cache`'s (the frame's own, when it is of
+    this frame and reader): each quad is shown to each network once, whichever stage asks."""
+    if cache is None or cache.frame is not frame or cache.reader is not reader:
+        return LearnedViews(frame, reader, sure_at)
+    return LearnedViews(frame, reader, sure_at, scored=cache.scored,
+                        index_scored=cache.index_scored)
+
+
 def outline_key(quad: Quad) -> bytes:
     """An outline's identity across stages: its corners' bytes."""
     return _key(quad)
 
 
 def learned_views(frame: Image, quads: list[Quad], reader: LearnedReader,
-                  config: VisionConfig, index: IndexReader | None = None) -> LearnedViews:
+                  config: VisionConfig, index: IndexReader | None = None,
+                  cache: LearnedViews | None = None) -> LearnedViews:
     """The network's look at every outline of its size (`learned_max_length`) when
     `learned_first` is set, and the index reader's (when given) at those of a card's shape it
-    is not sure of; otherwise an empty cache in which no card is sure."""
+    is not sure of; otherwise views in which no card is sure. Scores are kept in `cache`'s
+    (`sharing`)."""
     rule = reader.rule
     if not config.learned_first:
-        return LearnedViews(frame, reader)
-    views = LearnedViews(frame, reader, rule.threshold)
+        return sharing(frame, reader, cache)
+    views = sharing(frame, reader, cache, rule.threshold)
     sized = [q for q in quads if long_side(q) <= config.learned_max_length]
     views.scores(sized)
     if index is not None:

@@ -150,12 +150,16 @@ def _suit_seen(reading: Reading, scores: CardScores) -> float:
 
 
 def index_support(frame: Image, corners: list[Quad], readings: list[Reading],
-                  reader: IndexReader, config: VisionConfig) -> list[float]:
+                  reader: IndexReader, config: VisionConfig,
+                  index_scores: Callable[[list[Quad]], list[CardScores]] | None = None,
+                  ) -> list[float]:
     """For each loose corner (its index box, `vision.corners.corner_views`) and its glyph
     reading, the index reader's probability of that card in the index view of the corner: the
-    view of a card the corner implies (`cards_of_index`) whose top-left is the corner's tip."""
+    view of a card the corner implies (`cards_of_index`) whose top-left is the corner's tip.
+    `index_scores` gives the index reader's scores of quads seen before (as
+    `named_with_index`)."""
     quads = [quad for box in corners for quad in cards_of_index(box, config)]
-    found = reader.scores(frame, quads)
+    found = (index_scores or (lambda seen: reader.scores(frame, seen)))(quads)
     out = []
     for n, (box, reading) in enumerate(zip(corners, readings, strict=True)):
         best = 0.0

@@ -32,7 +32,7 @@ from vision.faces import JOKER, FaceSet, builtin_faces
 from vision.finder_index import find_by_index
 from vision.learned import CardScores, checked, decide, shipped_reader, surer_of
 from vision.learned_corners import named_at_corners
-from vision.learned_first import LearnedViews, learned_views, outline_key
+from vision.learned_first import LearnedViews, learned_views, outline_key, sharing
 from vision.learned_index import (
     index_support,
     kept_by_one_end,
@@ -55,6 +55,7 @@ CornerRead = tuple[CardObservation, np.ndarray, float]
 def read_frame(
     frame: Image, model: GlyphModel, config: VisionConfig | None = None,
     stages: StageClock | None = None, settled: Sequence[CardObservation] = (),
+    scores: LearnedViews | None = None,
 ) -> list[CardObservation]:
     """Return an observation for every card found in a BGR frame, each name with the
     confidence of the stage that gave it (`recognise`: with the decision's instead; the CPU
@@ -66,16 +67,19 @@ def read_frame(
 
     With the learned finder looking only in doubt (`LearnedFinderConfig.in_doubt`), the frame
     is read first without it; where that leaves something unread, it is read again with it,
-    and only the fresh names of that second look are added (`vision.doubt.merged`)."""
+    and only the fresh names of that second look are added (`vision.doubt.merged`).
+
+    The networks' scores of the frame's quads are kept in `scores` when given (the frame's
+    own, `learned_first.sharing`), for every look and for the decision after."""
     config = config or VisionConfig()
     finder = config.learned_finder
     if finder is None or not finder.in_doubt:
-        return _recognise(frame, model, config, stages, settled)
+        return _recognise(frame, model, config, stages, settled, scores=scores)
     clock = stages or StageClock(enabled=False)
     colour_only = config_with(config, (("learned_finder", None),))
     with clock.stage("masks"):
         colour = card_masks(frame, colour_only)
-    first = _recognise(frame, model, colour_only, clock, settled, colour)
+    first = _recognise(frame, model, colour_only, clock, settled, colour, scores)
     if not in_doubt(first):
         return first
     known = [*settled, *(o for o in first if o.name and o.whole)]
@@ -85,7 +89,7 @@ def read_frame(
         height, width = frame.shape[:2]
         region = doubt_region(first, width, height, finder.reach) if finder.reach else None
         masks = with_learned_faces(colour, finder, region)
-    return merged(first, _recognise(frame, model, second, again, known, masks))
+    return merged(first, _recognise(frame, model, second, again, known, masks, scores))
 
 
 @lru_cache(maxsize=64)
@@ -98,10 +102,10 @@ def config_with(config: VisionConfig, changes: tuple[tuple[str, Any], ...]) -> V
 def _recognise(
     frame: Image, model: GlyphModel, config: VisionConfig,
     stages: StageClock | None, settled: Sequence[CardObservation],
-    masks: MaskSet | None = None,
+    masks: MaskSet | None = None, scores: LearnedViews | None = None,
 ) -> list[CardObservation]:
     """One look at the frame with the given settings (`recognise`), in `masks` when they are
-    made already."""
+    made already, the networks' scores kept in `scores` when given."""
     clock = stages or StageClock(enabled=False)
     faces = builtin_faces() + model.faces
     if masks is None:
@@ -111,12 +115,12 @@ def _recognise(
     with clock.stage("outlines"):
         quads = find_cards(frame, config, masks)
     kept: set[int] = set()
-    views = LearnedViews(frame, shipped_reader()) if config.learned_reader else None
+    views = sharing(frame, shipped_reader(), scores) if config.learned_reader else None
     if views is not None and config.learned_first:
         with clock.stage("learned first"):
             views = learned_views(frame, [q for q in quads if not any(
                 same_outline(o.corners, q) for o in settled)], views.reader, config,
-                shipped_index_reader() if config.learned_index else None)
+                shipped_index_reader() if config.learned_index else None, scores)
     sure = views.is_sure if views is not None else _never
     first_look = config_with(config, (("second_look_shifts", ()), ("blurred_outline_growth", 0.0)))
     provisional: set[bytes] = set()
@@ -406,7 +410,8 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
         index = shipped_index_reader()
         readings = [observations[k].reading for k in loose]
         support = index_support(frame, [observations[k].corners for k in loose],
-                                [r for r in readings if r is not None], index, config)
+                                [r for r in readings if r is not None], index, config,
+                                lambda quads: views.index_scores(index, quads))
         backed = frozenset(k for k, level in zip(loose, support, strict=True)
                            if level >= index.loose_support)
     out = checked(observations, scores, rule, backed)
@@ -795,7 +800,8 @@ def recognise(
     knowing the model's enrolled deck: the table takes names from the decision's threshold),
     and no card named more often than the deck holds it (`vision.deck_limit.within_deck`)."""
     config = config or VisionConfig()
-    observations = read_frame(frame, model, config, stages, settled)
+    scores = LearnedViews(frame, shipped_reader())
+    observations = read_frame(frame, model, config, stages, settled, scores)
     with (stages or StageClock(enabled=False)).stage("decision"):
-        return within_deck(decided(frame, observations, config, settled, model.deck),
+        return within_deck(decided(frame, observations, config, settled, model.deck, scores),
                            config.copies)
