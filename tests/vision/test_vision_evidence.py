@@ -154,7 +154,7 @@ def test_a_court_named_another_court_of_its_suit_keeps_its_weaker_end_not_its_st
 
 
 def test_an_ace_without_its_middle_pip_is_held_against_and_a_low_card_seen_as_one() -> None:
-    seeds = range(30, 34)
+    seeds = range(30, 38)
     aces = _cues("artwork", 140.0, seeds, lambda n: n if n[0] == "A" else None)
     low_as_aces = _cues("plain", 140.0, seeds,
                         lambda n: "A" + n[1] if n[0] in "2345678" else None)
