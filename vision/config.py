@@ -548,15 +548,12 @@ class VisionConfig:
     vetoes stands where the index reader gives that card this or more at one end, on an
     outline of a card's shape (`learned_index.kept_by_one_end`): the card network, shown a card
     whose other end lies under another card, sees mostly that card. The levels are the covered
-    corners' (`LearnedCornersConfig.index_least`, `glyph_least`); wrong glyph readings on the
-    training halves got 0.00-0.04 from the index reader. None: off."""
+    corners' (`LearnedCornersConfig.index_least`, `glyph_least`). None: off."""
     index_one_end_glyph: float = 0.45
     index_one_end_suit: float = 0.5
     """The card network must give the name's suit this much in one of its views, covered or
     not: its ink shows on the card's uncovered part. The index and glyph readers, colour-blind
-    at this size, take a four-colour deck's blue diamonds and green clubs for spades (the drawn
-    deck without its profile: 7 wrong names more at 140 px and 3 at 95 px without this, all
-    given their suit 0.39 or less; the training halves' names from one end got 0.56 and 0.80)."""
+    at this size, take a four-colour deck's blue diamonds and green clubs for spades."""
     learned_large_length: float = 140.0
     """A whole card longer than `learned_max_length` that the glyph reader leaves unread is
     shown to the learned reader shrunk to this long side (area averaging), and named where both
