@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
-from vision.straight_edges import _edge_shares as edge_shares
+from vision.outline_sides import _edge_shares as edge_shares
 
 Segments = npt.NDArray[np.float32]
 """Rows of x0, y0, x1, y1."""

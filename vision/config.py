@@ -36,6 +36,30 @@ class FeltFinderConfig:
 
 
 @dataclass(frozen=True)
+class SideFinderConfig:
+    """The side finder's tunables (`vision/outline_sides.py`, `propose.SideFinder`): a card built
+    on a whole side of a region that is not card-shaped."""
+
+    epsilon: float = 0.015
+    """Tolerance (share of the perimeter) of the polygon in which whole card sides are sought."""
+    max_skew: float = 20.0
+    """How far (degrees) the corners at both ends of a whole side may be from a right angle."""
+    aspects: tuple[float, ...] = (1.35, 1.45, 1.55)
+    """Card aspects tried when a card is built on one whole side."""
+    min_neighbour: float = 0.25
+    """The sides leaving a whole side must be this share of the card's depth."""
+    min_evidence: float = 0.6
+    """Share of the built card's far side that must lie on an edge (within reach x its size)."""
+    min_coverage: float = 0.5
+    """Share of a built card that must lie inside the region it was built from."""
+    same_region_iou: float = 0.7
+    """A region overlapping one that gave a card this much is that card: no sides are sought."""
+    size_ratio: float = 0.25
+    """A built card must be between this share of and its inverse times the typical area of the
+    cards found whole."""
+
+
+@dataclass(frozen=True)
 class LearnedFinderConfig:
     """The learned finder (`vision/finder_net.py`): a network marks every card face's visible
     inside, and the outlines of that mask are candidates like those of the colour masks."""
@@ -306,7 +330,7 @@ class VisionConfig:
     """When corners disagree, those read less surely than this are set aside."""
     single_corner_factor: float = 0.85
     agreement_bonus: float = 0.2
-    # edges along and across an outline (`straight_edges`)
+    # edges along and across an outline (`outline_sides`)
     side_reach: float = 0.03
     """A straight edge is sought within this share of the side's length either way of a line."""
     side_cover_evidence: float = 0.7
@@ -500,8 +524,10 @@ class VisionConfig:
     """Greatest width over height of a rank glyph (one piece: a ten's digits are taller than
     wide too) and of a suit glyph: letters of text read sideways fail it."""
 
-    finders: tuple[str, ...] = ("outlines", "cloth")
+    finders: tuple[str, ...] = ("outlines", "sides", "cloth")
     """The finders that propose outlines (`vision.propose.FINDERS`, by name)."""
+    side_finder: SideFinderConfig = SideFinderConfig()
+    """The side finder's tunables."""
     felt_finder: FeltFinderConfig = FeltFinderConfig()
     """The cloth finder's tunables."""
     learned_finder: LearnedFinderConfig | None = LearnedFinderConfig()

@@ -15,7 +15,7 @@ import numpy as np
 from vision.card_lines import line_quads, line_segments
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
-from vision.straight_edges import crossed
+from vision.outline_sides import crossed
 
 
 def _sides(quad: Quad) -> tuple[float, float]:

@@ -22,6 +22,7 @@ from vision.config import VisionConfig
 from vision.detect import (
     MaskSet,
     card_masks,
+    order_corners,
     quad_of,
     rect_iou,
     same_box,
@@ -31,20 +32,25 @@ from vision.errors import VisionError
 from vision.finder_felt import card_regions, light_share, object_mask
 from vision.finder_parts import parted_pieces
 from vision.outline_boxes import Bounds, bounds, bounds_iou
-from vision.straight_edges import crossed
+from vision.outline_sides import crossed, side_quads
 
 Candidate = tuple[float, Quad]
 """A proposed outline in mask pixels and its rank: the finder's priority plus its own score."""
+Region = tuple[Image, Sequence[int]]
+"""A region's outer contour and its bounding rectangle (x, y, w, h), in mask pixels."""
 
 
 @dataclass
 class Search:
-    """One frame's search for outlines: its masks and the candidates proposed so far (ranked)."""
+    """One frame's search for outlines: its masks, the candidates proposed so far (ranked), and
+    what the outline finder learned of the regions it saw."""
 
     frame: Image
     masks: MaskSet
     config: VisionConfig
     candidates: list[Candidate] = field(default_factory=list)
+    unshaped: list[Region] = field(default_factory=list)
+    """Regions of card size that are not card-shaped as a whole."""
     found_boxes: list[Sequence[int]] = field(default_factory=list)
     """Bounding rectangles of the regions that gave outlines outside the fallback masks."""
 
@@ -86,7 +92,8 @@ class OutlineFinder:
     priority = 0.0
 
     def propose(self, search: Search) -> list[Candidate]:
-        """The card-shaped outlines of every mask's regions."""
+        """The card-shaped outlines of every mask's regions; the others are kept in `search`
+        for the finders after it."""
         masks, config, area = search.masks, search.config, search.area
         proposed: list[Candidate] = []
         seen_boxes: list[Sequence[int]] = []
@@ -120,6 +127,7 @@ class OutlineFinder:
                                          found[0]))
                     continue
                 if found is None:
+                    search.unshaped.append((contour, box))
                     continue
                 seen_boxes.append(box)
                 quad, support = found
@@ -128,6 +136,53 @@ class OutlineFinder:
                 proposed.append(((FALLBACK_RANK if fallback else 0.0) + round(support, 1)
                                  + region_area / area, quad))
         return proposed
+
+
+def _piece_of(inner: Sequence[int], outer: Sequence[int]) -> bool:
+    """True when rectangle `inner` (x, y, w, h) lies within `outer` (nine tenths of it) and
+    `outer` is at most four times as large: a piece of the same card."""
+    across = min(inner[0] + inner[2], outer[0] + outer[2]) - max(inner[0], outer[0])
+    down = min(inner[1] + inner[3], outer[1] + outer[3]) - max(inner[1], outer[1])
+    inner_area = inner[2] * inner[3]
+    return (across > 0 and down > 0 and across * down >= 0.9 * inner_area
+            and outer[2] * outer[3] <= 4 * inner_area)
+
+
+class SideFinder:
+    """Cards built on a whole side of a region that is not card-shaped (the top card of a
+    fanned pile, a card touching a light object), their far side on a visible edge."""
+
+    name = "sides"
+    priority = -20.0
+
+    def propose(self, search: Search) -> list[Candidate]:
+        """A card for each whole side of the unshaped regions, scored by its far side's edge."""
+        masks, config, sides = search.masks, search.config, search.config.side_finder
+        if masks.gray is None:
+            return []
+        regular = [quad for score, quad in search.candidates if score > FALLBACK_RANK]
+        taken = np.array([bounds(quad) for quad in regular]).reshape(-1, 4)
+        # Cards on one table are of one size: a card built far smaller or larger than those
+        # found whole is something else.
+        typical = float(np.median([cv2.contourArea(q) for q in regular])) if regular else None
+        built: list[Candidate] = []
+        for contour, box in search.unshaped:
+            # A region much like one that gave a card, or lying within it, is that card.
+            if any(rect_iou(box, other) > sides.same_region_iou or _piece_of(box, other)
+                   for other in search.found_boxes):
+                continue
+            for quad, share in side_quads(contour, masks.gray, config, search.min_side, taken):
+                ordered = order_corners(quad)
+                size = cv2.contourArea(ordered)
+                if typical is not None and not (
+                    sides.size_ratio * typical <= size <= typical / sides.size_ratio
+                ):
+                    continue
+                if any(np.abs(ordered - other).max() < 0.03 * search.min_side
+                       for _, other in search.candidates + built):
+                    continue
+                built.append((round(share, 1), ordered))
+        return built
 
 
 GATE_STEP = 4
@@ -217,7 +272,7 @@ class ClothFinder:
 
 
 FINDERS: dict[str, Finder] = {finder.name: finder
-                              for finder in (OutlineFinder(), ClothFinder())}
+                              for finder in (OutlineFinder(), SideFinder(), ClothFinder())}
 """Every finder by name, in the order they run (each sees what those before it proposed)."""
 
 

@@ -18,7 +18,7 @@ from vision.outline_boxes import box_iou
 from vision.propose import FINDERS, Search, find_cards
 
 CONFIG = VisionConfig()
-NO_CLOTH = dataclasses.replace(CONFIG, finders=("outlines",))
+NO_CLOTH = dataclasses.replace(CONFIG, finders=("outlines", "sides"))
 CLOTHS = {"green": (40, 85, 30), "blue": (120, 60, 25), "red": (35, 30, 120),
           "black": (28, 28, 28), "brown": (45, 70, 110)}
 """Cloth colours (BGR) of the rendered mats."""

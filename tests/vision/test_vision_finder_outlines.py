@@ -68,6 +68,19 @@ def test_white_card_half_in_shadow_on_a_light_table_is_found(seed: int) -> None:
     assert _best_iou(find_cards(scene, CONFIG), truth) > 0.9
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_top_card_of_a_fanned_pair_is_outlined_and_the_covered_one_is_not(seed: int) -> None:
+    scene = table_background(960, 540, seed=seed)
+    under = paste_card(scene, _borderless_face("9", 12), (420 + 10 * seed, 270), 300, 5 + 3 * seed)
+    top = paste_card(scene, _borderless_face("K", 12), (520 + 10 * seed, 285), 300, 8 + 3 * seed)
+    scene = cv2.GaussianBlur(scene, (3, 3), 0)
+    assert find_cards(scene, CONFIG, _colour_masks_only(scene)) == []
+    found = find_cards(scene, CONFIG)
+    assert len(found) == 1
+    assert box_iou(found[0], top) > 0.85
+    assert box_iou(found[0], under) < 0.5
+
+
 def _wood(seed: int) -> Image:
     rng = np.random.default_rng(seed)
     ys, xs = np.mgrid[0:540, 0:960].astype(np.float32)

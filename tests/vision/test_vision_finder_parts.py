@@ -9,7 +9,7 @@ from vision.config import VisionConfig
 from vision.detect import quad_of
 from vision.finder_parts import parted_pieces
 from vision.outline_boxes import box_iou
-from vision.straight_edges import crossed
+from vision.outline_sides import crossed
 
 CONFIG = VisionConfig()
 

@@ -1,13 +1,15 @@
-"""Straight-edge evidence along and across an outline, and box overlaps."""
+"""Cards built on one whole side of a region, straight-edge evidence and box overlaps."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import cv2
 import numpy as np
 
 from vision.config import VisionConfig
 from vision.outline_boxes import bounds, bounds_iou, box_iou, iou_matrix
-from vision.straight_edges import _edge_shares
+from vision.outline_sides import _edge_shares, side_quads
 
 CONFIG = VisionConfig()
 
@@ -26,6 +28,44 @@ def _pair(overlap_edge: int) -> tuple[np.ndarray, np.ndarray]:
     gray[40:185, 110:112] = 235 - overlap_edge
     mask = (gray > 120).astype(np.uint8) * 255
     return gray, mask
+
+
+def test_the_top_card_of_two_is_built_on_its_whole_free_side() -> None:
+    gray, mask = _pair(overlap_edge=30)
+    found = side_quads(_outline(mask), gray, CONFIG, min_side=40)
+    assert len(found) == 1
+    quad, share = found[0]
+    truth = np.array([[110, 40], [209, 40], [209, 184], [110, 184]], np.float32)
+    assert box_iou(quad, truth) > 0.9
+    assert share >= CONFIG.side_finder.min_evidence
+
+
+def test_no_card_is_built_where_no_edge_closes_it() -> None:
+    gray, mask = _pair(overlap_edge=0)
+    assert side_quads(_outline(mask), gray, CONFIG, min_side=40) == []
+
+
+def test_a_card_lying_under_another_is_not_built() -> None:
+    # Now the left card lies on top (its right side a step at x = 139), and a straight line of
+    # its picture, two thirds of a card long, runs where the right card's hidden side would be.
+    gray, mask = _pair(overlap_edge=0)
+    gray[40:185, 138:140] = 200
+    gray[44:138, 110:112] = 150
+    left = np.array([[40, 40], [139, 40], [139, 184], [40, 184]], np.float32)
+    right = np.array([[110, 40], [209, 40], [209, 184], [110, 184]], np.float32)
+    found = side_quads(_outline(mask), gray, CONFIG, min_side=40)
+    assert len(found) == 1
+    assert box_iou(found[0][0], left) > 0.9
+    # Without the check for an edge across the card, the covered card would be built too.
+    blind = dataclasses.replace(CONFIG, side_cover_evidence=2.0)
+    built = side_quads(_outline(mask), gray, blind, min_side=40)
+    assert any(box_iou(q, right) > 0.9 for q, _ in built)
+
+
+def test_a_found_card_suppresses_the_card_built_on_the_same_place() -> None:
+    gray, mask = _pair(overlap_edge=30)
+    taken = np.array([[111.0, 41.0, 208.0, 183.0]])
+    assert side_quads(_outline(mask), gray, CONFIG, min_side=40, taken=taken) == []
 
 
 def test_edge_share_is_high_along_a_straight_step_and_low_on_texture() -> None:
