@@ -70,7 +70,8 @@ class TrackerConfig:
     stable_time: float = 0.3
     """A card is placed once it has lain still this long, and removed once gone this long."""
     unread_stable_time: float = 0.6
-    """A card not yet read must lie still this long (and the stable time) to be unreadable."""
+    """A card not yet read must lie still this long (and the stable time), and be looked at
+    afresh `min_votes` times, the last look not naming it surely, to be unreadable."""
     still_distance: float = 0.08
     """The centre may wander this far while the card counts as lying still."""
     match_distance: float = 0.6
@@ -239,7 +240,8 @@ class CardTracker:
         """Pair sightings with known cards, nearest first, one to one.
 
         A placed card is only continued by an outline of about its own size, so a hand
-        merged with it into a bigger shape cannot drag it away.
+        merged with it into a bigger shape cannot drag it away, and not by one surely named
+        another card (a slow camera may miss a card taken and another laid in its place).
         """
         pairs = []
         for index, sighting in enumerate(sightings):
@@ -249,6 +251,9 @@ class CardTracker:
                     ratio = sighting.size / known
                     if not 1 / self.config.size_change <= ratio <= self.config.size_change:
                         continue
+                    if (track.card is not None and sighting.name not in (None, track.card)
+                            and sighting.confidence >= self.config.read_confidence):
+                        continue  # another card surely: laid where one was taken unseen
                     reach = self.config.match_distance * known
                 else:
                     reach = self.config.match_distance * max(sighting.size, known)
@@ -311,8 +316,10 @@ class CardTracker:
         if track.seen / frames < self.config.min_presence:
             return []
         card, confidence = self._identity(track)
-        if card is None and t - track.since + 1e-9 < self.config.unread_stable_time:
-            return []  # a card still unread gets longer to show its index
+        if card is None and (t - track.since + 1e-9 < self.config.unread_stable_time
+                             or len(track.readings) < self.config.min_votes
+                             or self._being_named(track)):
+            return []  # a card still unread gets longer, and as many looks as a name needs
         seat = self.zones.seat_of(track.centre)
         if seat is None:
             self.tracks.remove(track)
@@ -340,6 +347,16 @@ class CardTracker:
             track.readings = []  # only readings from now on may name it later
         kind = EventKind.PLACED if card is not None else EventKind.UNREADABLE
         return [CardEvent(kind, t, seat, card, confidence, track.centre)]
+
+    def _being_named(self, track: Track) -> bool:
+        """Whether a card's last look named it surely, no reading before named another, and
+        it is large enough to be named: more looks will name it."""
+        name, confidence = track.readings[-1]
+        if (name is None or confidence < self.config.read_confidence
+                or track.sighting.size < self.config.min_read_side):
+            return False
+        return all(other in (None, name) or sure < self.config.dissent_confidence
+                   for other, sure in track.readings)
 
     def _is_part_of(self, track: Track, other: Track, seat: str) -> bool:
         """Whether an unread candidate is a piece of a placed card, or an outline around it:

@@ -116,6 +116,26 @@ def test_a_nudged_card_stays_the_same_card() -> None:
     assert track.centre == pytest.approx((x + 60, y + 40))
 
 
+def test_a_card_laid_where_one_was_taken_unseen_is_placed_as_itself() -> None:
+    """A slow camera may miss a card taken and another laid in its place: a sure reading of
+    another card starts a card of its own, and the one before is taken once the zone is clear."""
+    tracker = CardTracker(ZONES, QUICK)
+    run(tracker, [[card(SPOT["N"], "TH")]] * 5)
+    events = run(tracker, [[card(SPOT["N"], "JC")]] * 5, start=0.5, is_clear=False)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "JC")]
+    assert sorted(str(track.card) for track in tracker.on_table) == ["JC", "TH"]
+    events = run(tracker, [[card(SPOT["N"], "JC")]] * 5, start=1.0, is_clear=True)
+    assert [(e.kind, e.card) for e in events] == [(EventKind.REMOVED, "TH")]
+
+
+def test_an_unsure_reading_of_another_card_does_not_end_a_card_lying_there() -> None:
+    tracker = CardTracker(ZONES, QUICK)
+    run(tracker, [[card(SPOT["N"], "TH")]] * 5)
+    unsure = round(TrackerConfig().read_confidence / 2, 3)
+    assert run(tracker, [[card(SPOT["N"], "JC", unsure)]] * 10, start=0.5) == []
+    assert [str(track.card) for track in tracker.on_table] == ["TH"]
+
+
 def test_low_confidence_makes_an_unreadable_card_in_its_zone() -> None:
     tracker = CardTracker(ZONES, QUICK)
     events = run(tracker, [[card(SPOT["E"], "QS", 0.55)]] * 6)
@@ -142,6 +162,23 @@ def test_a_card_read_during_the_unread_wait_is_placed_named() -> None:
     frames = [[card(SPOT["N"], None, 0.2)]] * 4 + [[card(SPOT["N"], "KD", SURE)]] * 8
     events = run(tracker, frames)
     assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "KD")]
+
+
+def test_a_card_is_unreadable_only_after_as_many_looks_as_a_name_needs() -> None:
+    """A slow camera looks at a card fewer times in the unread wait: it waits for the looks."""
+    tracker = CardTracker(ZONES, QUICK)
+    blank = [card(SPOT["W"], None, 0.0)]
+    events = [e for t in (0.0, 0.5, 1.0) for e in tracker.update(t, blank, fresh=t < 1.0)]
+    assert events == []
+    events = tracker.update(1.5, blank)
+    assert [(e.kind, e.seat) for e in events] == [(EventKind.UNREADABLE, "W")]
+
+
+def test_a_card_whose_last_look_names_it_waits_for_the_looks_a_name_needs() -> None:
+    tracker = CardTracker(ZONES, QUICK)
+    blank, named = [card(SPOT["N"], None, 0.0)], [card(SPOT["N"], "TS", SURE)]
+    events = run(tracker, [blank, blank, named, named, named])
+    assert [(e.kind, e.card) for e in events] == [(EventKind.PLACED, "TS")]
 
 
 def test_a_negative_unread_wait_is_refused() -> None:
@@ -250,7 +287,10 @@ def test_reused_observations_count_for_presence_but_not_as_new_readings() -> Non
     events: list[CardEvent] = []
     for index in range(6):
         events += tracker.update(index * STEP, seen, fresh=index == 0)
-    assert [(e.kind, e.card) for e in events] == [(EventKind.UNREADABLE, None)]
+    assert events == [] and tracker.is_settling  # one look: neither named nor unreadable
+    for index in range(6, 8):
+        events += tracker.update(index * STEP, seen, fresh=True)
+    assert [(e.kind, e.card, e.t) for e in events] == [(EventKind.PLACED, "KH", 7 * STEP)]
     tracker = CardTracker(ZONES, QUICK)
     assert tracker.update(0.0, seen) == [] and tracker.is_settling
     events = [e for i in range(1, 6) for e in tracker.update(i * STEP, seen, fresh=i < 3)]
@@ -346,8 +386,8 @@ def test_freshness_is_told_per_observation(seat: str) -> None:
     events = tracker.update(0.0, [kept, read], fresh=[True, True])
     for index in range(1, 6):
         events += tracker.update(index * STEP, [kept, read], fresh=[False, True])
-    assert sorted((e.seat, e.kind, e.card) for e in events) == sorted(
-        [(seat, EventKind.UNREADABLE, None), (other, EventKind.PLACED, "AS")])
+    assert [(e.seat, e.kind, e.card) for e in events] == [(other, EventKind.PLACED, "AS")]
+    assert tracker.is_settling  # the card kept from one look waits for more
 
 
 def test_freshness_flags_must_match_the_observations() -> None:
