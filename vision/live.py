@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass, replace
 
@@ -45,6 +46,10 @@ class LiveConfig:
     one_thread: bool = True
     """Hold OpenCV and numpy's OpenBLAS to one thread for the whole process (vision.threads):
     their pools slow frames this small down, most of all on a busy machine."""
+    motion_wait: float = 0.5
+    """While the view still moves against the frame before (a card sliding in, a hand), the
+    last recognition is reused for up to this many seconds: a card is read once it lies
+    still. 0: every changed frame is recognised."""
     keep_named: bool = True
     """A card the tracker has placed and named, found again where it lay in a part of the view
     that has not changed, keeps its reading without being read again."""
@@ -109,6 +114,9 @@ class TableWatcher:
         self.recognised = 0
         self.frames = 0
         self._thumb: npt.NDArray[np.float32] | None = None
+        self._previous: npt.NDArray[np.float32] | None = None
+        """The thumbnail of the frame before, to tell a moving view from a still one."""
+        self._recognised_at = -math.inf
         self._box = (0, 0, 0, 0)
         self._lengths: deque[float] = deque(maxlen=max(1, self.config.card_lengths))
         """Long sides of the last whole cards read surely (view pixels)."""
@@ -134,15 +142,42 @@ class TableWatcher:
             thumb = small.astype(np.float32)
         origin = np.array([x0, y0], np.float32)
         fresh: list[bool] = [False] * len(self.observations)
-        if (self._thumb is None or self.tracker.is_settling
-                or changed_cells(thumb, self._thumb, self.config).any()):
+        if self._due(t, thumb, origin):
             settled = self._settled(thumb, origin)
             fresh = self._recognise_whole(crop, small, origin, settled)
             self._thumb = thumb
+            self._recognised_at = t
         self.frames += 1
         bare = BareTable(crop, (x0, y0), self.config)
         with clock.stage("tracker"):
             return self.tracker.update(t, self.observations, bare.is_bare, fresh)
+
+    def _due(self, t: float, thumb: Floats, origin: Floats) -> bool:
+        """Whether the view is recognised again: it changed since it was last, or a new card
+        settles; and it lies still against the frame before, where a settling card lies (or
+        has moved for `motion_wait` seconds)."""
+        assert self.tracker is not None
+        previous, self._previous = self._previous, thumb
+        settling = [track for track in self.tracker.tracks if not track.placed]
+        if not (self._thumb is None or settling
+                or changed_cells(thumb, self._thumb, self.config).any()):
+            return False
+        if previous is None or previous.shape != thumb.shape:
+            return True
+        moving = changed_cells(thumb, previous, self.config)
+        if not moving.any() or t - self._recognised_at >= self.config.motion_wait:
+            return True
+        return any(not self._under(moving, track.sighting.corners, origin).any()
+                   for track in settling)
+
+    def _under(self, cells: npt.NDArray[np.bool_], corners: Quad, origin: Floats
+               ) -> npt.NDArray[np.bool_]:
+        """The thumbnail cells of `cells` under an outline (frame pixels) and next to it."""
+        grown = cv2.dilate(cells.astype(np.uint8), np.ones((3, 3), np.uint8))
+        under = np.zeros_like(grown)
+        cv2.fillConvexPoly(under, np.round((corners - origin) / self.config.thumb_cell
+                                           ).astype(np.int32), 1)
+        return np.asarray(grown & under, bool)
 
     def _settled(self, thumb: Floats, origin: Floats) -> list[CardObservation]:
         """The last observations of the cards the tracker has placed and named whose part of
@@ -150,19 +185,14 @@ class TableWatcher:
         if (not self.config.keep_named or self.tracker is None or self._thumb is None
                 or not self.observations):
             return []
-        cell = self.config.thumb_cell
-        changed = changed_cells(thumb, self._thumb, self.config).astype(np.uint8)
-        changed = np.asarray(cv2.dilate(changed, np.ones((3, 3), np.uint8)), np.uint8)
+        changed = changed_cells(thumb, self._thumb, self.config)
         settled = []
         for track in self.tracker.on_table:
             known = next((o for o in self.observations if o.whole and o.name == track.card
                           and np.array_equal(o.corners, track.sighting.corners)), None)
             if known is None or track.card is None:
                 continue
-            under = np.zeros_like(changed)
-            corners = np.round((known.corners - origin) / cell).astype(np.int32)
-            cv2.fillConvexPoly(under, corners, 1)
-            if not (changed & under).any():
+            if not self._under(changed, known.corners, origin).any():
                 settled.append(known)
         return settled
 

@@ -112,3 +112,34 @@ def test_a_blank_patch_cut_by_the_view_border_is_not_followed_as_a_card() -> Non
     assert events_with_patch(260, 110) == ["unreadable"]
     assert events_with_patch(WIDTH - 91, 0) == []
     assert events_with_patch(0, HEIGHT - 131) == []
+
+
+def sliding_card(steps: int, still: int) -> list[np.ndarray]:
+    """Frames of a card sliding into the north seat for `steps` frames, then lying still."""
+    frames = []
+    for step in range(steps + still):
+        scene = table_background(WIDTH, HEIGHT, seed=4)
+        x = 200 + 30 * min(step, steps)
+        paste_card(scene, plain_card("Q", (20, 20, 20)), (x, 100), 110, 0)
+        frames.append(scene)
+    return frames
+
+
+def test_a_moving_view_is_recognised_less_and_at_once_when_it_lies_still() -> None:
+    """A card sliding in is read once it lies still; while the view moves the last
+    recognition is reused, for up to `motion_wait` seconds (0: every changed frame is read)."""
+    frames = sliding_card(steps=8, still=12)
+    moving = {}
+    for wait in (0.0, 0.5, 10.0):
+        watcher = TableWatcher(GlyphModel.load(), default_zones(WIDTH, HEIGHT),
+                               live_config=LiveConfig(motion_wait=wait))
+        events = [event for i, frame in enumerate(frames[:9])
+                  for event in watcher.process(i * 0.1, frame)]
+        moving[wait] = watcher.recognised
+        events += watcher.process(0.9, frames[9])
+        assert watcher.recognised == moving[wait] + 1  # still at last: read at once
+        events += [event for i, frame in enumerate(frames[10:], start=10)
+                   for event in watcher.process(i * 0.1, frame)]
+        (event,) = events
+        assert event.seat == "N" and event.card in (None, "QS", "QC")
+    assert moving[0.0] == 9 > moving[0.5] >= moving[10.0]

@@ -20,6 +20,8 @@ from vision.zones import default_zones
 
 WIDTH, HEIGHT = 640, 360
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
+EVERY_CHANGE = LiveConfig(motion_wait=0.0)
+"""Every changed frame recognised, a hand coming in included: these tests judge what is kept."""
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +46,8 @@ def _with_a_hand(scene: np.ndarray, step: int) -> np.ndarray:
 def test_a_named_card_lying_still_is_not_read_again(model: GlyphModel, name: str) -> None:
     scene = _scene(name)
     clock = StageClock()
-    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT), stages=clock)
+    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT), stages=clock,
+                           live_config=EVERY_CHANGE)
     events = [e for i in range(6) for e in watcher.process(i * 0.1, scene)]
     assert [(e.kind.value, e.card) for e in events] == [("placed", name)]
     (named,) = [o for o in watcher.observations if o.name == name]
@@ -60,7 +63,7 @@ def test_without_keeping_a_named_card_is_read_on_every_change(model: GlyphModel,
                                                                name: str) -> None:
     scene = _scene(name)
     watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT),
-                           live_config=LiveConfig(keep_named=False))
+                           live_config=replace(EVERY_CHANGE, keep_named=False))
     for i in range(6):
         watcher.process(i * 0.1, scene)
     (named,) = [o for o in watcher.observations if o.name == name]
@@ -71,7 +74,7 @@ def test_without_keeping_a_named_card_is_read_on_every_change(model: GlyphModel,
 
 def test_a_card_moved_where_the_view_changed_is_read_again(model: GlyphModel) -> None:
     scene = _scene("KS")
-    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT))
+    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT), live_config=EVERY_CHANGE)
     for i in range(6):
         watcher.process(i * 0.1, scene)
     (named,) = [o for o in watcher.observations if o.name == "KS"]
@@ -92,7 +95,8 @@ def test_a_card_named_from_one_end_keeps_the_frame_in_doubt_while_it_lies_still(
         model: GlyphModel) -> None:
     scene = _scene("KS")
     clock = StageClock()
-    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT), stages=clock)
+    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT), stages=clock,
+                           live_config=EVERY_CHANGE)
     for i in range(6):
         watcher.process(i * 0.1, scene)
     # The card lying still was named from one end (its other end under something unread).
@@ -108,7 +112,8 @@ def test_a_card_named_from_one_end_keeps_the_frame_in_doubt_while_it_lies_still(
 def test_a_card_named_whole_lying_still_asks_for_no_second_look(model: GlyphModel) -> None:
     scene = _scene("KS")
     clock = StageClock()
-    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT), stages=clock)
+    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT), stages=clock,
+                           live_config=EVERY_CHANGE)
     for i in range(6):
         watcher.process(i * 0.1, scene)
     looks = clock.calls.get("second look: masks", 0)
