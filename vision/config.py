@@ -178,17 +178,19 @@ class PipCountConfig:
     `coloured_chroma` (spades are black in four-colour decks too), a heart where their redness
     is at most `red_free` (hearts are red in them). A four-colour deck's blue diamonds deny a
     spade or a heart, not a diamond or a club; its green clubs deny a heart or a diamond."""
-    index_box: tuple[float, float, float, float] = (0.03, 0.02, 0.22, 0.32)
+    index_box: tuple[float, float, float, float] = (0.0, 0.0, 0.22, 0.32)
     """The index corner of the upright view (left, top, right, bottom shares) whose ink colour
-    the decision weighs (`vision.index_ink`), a little in from the card's edges: a frame line
-    printed along them (the svg-cards deck's, under a pixel from its index) and the table
-    beyond an outline that sits a little wide fall outside it."""
+    the decision weighs (`vision.index_ink`)."""
     index_paper_percentile: float = 90.0
     index_least_piece: int = 4
     index_least_ink: float = 0.0125
     """The corner's paper is this percentile of its darkest channel; its ink is the pieces of
-    at least `index_least_piece` pixels reaching neither its right nor its bottom side (a
-    court's figure, a pip), at least `index_least_ink` of the corner in all."""
+    at least `index_least_piece` pixels not reaching the corner's sides (the table beyond the
+    card's edge and a court's figure do), at least `index_least_ink` of the corner in all."""
+    index_inset: int = 2
+    """Where a corner shows too little such ink, it is cut this many pixels in from the card's
+    edges and its pieces may touch the cut (a frame line printed along the edges joins the
+    svg-cards deck's index)."""
     least_against_face: int = 3
     faces_longer_than: float = 200.0
     """An ace, jack, queen or king named on a card longer than `faces_longer_than` pixels is

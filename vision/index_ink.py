@@ -42,14 +42,23 @@ def corner_ink(frame: Image, card: Quad, config: PipCountConfig) -> IndexInk | N
 
 
 def _corner_ink(view: Image, config: PipCountConfig) -> IndexInk | None:
-    """The colour of the ink pieces of an upright view's `index_box` that reach neither its
-    right nor its bottom side (a court's figure, a pip, an index the blur has joined to either),
-    or None. The box lies a little in from the card's edges, so a frame line printed along them
-    and the table beyond an outline that sits a little wide are cut off: a piece may touch the
-    box's left and top sides, and a strip running along one reaches the far side."""
+    """The colour of the ink pieces lying wholly inside an upright view's `index_box`, or None.
+    A piece reaching a side is left out: the table beyond the card's edge, a court's figure, or
+    an index the blur has joined to either. Where those are too little ink, the box is cut
+    `index_inset` pixels in from the card's edges and its pieces may touch the cut: a frame
+    line printed along the edges (the svg-cards deck's lies under a pixel from its index) is
+    cut off, and a strip running along an edge still reaches the far side."""
     left, top, right, bottom = config.index_box
-    corner = np.ascontiguousarray(view[round(top * config.height):round(bottom * config.height),
-                                       round(left * config.width):round(right * config.width)])
+    box = view[round(top * config.height):round(bottom * config.height),
+               round(left * config.width):round(right * config.width)]
+    inset = config.index_inset
+    return (_pieces_ink(np.ascontiguousarray(box), config, cut=False)
+            or _pieces_ink(np.ascontiguousarray(box[inset:, inset:]), config, cut=True))
+
+
+def _pieces_ink(corner: Image, config: PipCountConfig, cut: bool) -> IndexInk | None:
+    """The colour of a corner's ink pieces reaching neither its right nor its bottom side (nor,
+    unless `cut`, its left or top), or None where they are too little ink."""
     blue, green, red = cv2.split(corner)
     darkest = cv2.min(cv2.min(blue, green), red)
     paper = _percentile(darkest, config.index_paper_percentile)
@@ -58,6 +67,8 @@ def _corner_ink(view: Image, config: PipCountConfig) -> IndexInk | None:
     height, width = ink.shape
     x, y, w, h, area = (stats[:, k] for k in range(5))
     inside = (x + w < width) & (y + h < height) & (area >= config.index_least_piece)
+    if not cut:
+        inside &= (x > 0) & (y > 0)
     inside[0] = False
     pieces = inside.astype(np.uint8)[labels]
     if int(pieces.sum()) < config.index_least_ink * width * height:
