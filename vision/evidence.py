@@ -31,12 +31,12 @@ its stronger end, and whether both ends' first choice is the name; the index net
 weaker (courts alike) and stronger end; whether the pips count the rank (+1, -1 against, 0
 untold; an ace named on a whole outline without its lone middle pip: -1); whether the index
 ink's colour is the suit's (`vision.index_ink`: both ends of a whole card, a loose corner's at
-the index of the card it implies; +1, -1 against, 0 untold); how far the outline's length is from the frame's card length (log ratio, 0 unknown);
-whether another observation of the frame carries the same name; the index ink's colour
-measured against the named suit (`_suit_ink_cues`: a spade's chroma, a club's redness, a
-heart's redness, a diamond's chroma; 0 for the other suits' cues); the card network's
-probability of a rank 2-8 and of no card face at all (at the end that sees more of it, a loose
-corner's at its end). Probabilities as log-odds."""
+the index of the card it implies; +1, -1 against, 0 untold); how far the outline's length is
+from the frame's card length (log ratio, 0 unknown); whether another observation of the frame
+carries the same name; the index ink's colour measured against the named suit (`_suit_ink_cues`:
+a spade's chroma, a club's redness, a heart's redness, a diamond's chroma; 0 for the other
+suits' cues); the card network's probability of a rank 2-8 and of no card face at all (at the
+end that sees more of it, a loose corner's at its end). Probabilities as log-odds."""
 
 Evidence = dict[str, float]
 
