@@ -10,7 +10,8 @@ isotonic calibration on the same names scored by
 regressions fitted without their images (three folds), and keeps the threshold from which the
 calibrated wrong names are at most 1 in 1000. `measure` scores each
 file as the table took names before the decision (each stage's confidence from 0.7 on) and by
-the decision, per set.
+the decision, per set. Names the deck constraint drops whatever the decision says (a loose
+corner repeating a whole outline's name, `deck_kept`) are neither fitted on nor measured.
 """
 
 from __future__ import annotations
@@ -74,7 +75,9 @@ def labelled_candidates(candidates: Path, folder: Path, *, proposed: bool = Fals
         record = document["images"][line["image"]]
         for k in score.touching(record):
             record["cards"][k] = dict(record["cards"][k], partial=True)
-        judged = [("card", line["cards"])]
+        kept = deck_kept(line["cards"])
+        judged = [("card", [card if keep else dict(card, card=None)
+                            for card, keep in zip(line["cards"], kept, strict=True)])]
         if proposed:
             judged.append(("proposal", [dict(card, card=card.get("proposal"))
                                         for card in line["cards"]]))
@@ -83,10 +86,27 @@ def labelled_candidates(candidates: Path, folder: Path, *, proposed: bool = Fals
                                        0.5, False)
             matches = (result.get("detail") or {}).get("matches", {})
             for k, card in enumerate(line["cards"]):
-                if card.get(kind) is None or card.get("evidence") is None:
+                if cards[k].get(kind) is None or card.get("evidence") is None:
                     continue
                 yield (line["image"], record["set"], as_vector(card["evidence"]),
                        str(k) in matches)
+
+
+def deck_kept(cards: list[dict[str, Any]]) -> list[bool]:
+    """Whether the deck constraint (`vision.deck_limit.within_deck`, one copy) leaves each of an
+    image's names to the table: of the cards carrying one name, a whole outline before a loose
+    corner, then the most confident by its stage; the others' names never reach it, whatever
+    the decision says."""
+    order = sorted(range(len(cards)),
+                   key=lambda k: (not cards[k]["whole"], -cards[k]["confidence"]))
+    named: set[str] = set()
+    kept = [True] * len(cards)
+    for k in order:
+        name = cards[k].get("card")
+        if name is not None:
+            kept[k] = name not in named
+            named.add(name)
+    return kept
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, penalty: float = 1.0,
@@ -245,9 +265,10 @@ def table_file(lines: list[dict[str, Any]], keep: Any, proposed: bool = False) -
     out = []
     for line in lines:
         cards = []
-        for card in line["cards"]:
+        for card, kept in zip(line["cards"], deck_kept(line["cards"]), strict=True):
             name = card.get("card") or (card.get("proposal") if proposed else None)
-            cards.append({**card, "card": name if name is not None and keep(card) else None})
+            cards.append({**card, "card": name if name is not None and kept and keep(card)
+                          else None})
         out.append(json.dumps({"image": line["image"], "cards": cards}) + "\n")
     return "".join(out)
 

@@ -187,6 +187,10 @@ class PipCountConfig:
     """The corner's paper is this percentile of its darkest channel; its ink is the pieces of
     at least `index_least_piece` pixels not reaching the corner's sides (the table beyond the
     card's edge and a court's figure do), at least `index_least_ink` of the corner in all."""
+    index_inset: int = 2
+    """Where a corner shows too little such ink, it is cut this many pixels in from the card's
+    edges and its pieces may touch the cut (a frame line printed along the edges joins the
+    svg-cards deck's index)."""
     least_against_face: int = 3
     faces_longer_than: float = 200.0
     """An ace, jack, queen or king named on a card longer than `faces_longer_than` pixels is

@@ -13,7 +13,7 @@ from vision.cards import CardObservation, Image, Quad, Rank, Reading, Suit
 from vision.config import PipCountConfig, VisionConfig
 from vision.corners import cards_of_index
 from vision.deblur_outline import long_side
-from vision.index_ink import IndexInk, index_inks, outline_ink
+from vision.index_ink import IndexInk, corner_ink, index_inks
 from vision.learned import COURTS, RANK_CLASSES, SUIT_CLASSES, CardScores, shipped_reader
 from vision.learned_first import LearnedViews
 from vision.learned_index import shipped_index_reader
@@ -30,13 +30,13 @@ of the name at its weaker end (of a jack, queen or king: of any court card of th
 its stronger end, and whether both ends' first choice is the name; the index network's at its
 weaker (courts alike) and stronger end; whether the pips count the rank (+1, -1 against, 0
 untold; an ace named on a whole outline without its lone middle pip: -1); whether the index
-ink's colour is the suit's (both ends of a whole card, a loose corner's one; +1, -1 against, 0
-untold); how far the outline's length is from the frame's card length (log ratio, 0 unknown);
-whether another observation of the frame carries the same name; the index ink's colour
-measured against the named suit (`_suit_ink_cues`: a spade's chroma, a club's redness, a
-heart's redness, a diamond's chroma; 0 for the other suits' cues); the card network's
-probability of a rank 2-8 and of no card face at all (at the end that sees more of it, a loose
-corner's at its end). Probabilities as log-odds."""
+ink's colour is the suit's (`vision.index_ink`: both ends of a whole card, a loose corner's at
+the index of the card it implies; +1, -1 against, 0 untold); how far the outline's length is
+from the frame's card length (log ratio, 0 unknown); whether another observation of the frame
+carries the same name; the index ink's colour measured against the named suit (`_suit_ink_cues`:
+a spade's chroma, a club's redness, a heart's redness, a diamond's chroma; 0 for the other
+suits' cues); the card network's probability of a rank 2-8 and of no card face at all (at the
+end that sees more of it, a loose corner's at its end). Probabilities as log-odds."""
 
 Evidence = dict[str, float]
 
@@ -83,7 +83,7 @@ def frame_evidence(frame: Image, observations: Sequence[CardObservation],
         card_low, card_high, agree = _network_cues(card[start:end], reading, observation.whole)
         index_low, index_high, _ = _network_cues(index[start:end], reading, observation.whole)
         inks = (index_inks(frame, observation.corners, pips) if observation.whole
-                else [outline_ink(frame, observation.corners, pips)])
+                else [corner_ink(frame, quads[start], pips)])
         out[k] = {
             "confidence": log_odds(observation.confidence),
             "whole": float(observation.whole),

@@ -24,33 +24,41 @@ class IndexInk:
 
 
 def index_inks(frame: Image, quad: Quad, config: PipCountConfig) -> list[IndexInk | None]:
-    """The index ink at each end of the card outlined by `quad` (the upright view's top-left
+    """The index ink at each end of the card outlined by `quad` (the upright view's
     `index_box` and its turn by half); None at an end showing too little ink."""
     view = upright_view(frame, quad, config.width, config.height)
+    return [_corner_ink(end, config) for end in (view, cv2.rotate(view, cv2.ROTATE_180))]
+
+
+def corner_ink(frame: Image, card: Quad, config: PipCountConfig) -> IndexInk | None:
+    """The index ink of a loose corner, at the `index_box` of the card it implies
+    (`corners.cards_of_index`: clockwise from the index's top-left corner)."""
+    target = np.array([[0, 0], [config.width, 0], [config.width, config.height],
+                       [0, config.height]], np.float32)
+    matrix = cv2.getPerspectiveTransform(np.asarray(card, np.float32).reshape(4, 2), target)
+    view = cv2.warpPerspective(frame, matrix, (config.width, config.height),
+                               flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return _corner_ink(view, config)
+
+
+def _corner_ink(view: Image, config: PipCountConfig) -> IndexInk | None:
+    """The colour of the ink pieces lying wholly inside an upright view's `index_box`, or None.
+    A piece reaching a side is left out: the table beyond the card's edge, a court's figure, or
+    an index the blur has joined to either. Where those are too little ink, the box is cut
+    `index_inset` pixels in from the card's edges and its pieces may touch the cut: a frame
+    line printed along the edges (the svg-cards deck's lies under a pixel from its index) is
+    cut off, and a strip running along an edge still reaches the far side."""
     left, top, right, bottom = config.index_box
-    box = (slice(round(top * config.height), round(bottom * config.height)),
-           slice(round(left * config.width), round(right * config.width)))
-    return [_corner_ink(np.ascontiguousarray(end[box]), config)
-            for end in (view, cv2.rotate(view, cv2.ROTATE_180))]
+    box = view[round(top * config.height):round(bottom * config.height),
+               round(left * config.width):round(right * config.width)]
+    inset = config.index_inset
+    return (_pieces_ink(np.ascontiguousarray(box), config, cut=False)
+            or _pieces_ink(np.ascontiguousarray(box[inset:, inset:]), config, cut=True))
 
 
-def outline_ink(frame: Image, outline: Quad, config: PipCountConfig) -> IndexInk | None:
-    """The index ink of a loose corner's index view (`corners.corner_views`: its outline
-    clockwise from the index's top-left), warped to the size of an `index_box`."""
-    left, top, right, bottom = config.index_box
-    width = max(1, round((right - left) * config.width))
-    height = max(1, round((bottom - top) * config.height))
-    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
-    matrix = cv2.getPerspectiveTransform(np.asarray(outline, np.float32).reshape(4, 2), target)
-    corner = cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_AREA,
-                                 borderMode=cv2.BORDER_REPLICATE)
-    return _corner_ink(corner, config)
-
-
-def _corner_ink(corner: Image, config: PipCountConfig) -> IndexInk | None:
-    """The colour of the ink pieces lying wholly inside one index corner, or None. A piece
-    reaching a side is left out: the table beyond the card's edge (green felt), a court's
-    figure, or an index the blur has joined to either."""
+def _pieces_ink(corner: Image, config: PipCountConfig, cut: bool) -> IndexInk | None:
+    """The colour of a corner's ink pieces reaching neither its right nor its bottom side (nor,
+    unless `cut`, its left or top), or None where they are too little ink."""
     blue, green, red = cv2.split(corner)
     darkest = cv2.min(cv2.min(blue, green), red)
     paper = _percentile(darkest, config.index_paper_percentile)
@@ -58,8 +66,9 @@ def _corner_ink(corner: Image, config: PipCountConfig) -> IndexInk | None:
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=4)
     height, width = ink.shape
     x, y, w, h, area = (stats[:, k] for k in range(5))
-    inside = ((x > 0) & (y > 0) & (x + w < width) & (y + h < height)
-              & (area >= config.index_least_piece))
+    inside = (x + w < width) & (y + h < height) & (area >= config.index_least_piece)
+    if not cut:
+        inside &= (x > 0) & (y > 0)
     inside[0] = False
     pieces = inside.astype(np.uint8)[labels]
     if int(pieces.sum()) < config.index_least_ink * width * height:

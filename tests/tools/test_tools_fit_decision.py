@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from tools.decision_data import collect, render_scenes
 from tools.fit_decision import (
     SIGNS,
+    deck_kept,
     fit,
     fit_logistic,
     isotonic,
@@ -19,7 +21,9 @@ from tools.fit_decision import (
     standardised_fit,
     threshold_of,
 )
+from vision.cards import CardObservation, Reading, parse_card
 from vision.decide import DecisionFileError, decision_of
+from vision.deck_limit import within_deck
 from vision.evidence import FEATURES
 
 
@@ -52,6 +56,23 @@ def test_the_threshold_keeps_the_names_whose_wrong_share_is_at_most_the_limit() 
     assert threshold_of(np.array([0.5, 0.6]), 0.001) == 1.0
 
 
+def test_the_names_fitted_on_are_those_the_deck_constraint_leaves_to_the_table() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        cards: list[dict[str, Any]] = [
+            {"card": [None, "AS", "KH", "9D"][int(rng.integers(4))],
+             "whole": bool(rng.uniform() < 0.5), "confidence": float(rng.uniform())}
+            for _ in range(int(rng.integers(1, 8)))]
+        observations = [CardObservation(np.zeros((4, 2), np.float32),
+                                        None if c["card"] is None else Reading(
+                                            *parse_card(c["card"]), c["confidence"]),
+                                        c["confidence"], c["whole"]) for c in cards]
+        named = [o.name for o in within_deck(observations) if o.name is not None]
+        kept = [c["card"] for c, keep in zip(cards, deck_kept(cards), strict=True)
+                if keep and c["card"] is not None]
+        assert sorted(kept) == sorted(named)
+
+
 @pytest.fixture(scope="module")
 def candidates(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """Candidates of rendered scenes of two designs at the table's two card sizes."""
@@ -68,9 +89,10 @@ def test_every_name_of_rendered_scenes_is_labelled_by_the_scorers_matching(
         candidates: tuple[Path, Path]) -> None:
     out, root = candidates
     rows = list(labelled_candidates(out, root))
-    cards = [card for line in map(json.loads, out.read_text().splitlines())
-             for card in line["cards"]]
-    names = sum(card["card"] is not None for card in cards)
+    lines = [json.loads(text) for text in out.read_text().splitlines()]
+    cards = [card for line in lines for card in line["cards"]]
+    names = sum(card["card"] is not None and kept for line in lines
+                for card, kept in zip(line["cards"], deck_kept(line["cards"]), strict=True))
     assert len(rows) == names > 40
     assert sum(right for *_, right in rows) >= 0.8 * len(rows)
     assert {row[1] for row in rows} == {"artwork_140", "artwork_95", "plain_140", "plain_95"}
