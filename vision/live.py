@@ -173,11 +173,13 @@ class TableWatcher:
     def _under(self, cells: npt.NDArray[np.bool_], corners: Quad, origin: Floats
                ) -> npt.NDArray[np.bool_]:
         """The thumbnail cells of `cells` under an outline (frame pixels) and next to it."""
-        grown = cv2.dilate(cells.astype(np.uint8), np.ones((3, 3), np.uint8))
+        grown = np.asarray(cv2.dilate(cells.astype(np.uint8), np.ones((3, 3), np.uint8)),
+                           np.uint8)
         under = np.zeros_like(grown)
         cv2.fillConvexPoly(under, np.round((corners - origin) / self.config.thumb_cell
                                            ).astype(np.int32), 1)
-        return np.asarray(grown & under, bool)
+        covered: npt.NDArray[np.bool_] = (grown & under) > 0
+        return covered
 
     def _settled(self, thumb: Floats, origin: Floats) -> list[CardObservation]:
         """The last observations of the cards the tracker has placed and named whose part of
