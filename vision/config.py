@@ -535,9 +535,9 @@ class VisionConfig:
     ace or a court where three pips or more are counted, is left unread (`pips.py`); None:
     off."""
     learned_corners: LearnedCornersConfig | None = LearnedCornersConfig()
-    """A card is named at a loose corner off the cards read where the index network and a
-    second cue name it alike: the card network (never a nine: the pips of a ten seen sideways
-    are a nine to both networks) or the glyph reader (`learned_corners.py`). None: off."""
+    """A card is named at a loose corner off the cards read where both networks name it alike
+    (never a nine: the pips of a ten seen sideways are a nine to both) (`learned_corners.py`).
+    None: off."""
 
     # the learned readers (vision/learned.py, vision/data/reader.onnx)
     learned_reader: bool = True
