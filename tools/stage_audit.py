@@ -68,7 +68,7 @@ STAGES = (
           "learned_skip_agreed", None),
     Stage("learned finder: a second look where the first leaves doubt", "learned_finder", None),
     Stage("pips counted: names they deny withdrawn", "pip_count", None),
-    Stage("loose corners named by the index network and a second cue", "learned_corners", None),
+    Stage("loose corners named by both networks", "learned_corners", None),
 )
 
 

@@ -209,20 +209,13 @@ class PipCountConfig:
 
 @dataclass(frozen=True)
 class LearnedCornersConfig:
-    """Naming a card at a loose corner by the index network and a second cue
-    (`vision/learned_corners.py`): each reader is shown the card the corner implies (at the
-    typical card width, as its top-left or top-right corner) and must name one card in its
-    upright view, the view of that corner's index."""
+    """Naming a card at a loose corner by both networks (`vision/learned_corners.py`): each is
+    shown the card the corner implies (at the typical card width, as its top-left or top-right
+    corner) and must name one card in its upright view, the view of that corner's index."""
 
     least: float = 0.7
     """Both networks' probability of the card, at least (fitted on the training halves at 140
     and 95 px)."""
-    index_least: float = 0.6
-    glyph_least: float = 0.45
-    """Where the card network does not back it, the index network's reading at `index_least`
-    or more is named where the glyph reader reads the same card in that corner's index view at
-    `glyph_least` or more: a covered card's corner, which the card network, seeing mostly the
-    card over it, does not back (fitted on the training halves at 140 and 95 px)."""
     rival_reach: float = 0.3
     """A name is not given where another is given within this many card widths of its corner."""
     edge_match: float = 0.15
@@ -546,9 +539,9 @@ class VisionConfig:
     ace or a court where three pips or more are counted, is left unread (`pips.py`); None:
     off."""
     learned_corners: LearnedCornersConfig | None = LearnedCornersConfig()
-    """A card is named at a loose corner off the cards read where the index network and a
-    second cue name it alike: the card network (never a nine: the pips of a ten seen sideways
-    are a nine to both networks) or the glyph reader (`learned_corners.py`). None: off."""
+    """A card is named at a loose corner off the cards read where both networks name it alike
+    (never a nine: the pips of a ten seen sideways are a nine to both) (`learned_corners.py`).
+    None: off."""
 
     # the learned readers (vision/learned.py, vision/data/reader.onnx)
     learned_reader: bool = True
@@ -577,8 +570,7 @@ class VisionConfig:
     """A whole card's glyph reading of `index_one_end_glyph` or more that the learned reader
     vetoes stands where the index reader gives that card this or more at one end, on an
     outline of a card's shape (`learned_index.kept_by_one_end`): the card network, shown a card
-    whose other end lies under another card, sees mostly that card. The levels are the covered
-    corners' (`LearnedCornersConfig.index_least`, `glyph_least`). None: off."""
+    whose other end lies under another card, sees mostly that card. None: off."""
     index_one_end_glyph: float = 0.45
     index_one_end_suit: float = 0.5
     """The card network must give the name's suit this much in one of its views, covered or

@@ -1,5 +1,5 @@
-"""Loose corners named by the index network and a second cue: the index corner of a card left
-unread (under another card, in a fan), shown to each reader as the card it implies."""
+"""Loose corners named by both networks: the index corner of a card left unread (under another
+card, in a fan), shown to each network as the card it implies."""
 
 from __future__ import annotations
 
@@ -10,12 +10,9 @@ import numpy as np
 from vision.cards import CardObservation, Image, Quad, Rank, Reading
 from vision.config import LearnedCornersConfig, VisionConfig
 from vision.corners import CardCorner
-from vision.glyphs import warp_index
 from vision.learned import CardScores, reading_of
 from vision.learned_first import LearnedViews
 from vision.learned_index import IndexReader
-from vision.model import GlyphModel
-from vision.read import read_views
 
 
 @dataclass(frozen=True)
@@ -82,34 +79,25 @@ def worth_naming(reading: Reading, rule: LearnedCornersConfig) -> bool:
 
 
 def named_corners(frame: Image, corners: list[tuple[CardCorner, tuple[bool, ...]]],
-                  views: LearnedViews, index: IndexReader, model: GlyphModel, width: float,
+                  views: LearnedViews, index: IndexReader, width: float,
                   config: VisionConfig, rule: LearnedCornersConfig) -> list[CornerName]:
     """The hypotheses asked at each corner (top-left, True, and top-right, False, at the widths
-    `widths_at` gives) whose card the index network names in its upright view at
-    `rule.index_least` or more and another cue names alike: the card network at `rule.least`
-    or more (never a nine), or else the glyph reader, reading the index view of that corner, at
-    `rule.glyph_least` or more (`VisionConfig.learned_corners`)."""
+    `widths_at` gives) whose card both networks name in their upright view at `rule.least` or
+    more, never a nine (`VisionConfig.learned_corners`)."""
     aspect = config.card_height / config.card_width
     hypotheses = [(corner, implied_card(corner, first_is_short, across, aspect))
                   for corner, asked in corners for across in widths_at(corner, width, rule)
                   for first_is_short in asked]
-    # The index network's small views go first; the other cues see only what it names.
-    named = [(corner, quad, at_index, reading) for (corner, quad), at_index
+    # The index network's small views go first; the card network sees only what it names.
+    named = [(corner, quad, at_index) for (corner, quad), at_index
              in zip(hypotheses, views.index_scores(index, [q for _, q in hypotheses]),
                     strict=True)
-             if (reading := index_reading(at_index)) is not None
-             and reading.confidence >= rule.index_least]
-    for_card = [item for item in named if worth_naming(item[3], rule)]
-    card_scores = dict(zip((id(item) for item in for_card),
-                           views.scores([quad for _, quad, _, _ in for_card]), strict=True))
+             if (reading := index_reading(at_index)) is not None and worth_naming(reading, rule)]
     found = []
-    for item in named:
-        corner, quad, at_index, by_index = item
-        card = card_scores.get(id(item))
-        both = upright_reading(card, at_index) if card is not None else None
-        if both is None or not worth_naming(both, rule):
-            both = glyph_backed(frame, quad, by_index, model, config, rule)
-        if both is not None:
+    for (corner, quad, at_index), card in zip(named, views.scores([q for _, q, _ in named]),
+                                              strict=True):
+        both = upright_reading(card, at_index)
+        if both is not None and worth_naming(both, rule):
             found.append(CornerName(both, corner.tip, index_box(quad, config)))
     return found
 
@@ -122,30 +110,13 @@ def index_reading(at_index: CardScores) -> Reading | None:
     return replace(reading, confidence=round(at_index.view_support(0, reading), 3))
 
 
-def glyph_backed(frame: Image, card: Quad, by_index: Reading, model: GlyphModel,
-                 config: VisionConfig, rule: LearnedCornersConfig) -> Reading | None:
-    """The index network's reading where the glyph reader, shown the index view of the implied
-    card's top-left corner, names the same card at `rule.glyph_least` or more; its confidence
-    the lower of the two."""
-    width = float(np.linalg.norm(card[1] - card[0]))
-    across = (card[1] - card[0]) / max(width, 1e-6)
-    down = (card[3] - card[0]) / max(float(np.linalg.norm(card[3] - card[0])), 1e-6)
-    view = warp_index(frame, card[0], across.astype(np.float32), down.astype(np.float32),
-                      width / config.card_width, config)
-    glyph, confidence = read_views([view], model, replace(config, min_confidence=rule.glyph_least),
-                                   config.corner_shifts)
-    if glyph is None or glyph.name != by_index.name or confidence < rule.glyph_least:
-        return None
-    return replace(by_index, confidence=round(min(by_index.confidence, confidence), 3))
-
-
 def named_at_corners(frame: Image, observations: list[CardObservation],
                      corners: list[tuple[CardCorner, tuple[bool, ...]]],
-                     views: LearnedViews, index: IndexReader, model: GlyphModel, width: float,
+                     views: LearnedViews, index: IndexReader, width: float,
                      config: VisionConfig, rule: LearnedCornersConfig) -> list[CardObservation]:
     """The observations with a card added, not whole, for each name `named_corners` gives at
     the corners that `fresh_names` keeps."""
-    found = named_corners(frame, corners, views, index, model, width, config, rule)
+    found = named_corners(frame, corners, views, index, width, config, rule)
     return observations + [CardObservation(n.index_box, n.reading, n.reading.confidence,
                                            whole=False)
                            for n in fresh_names(found, rule.rival_reach * width)]

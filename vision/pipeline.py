@@ -209,7 +209,7 @@ def _recognise(
                         loose.append((corner, fresh_hypotheses(corner, unread_cards, width,
                                                                config)))
                 observations = named_at_corners(frame, observations, loose, views,
-                                                shipped_index_reader(), model, width, config,
+                                                shipped_index_reader(), width, config,
                                                 config.learned_corners)
     with clock.stage("known deck"):
         observations = read_known_deck(frame, observations, model.deck, read_before=kept,

@@ -9,8 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tools.drawn_deck import camera_look, covered_trick, drawn_face
-from tools.scenes import paste_card, table_background
+from tools.drawn_deck import covered_trick
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Reading, parse_card
 from vision.config import LearnedCornersConfig, VisionConfig
@@ -21,7 +20,6 @@ from vision.learned import RANK_CLASSES, SUIT_CLASSES, CardScores, shipped_reade
 from vision.learned_corners import (
     CornerName,
     fresh_names,
-    glyph_backed,
     implied_card,
     index_box,
     index_reading,
@@ -124,17 +122,15 @@ def test_covered_cards_of_rendered_tricks_are_named_right_or_not_at_all(
         shared_dir: Path, long_side: int) -> None:
     """With the top card named, the corners give the covered card's name or none."""
     config = VisionConfig()
-    model = GlyphModel.load()
     width = long_side / 1.5
     named = 0
     for frame, under, over in _tricks(shared_dir, long_side):
         views = LearnedViews(frame, shipped_reader())
         corners = find_corners(card_masks(frame, config), config, width)
         top = CardObservation(np.zeros((4, 2), np.float32), Reading(*parse_card(over), 0.9), 0.9)
-        asked = [(corner, (True, False)) for corner in corners]
+        asked: list[tuple[CardCorner, tuple[bool, ...]]] = [(c, (True, False)) for c in corners]
         added = within_deck(named_at_corners(frame, [top], asked, views,
-                                             shipped_index_reader(), model, width, config,
-                                             RULE))[1:]
+                                             shipped_index_reader(), width, config, RULE))[1:]
         assert all(o.name == under and not o.whole for o in added)  # the top's corners dropped
         named += any(o.name == under for o in added)
     assert named >= 2
@@ -155,27 +151,6 @@ def test_recognise_names_covered_cards_and_nothing_else(shared_dir: Path) -> Non
             assert without <= with_stage
             gained += len(with_stage - without)
     assert gained >= 2
-
-
-def test_the_glyph_reader_backs_only_the_index_networks_own_card() -> None:
-    """On drawn hearts and spades at 140 px (the drawn deck's clubs and diamonds are green and
-    blue, which the glyph reader takes for spades), the glyph reader's look at the index backs
-    the card shown and never another rank of its suit."""
-    config, model = VisionConfig(), GlyphModel.load()
-    backed = 0
-    names = [rank + suit for rank in "9TJQKA" for suit in "HS"]
-    for seed, name in enumerate(names):
-        frame = table_background(320, 320, seed=seed)
-        quad = paste_card(frame, drawn_face(name), (160.0, 160.0), 140, float(seed % 7 - 3))
-        frame = camera_look(frame, np.random.default_rng(seed))
-        shown = Reading(*parse_card(name), 0.9)
-        right = glyph_backed(frame, quad, shown, model, config, RULE)
-        assert right is None or (right.name == name and right.confidence <= 0.9)
-        backed += right is not None
-        for rank in "9TJQKA".replace(name[0], ""):
-            other = Reading(*parse_card(rank + name[1]), 0.9)
-            assert glyph_backed(frame, quad, other, model, config, RULE) is None
-    assert backed >= 8
 
 
 def test_index_reading_is_the_upright_views_card_of_a_suit() -> None:
