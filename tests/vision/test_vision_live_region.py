@@ -15,6 +15,7 @@ from vision.cards import CardObservation
 from vision.faces import ARTWORK
 from vision.live import LiveConfig, TableWatcher, inside_box, on_border
 from vision.model import GlyphModel
+from vision.pipeline import recognise
 from vision.tracker import CardEvent
 from vision.zones import default_zones
 
@@ -47,11 +48,9 @@ class Views:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.shapes: list[tuple[int, int]] = []
-        read = vision.live.recognise
-
         def recorded(view: np.ndarray, *args: Any, **kwargs: Any) -> list[CardObservation]:
             self.shapes.append(view.shape[:2])
-            return read(view, *args, **kwargs)
+            return recognise(view, *args, **kwargs)
 
         monkeypatch.setattr(vision.live, "recognise", recorded)
 
