@@ -211,7 +211,7 @@ class TableWatcher:
         """The part of the view to recognise (view pixels): where it changed since the last
         recognition and the cards settling or unnamed lie, grown by half a card length and until
         its edge cuts no outline read before; the whole view where that is more than
-        `region_share`, or where an outline there is far longer than a card
+        `region_share`, or where a card named there is far longer than the card length
         (`known_card_longest`: the camera came nearer)."""
         whole = (0, 0, width, height)
         length = self.card_length
@@ -230,9 +230,10 @@ class TableWatcher:
         left, top = spread.min(axis=0) - length / 2
         right, bottom = spread.max(axis=0) + length / 2
         margin = 2 * max(2.0, self.config.border_reach * max(width, height))
+        longest = self.vision_config.known_card_longest * length
         bounds = [(q.min(axis=0) - margin, q.max(axis=0) + margin,
-                   long_side(q) > self.vision_config.known_card_longest * length)
-                  for q in (o.corners - origin for o in self.observations)]
+                   o.name is not None and o.whole and long_side(q) > longest)
+                  for o, q in ((o, o.corners - origin) for o in self.observations)]
         grown = True
         while grown:
             grown = False
