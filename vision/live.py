@@ -13,6 +13,7 @@ import numpy.typing as npt
 from vision.cards import CardObservation, Quad
 from vision.config import VisionConfig
 from vision.deblur_outline import long_side
+from vision.deck_limit import within_deck
 from vision.model import GlyphModel
 from vision.pipeline import StageClock, recognise
 from vision.threads import one_thread
@@ -21,6 +22,8 @@ from vision.zones import TableZones
 
 Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float32]
+Box = tuple[int, int, int, int]
+"""Left, top, right, bottom (pixels; right and bottom excluded)."""
 
 SEAT_COLOURS = {"N": (255, 160, 40), "E": (40, 200, 255), "S": (200, 80, 255),
                 "W": (80, 255, 120)}
@@ -70,6 +73,11 @@ class LiveConfig:
     shrunk to `VisionConfig.detect_long_side` (0: as a photo). A 1080p camera's play area
     (about 1080 px square, cards 140 px) is then searched as it is: shrunk, its cards are too
     small for the masks' morphology."""
+    region_share: float = 0.5
+    """Once the card length is known, only the part of the view that changed since the last
+    recognition (and the cards settling), grown by half a card length and until its edge cuts
+    no outline read before, is recognised when it is at most this share of the view; the
+    cards outside it are kept as they were read. 0: the whole view is always recognised."""
 
 
 def view_config(vision_config: VisionConfig, config: LiveConfig) -> VisionConfig:
@@ -144,8 +152,9 @@ class TableWatcher:
         fresh: list[bool] = [False] * len(self.observations)
         if self._due(t, thumb, origin):
             settled = self._settled(thumb, origin)
-            fresh = self._recognise_whole(crop, small, origin, settled)
-            self._thumb = thumb
+            region = self._region(thumb, origin, crop.shape[1], crop.shape[0])
+            fresh = self._recognise(crop, small, origin, settled, region)
+            self._remember(thumb, region)
             self._recognised_at = t
         self.frames += 1
         bare = BareTable(crop, (x0, y0), self.config)
@@ -198,32 +207,99 @@ class TableWatcher:
                 settled.append(known)
         return settled
 
-    def _recognise_whole(self, crop: Image, small: Image, origin: Floats,
-                         settled: list[CardObservation]) -> list[bool]:
-        """Recognise the whole view; the observations are fresh but those kept as `settled`
-        (given in frame pixels)."""
+    def _region(self, thumb: Floats, origin: Floats, width: int, height: int) -> Box:
+        """The part of the view to recognise (view pixels): where it changed since the last
+        recognition and the cards settling or unnamed lie, grown by half a card length and until
+        its edge cuts no outline read before; the whole view where that is more than
+        `region_share`, or where a card named there is far longer than the card length
+        (`known_card_longest`: the camera came nearer)."""
+        whole = (0, 0, width, height)
+        length = self.card_length
+        if (not self.config.region_share or length is None or self._thumb is None
+                or self._thumb.shape != thumb.shape or self.tracker is None):
+            return whole
+        cell = self.config.thumb_cell
+        rows, cols = np.nonzero(changed_cells(thumb, self._thumb, self.config))
+        points = [np.stack([cols * cell, rows * cell], axis=1).astype(np.float32),
+                  np.stack([(cols + 1) * cell, (rows + 1) * cell], axis=1).astype(np.float32),
+                  *(track.sighting.corners - origin for track in self.tracker.tracks
+                    if not track.placed or track.card is None)]
+        spread = np.concatenate(points)
+        if not len(spread):
+            return whole
+        left, top = spread.min(axis=0) - length / 2
+        right, bottom = spread.max(axis=0) + length / 2
+        margin = 2 * max(2.0, self.config.border_reach * max(width, height))
+        longest = self.vision_config.known_card_longest * length
+        bounds = [(q.min(axis=0) - margin, q.max(axis=0) + margin,
+                   o.name is not None and o.whole and long_side(q) > longest)
+                  for o, q in ((o, o.corners - origin) for o in self.observations)]
+        grown = True
+        while grown:
+            grown = False
+            for low, high, long in bounds:
+                meets = low[0] < right and high[0] > left and low[1] < bottom and high[1] > top
+                if meets and long:
+                    return whole
+                if meets and not (low[0] >= left and low[1] >= top and high[0] <= right
+                                  and high[1] <= bottom):
+                    left, top = min(left, low[0]), min(top, low[1])
+                    right, bottom = max(right, high[0]), max(bottom, high[1])
+                    grown = True
+        box = (max(0, math.floor(left)), max(0, math.floor(top)),
+               min(width, math.ceil(right)), min(height, math.ceil(bottom)))
+        area = (box[2] - box[0]) * (box[3] - box[1])
+        return box if area <= self.config.region_share * width * height else whole
+
+    def _remember(self, thumb: Floats, region: Box) -> None:
+        """The thumbnail the view was recognised at: its cells in `region` (the others keep
+        the one their cards were read at, so a slow change there still adds up)."""
+        if self._thumb is None or self._thumb.shape != thumb.shape:
+            self._thumb = thumb
+            return
+        cell = self.config.thumb_cell
+        left, top, right, bottom = region
+        rows = slice(top // cell, -(-bottom // cell))
+        cols = slice(left // cell, -(-right // cell))
+        self._thumb = self._thumb.copy()
+        self._thumb[rows, cols] = thumb[rows, cols]
+
+    def _recognise(self, crop: Image, small: Image, origin: Floats,
+                   settled: list[CardObservation], region: Box) -> list[bool]:
+        """Recognise the `region` of the view and keep the observations lying outside it; the
+        observations are fresh but those kept and those `settled` (given in frame pixels)."""
         clock = self.stages or StageClock(enabled=False)
+        height, width = crop.shape[:2]
+        left, top, right, bottom = region
         with clock.stage("even lighting"):
-            view = evened(crop, small, self.config)
-        # Recognition works in the view's pixels: the settled cards are handed over in them.
-        local = {id(o): replace(o, corners=o.corners - origin) for o in settled}
-        found = recognise(view, self.model, self.sized_config(), self.stages,
-                          list(local.values()))
-        height, width = view.shape[:2]
+            view = evened(crop, small, self.config, region)
+        shift = origin + np.array([left, top], np.float32)
+        # Recognition works in the region's pixels: the settled cards are handed over in them.
+        local = {id(o): replace(o, corners=o.corners - shift) for o in settled
+                 if inside_box(o.corners - origin, region)}
+        found = recognise(view, self.model, self.sized_config(width, height, region),
+                          self.stages, list(local.values()))
         reach = max(2.0, self.config.border_reach * max(width, height))
+        view_sides = (left == 0, top == 0, right == width, bottom == height)
+        inner = (left > 0, top > 0, right < width, bottom < height)
         found = [o for o in found
-                 if o.name is not None or not on_border(o.corners, width, height, reach)]
+                 if not on_border(o.corners, right - left, bottom - top, reach, inner)
+                 and (o.name is not None
+                      or not on_border(o.corners, right - left, bottom - top, reach,
+                                       view_sides))]
         back = {id(o): o for o in settled}
         kept = {id(local_o): back[key] for key, local_o in local.items()}
-        self.observations = [
-            kept.get(id(o)) or replace(o, corners=o.corners + origin) for o in found
-        ]
+        read = [kept.get(id(o)) or replace(o, corners=o.corners + shift) for o in found]
+        outside = [o for o in self.observations if not meets_box(o.corners - origin, region)]
+        old = {id(o) for o in outside} | {id(o) for o in kept.values()}
+        self.observations = within_deck([*outside, *read], self.vision_config.copies)
         self.recognised += 1
-        fresh = [id(o) not in kept for o in found]
+        fresh = [id(o) not in old for o in self.observations]
         if self.config.card_lengths:
-            self._lengths.extend(long_side(o.corners) for o, new in zip(found, fresh, strict=True)
-                                 if new and o.whole and o.reading is not None
-                                 and o.reading.confidence >= self.config.length_confidence)
+            self._lengths.extend(
+                long_side(o.corners) for o, new in zip(self.observations, fresh, strict=True)
+                if new and o.whole and o.reading is not None
+                and o.reading.confidence >= self.config.length_confidence)
         return fresh
 
     @property
@@ -231,21 +307,56 @@ class TableWatcher:
         """The card length the view is now recognised knowing (view pixels), or None."""
         return float(np.median(list(self._lengths))) if self._lengths else None
 
-    def sized_config(self) -> VisionConfig:
-        """The recognition settings, with the card length learned so far."""
+    def sized_config(self, width: int = 0, height: int = 0, region: Box | None = None
+                     ) -> VisionConfig:
+        """The recognition settings, with the card length learned so far; for a `region` of a
+        view of width x height, the least card and the scale as in the whole view."""
         length = self.card_length
-        return (self.vision_config if length is None
-                else replace(self.vision_config, card_length=length))
+        config = (self.vision_config if length is None
+                  else replace(self.vision_config, card_length=length))
+        if region is None or (region[2] - region[0], region[3] - region[1]) == (width, height):
+            return config
+        part = (region[2] - region[0], region[3] - region[1])
+        share = padded_area(width, height, config) / padded_area(*part, config)
+        # The region is searched at the scale the whole view would be.
+        scale = min(1.0, config.detect_long_side / max(width, height))
+        return replace(config, min_card_area=config.min_card_area * share,
+                       detect_long_side=math.ceil(scale * max(part)))
 
 
-def on_border(corners: Quad, width: int, height: int, reach: float) -> bool:
-    """Whether a side of the outline runs along the border of a view of width x height."""
+def on_border(corners: Quad, width: int, height: int, reach: float,
+              sides: tuple[bool, bool, bool, bool] = (True, True, True, True)) -> bool:
+    """Whether a side of the outline runs along one of the chosen `sides` (left, top, right,
+    bottom) of the border of a view of width x height."""
     quad = np.asarray(corners, np.float32)
+    left, top, right, bottom = sides
     for start, end in zip(quad, np.roll(quad, -1, axis=0), strict=True):
-        for axis, limit in ((0, width - 1), (1, height - 1)):
-            if max(start[axis], end[axis]) <= reach or min(start[axis], end[axis]) >= limit - reach:
+        for axis, low, high, limit in ((0, left, right, width - 1), (1, top, bottom, height - 1)):
+            if ((low and max(start[axis], end[axis]) <= reach)
+                    or (high and min(start[axis], end[axis]) >= limit - reach)):
                 return True
     return False
+
+
+def padded_area(width: int, height: int, config: VisionConfig) -> float:
+    """The area of a view of width x height as the card search pads it (`pad_fraction`)."""
+    pad = 2 * config.pad_fraction * max(width, height)
+    return (width + pad) * (height + pad)
+
+
+def inside_box(corners: Quad, box: Box) -> bool:
+    """Whether the outline lies inside the box."""
+    quad = np.asarray(corners, np.float32)
+    low, high = quad.min(axis=0), quad.max(axis=0)
+    return bool(low[0] >= box[0] and low[1] >= box[1] and high[0] <= box[2]
+                and high[1] <= box[3])
+
+
+def meets_box(corners: Quad, box: Box) -> bool:
+    """Whether the outline's bounding box meets the box."""
+    quad = np.asarray(corners, np.float32)
+    low, high = quad.min(axis=0), quad.max(axis=0)
+    return bool(low[0] < box[2] and high[0] > box[0] and low[1] < box[3] and high[1] > box[1])
 
 
 def grey_thumbnail(image: Image, cell: int) -> Image:
@@ -263,15 +374,18 @@ def changed_cells(thumb: Floats, last: Floats, config: LiveConfig) -> npt.NDArra
     return changed
 
 
-def evened(view: Image, small: Image, config: LiveConfig) -> Image:
-    """The view lit evenly (`even_lighting`) when the config asks for it; the light is
-    measured on the view's grey thumbnail `small`."""
-    if not config.even_light:
-        return view
+def evened(view: Image, small: Image, config: LiveConfig, region: Box | None = None) -> Image:
+    """The view (or its `region`) lit evenly (`even_lighting`) when the config asks for it;
+    the light is measured on the view's grey thumbnail `small`."""
     height, width = view.shape[:2]
-    gain = cv2.resize(light_gain(small, config), (width, height), interpolation=cv2.INTER_LINEAR)
-    evened_view = cv2.multiply(view, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
-    return np.asarray(evened_view, np.uint8)
+    left, top, right, bottom = region or (0, 0, width, height)
+    part = view[top:bottom, left:right]
+    if not config.even_light:
+        return part
+    gain = cv2.resize(light_gain(small, config), (width, height),
+                      interpolation=cv2.INTER_LINEAR)[top:bottom, left:right]
+    evened_part = cv2.multiply(part, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
+    return np.asarray(evened_part, np.uint8)
 
 
 def light_gain(small: Image, config: LiveConfig) -> Floats:
