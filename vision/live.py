@@ -75,7 +75,7 @@ class LiveConfig:
     small for the masks' morphology."""
     region_share: float = 0.5
     """Once the card length is known, only the part of the view that changed since the last
-    recognition (and the cards settling), grown by half a card length and until its edge cuts
+    recognition (and the cards settling), grown by a card length and until its edge cuts
     no outline read before, is recognised when it is at most this share of the view; the
     cards outside it are kept as they were read. 0: the whole view is always recognised."""
 
@@ -209,7 +209,7 @@ class TableWatcher:
 
     def _region(self, thumb: Floats, origin: Floats, width: int, height: int) -> Box:
         """The part of the view to recognise (view pixels): where it changed since the last
-        recognition and the cards settling or unnamed lie, grown by half a card length and until
+        recognition and the cards settling or unnamed lie, grown by a card length and until
         its edge cuts no outline read before; the whole view where that is more than
         `region_share`, or where a card named there is far longer than the card length
         (`known_card_longest`: the camera came nearer)."""
@@ -227,8 +227,9 @@ class TableWatcher:
         spread = np.concatenate(points)
         if not len(spread):
             return whole
-        left, top = spread.min(axis=0) - length / 2
-        right, bottom = spread.max(axis=0) + length / 2
+        # A card touching a changed cell lies wholly within a card length of it.
+        left, top = spread.min(axis=0) - length
+        right, bottom = spread.max(axis=0) + length
         margin = 2 * max(2.0, self.config.border_reach * max(width, height))
         longest = self.vision_config.known_card_longest * length
         bounds = [(q.min(axis=0) - margin, q.max(axis=0) + margin,
