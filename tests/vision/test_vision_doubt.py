@@ -11,8 +11,8 @@ import numpy as np
 from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Quad, Rank, Reading, Suit
-from vision.deck_limit import within_deck
 from vision.config import VisionConfig
+from vision.deck_limit import within_deck
 from vision.doubt import doubt_region, in_doubt, merged, on_one_card
 from vision.model import GlyphModel
 from vision.pipeline import StageClock, read_frame
