@@ -83,7 +83,10 @@ def read_frame(
     if not in_doubt(first):
         return first
     known = [*settled, *(o for o in first if o.name and o.whole)]
-    second = replace(config, learned_finder=replace(finder, in_doubt=False))
+    # The first look searched the light for indices already: the second adds the outlines
+    # the learned finder sees.
+    second = replace(config, learned_finder=replace(finder, in_doubt=False),
+                     index_finder=False)
     again = clock.prefixed("second look: ")
     with again.stage("masks"):
         height, width = frame.shape[:2]

@@ -1,12 +1,23 @@
-"""A second look only adds names: nothing named at the first look changes."""
+"""A second look only adds names: nothing named at the first look changes; it seeks the
+outlines the learned finder sees, the first look having sought the indices."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import cv2
 import numpy as np
 
+from tools.scenes import paste_card, table_background
+from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Quad, Rank, Reading, Suit
+from vision.config import VisionConfig
 from vision.deck_limit import within_deck
 from vision.doubt import doubt_region, in_doubt, merged, on_one_card
+from vision.model import GlyphModel
+from vision.pipeline import StageClock, read_frame
+
+ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
 
 
 def _quad(x: float, y: float, width: float = 60.0, height: float = 90.0) -> Quad:
@@ -86,3 +97,16 @@ def test_the_second_look_is_whole_without_a_card_length_or_where_doubt_is_wide()
     spread = [_seen(10, 10, "JH"), _seen(10, 10, None), _seen(1800, 900, None, whole=False)]
     assert doubt_region(spread, 1920, 1080) is None
     assert doubt_region([_seen(10, 10, "JH")], 1920, 1080) is None
+
+
+def test_the_second_look_seeks_outlines_and_leaves_the_indices_to_the_first() -> None:
+    scene = table_background(960, 540, seed=5)
+    paste_card(scene, dict(artwork_cards(ARTWORK))["QH"], (300, 270), 140, 10)
+    blank = np.full((490, 338, 3), 250, np.uint8)
+    cv2.rectangle(blank, (0, 0), (337, 489), (150, 150, 150), 3)
+    paste_card(scene, blank, (640, 270), 140, -15)
+    clock = StageClock()
+    observations = read_frame(scene, GlyphModel.load(), VisionConfig(), clock)
+    assert in_doubt(observations)
+    assert clock.calls["index finder"] == 1 and clock.calls["second look: masks"] == 1
+    assert "second look: index finder" not in clock.calls
