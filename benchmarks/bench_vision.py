@@ -8,7 +8,9 @@ blank card beside them, which is left unread and so gets the learned finder's se
 Each frame's line gives the CPU time of every stage of recognition (vision.pipeline.StageClock).
 The watcher itself recognises the play area cropped from the camera's frame with its own settings
 (vision.live): those views are timed too, also as during play, where the cards played before lie
-still, named, and are not read again (one card just laid among seven).
+still, named, and are not read again (one card just laid among seven). The watcher itself is
+timed over a short sequence of frames as during play, as shipped and reading every changed frame
+whole (the CPU per frame and the frames until the card laid is named).
 Run: .venv/bin/python benchmarks/bench_vision.py [--runs N] [--photos]
 """
 
@@ -35,6 +37,7 @@ import numpy as np  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from tools.clip_score import area_zones  # noqa: E402
 from tools.scenes import paste_card, plain_card, table_background  # noqa: E402
 from tools.synthetic import artwork_cards  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
@@ -42,11 +45,13 @@ from vision.deck_config import DeckMatchConfig  # noqa: E402
 from vision.deck_faces import DeckFaces, face_views  # noqa: E402
 from vision.finder_net import inside_mask  # noqa: E402
 from vision.imageio import read_image  # noqa: E402
-from vision.live import LiveConfig, view_config  # noqa: E402
+from vision.live import LiveConfig, TableWatcher, view_config  # noqa: E402
 from vision.model import GlyphModel  # noqa: E402
 from vision.pipeline import StageClock, recognise  # noqa: E402
 
 CARDS = ("JH", "TS", "9D", "AC", "KS", "QD", "AH", "9C")
+LAID = 3
+"""The card laid during play in the watcher's sequence: the trick's west card."""
 
 
 def shared_folder() -> Path | None:
@@ -67,9 +72,11 @@ def eight_card_frame(artwork: bool = True) -> np.ndarray:
     return frame
 
 
-def table_frame(width: int, height: int, long_side: float, artwork: bool = True) -> np.ndarray:
+def table_frame(width: int, height: int, long_side: float, artwork: bool = True,
+                laid: float = 1.0) -> np.ndarray:
     """A frame as the camera over the table sees it: eight cards of `long_side` pixels, a trick
-    of four in the middle and one card before each seat's place plus three more."""
+    of four in the middle and one card before each seat's place plus three more. The trick's
+    west card has come `laid` of its way in from the play area's west edge (0: not there)."""
     frame = table_background(width, height, seed=4)
     faces = _faces(artwork)
     step = 1.5 * long_side
@@ -77,6 +84,10 @@ def table_frame(width: int, height: int, long_side: float, artwork: bool = True)
              (-1.5, -1.2), (1.5, -1.2), (1.5, 1.2), (-1.5, 1.2)]
     for i, (name, (dx, dy)) in enumerate(zip(CARDS, spots, strict=True)):
         centre = (width / 2 + dx * step, height / 2 + dy * step)
+        if i == LAID:
+            if laid <= 0:
+                continue
+            centre = (centre[0] - (1 - laid) * (centre[0] - (width - height) / 2), centre[1])
         paste_card(frame, faces[name], centre, long_side, angle=-35 + 23 * i, tilt=0.04)
     return frame
 
@@ -164,6 +175,37 @@ def report_one_laid(label: str, frame: np.ndarray, model: GlyphModel, runs: int,
     print(f"{label}: {len(settled)} named cards lying still and one just laid, "
           f"{sum(name in CARDS for name in read)} read right: CPU median "
           f"{statistics.median(cpu):.1f} ms (thread_time)")
+
+
+def report_watcher(label: str, width: int, height: int, long_side: float, model: GlyphModel,
+                   configs: dict[str, LiveConfig]) -> None:
+    """Print the watcher's CPU per frame (thread_time) over a sequence at 10 fps: seven cards
+    lying still, named, then the trick's west card slid in over three frames and lying still
+    until placed; and the frames from its first until it is placed."""
+    grow = 0.03 * width  # crop_box's margin: the view read is the frame's middle square
+    left = (width - height) / 2
+    zones = area_zones(width, height, (left + grow, grow, left + height - grow, height - grow))
+    still = table_frame(width, height, long_side, laid=0.0)
+    laying = [table_frame(width, height, long_side, laid=share) for share in (0.3, 0.6, 0.9)]
+    laid = table_frame(width, height, long_side)
+    print(f"{label}: the watcher during play, one card laid among seven lying still")
+    for name, config in configs.items():
+        watcher = TableWatcher(model, zones, live_config=config)
+        for i in range(20):
+            watcher.process(i / 10, still)
+        frames = [still] * 5 + laying + [laid] * 30
+        cpu, until, before = [], None, watcher.recognised
+        for i, frame in enumerate(frames):
+            start = time.thread_time()
+            events = watcher.process(2.0 + i / 10, frame)
+            cpu.append((time.thread_time() - start) * 1000.0)
+            if any(e.card == CARDS[LAID] for e in events):
+                until = i - 4
+                break
+        print(f"  {name}: CPU per frame median {statistics.median(cpu):.1f} ms, worst "
+              f"{max(cpu):.1f} ms, {sum(cpu):.0f} ms over {len(cpu)} frames "
+              f"({watcher.recognised - before} recognised); frames from {CARDS[LAID]}'s first "
+              f"until it is named: {until or 'never named'}")
 
 
 def play_area(frame: np.ndarray, card_length: float) -> tuple[np.ndarray, VisionConfig]:
@@ -254,6 +296,10 @@ def main() -> int:
                     table_frame(1920, 1080, 140), model, args.runs, 140.0)
     report_one_laid("the watcher's view of the 720p table frame during play",
                     table_frame(1280, 720, 95), model, args.runs, 95.0)
+    watchers = {"as shipped": LiveConfig(),
+                "whole view, no motion wait": LiveConfig(region_share=0.0, motion_wait=0.0)}
+    report_watcher("1080p, cards 140 px", 1920, 1080, 140.0, model, watchers)
+    report_watcher("720p, cards 95 px", 1280, 720, 95.0, model, watchers)
     report_frame("table at 1080p with a blank card unread (second look), cards 140 px",
                  doubt_frame(1920, 1080, 140), model, args.runs)
     finder_ms = time_finder(table_frame(1920, 1080, 140), args.runs)

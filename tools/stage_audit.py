@@ -47,7 +47,7 @@ class Stage:
 
 STAGES = (
     Stage("loose corners", "read_corners", False),
-    Stage("loose corners in the brightest mask and the one cut along edges", "corner_masks", 2),
+    Stage("loose corners in the brightest whiteness mask", "corner_masks", 2),
     Stage("second look at lower ink levels", "second_look_shifts", ()),
     Stage("higher ink level at loose corners", "corner_shifts", ()),
     Stage("loose corner width from its long edge", "corner_width_from_edge", False),

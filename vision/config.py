@@ -279,7 +279,7 @@ class VisionConfig:
     islands in the table's hole, which the outer contours alone never reach. False: off."""
     max_table_spread: float = 12.0
     """The frame border counts as plain table when its colour spread is at most this."""
-    table_distances: tuple[float, ...] = (25.0, 50.0)
+    table_distance: float = 50.0
     """Largest channel difference from the table colour at which a pixel counts as card."""
     card_width: int = 200
     card_height: int = 300
@@ -291,9 +291,8 @@ class VisionConfig:
     """Ink this close to the card's outer edges (share of the index width) is ignored."""
     read_corners: bool = True
     """Also read cards of which only a corner shows (trick piles), once some card was found."""
-    corner_masks: int = 4
-    """The first this many colour masks are searched for loose corners: the whiteness levels, and
-    the mask cut along edges, which parts cards touching in a fan."""
+    corner_masks: int = 3
+    """The first this many colour masks are searched for loose corners: the whiteness levels."""
     corner_min_edge: float = 0.3
     """Both edges at a corner must be this long, as a share of the typical card width."""
     corner_min_share: float = 0.08

@@ -58,7 +58,7 @@ def _masks(
 ) -> tuple[list[Image], list[Image], Image, int]:
     """Binary masks in which a card face should appear as one region, opened by a 3x3 square
     (`OPENING`), fallback masks that are only searched where the first found nothing, the frame
-    in grey, and the index of the mask cut along edges."""
+    in grey, and the number of whiteness masks (they come first)."""
     _, saturation, value = cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2HSV))
     whiteness = cv2.subtract(value, saturation)  # contiguous planes: a third of the time
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
@@ -71,17 +71,12 @@ def _masks(
     for level in (otsu, otsu + 40, 200):
         if level < 255:
             masks.append(cv2.threshold(opened_whiteness, level, 255, cv2.THRESH_BINARY)[1])
-    block = max(3, (min(small.shape[:2]) // 4) | 1)
-    mask = cv2.adaptiveThreshold(
-        whiteness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15
-    )
-    masks.append(cv2.morphologyEx(cv2.bitwise_and(mask, not_edges), cv2.MORPH_OPEN, OPENING))
-    edge_cut = len(masks) - 1
+    whitenesses = len(masks)
     masks += _off_background_masks(small, pad, config)
     # A card on a table as light as its face still shows its outline as a ring of edges.
     rings = cv2.bitwise_not(not_edges)
     _clear_border(rings, pad)
-    return masks, [rings], gray, edge_cut
+    return masks, [rings], gray, whitenesses
 
 
 def _clear_border(mask: Image, pad: int) -> None:
@@ -93,8 +88,8 @@ def _clear_border(mask: Image, pad: int) -> None:
 
 
 def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[Image]:
-    """Masks of what differs in colour from the table, taken as the frame's border colour,
-    closed and opened."""
+    """The mask of what differs in colour from the table, taken as the frame's border colour,
+    closed and opened (none where the border is not plain table)."""
     inner = small[pad:-pad, pad:-pad]
     strip = max(2, pad // 2)
     border = np.concatenate([
@@ -113,11 +108,10 @@ def _off_background_masks(small: Image, pad: int, config: VisionConfig) -> list[
     distance[-pad:] = 0
     distance[:, :pad] = 0
     distance[:, -pad:] = 0
-    # Closed by a 5x5 square and opened by `OPENING`: flat, so done once for every level.
+    # Closed by a 5x5 square and opened by `OPENING`, flat, so before the threshold.
     smoothed = cv2.morphologyEx(cv2.morphologyEx(distance, cv2.MORPH_CLOSE, CLOSING),
                                 cv2.MORPH_OPEN, OPENING)
-    return [cv2.threshold(smoothed, level, 255, cv2.THRESH_BINARY)[1]
-            for level in config.table_distances]
+    return [cv2.threshold(smoothed, config.table_distance, 255, cv2.THRESH_BINARY)[1]]
 
 
 NEXT_CORNER = np.array([1, 2, 3, 0])
@@ -319,11 +313,12 @@ def outlines_and_islands(mask: Image, least_points: int = 0
 def card_masks(frame: Image, config: VisionConfig) -> MaskSet:
     """Shrink and pad the frame and build the masks that cards are looked for in."""
     small, scale, pad = _shrink(frame, config)
-    opened, fallback, gray, edge_cut = _masks(small, pad, config)
+    opened, fallback, gray, whitenesses = _masks(small, pad, config)
     indices = frozenset(range(len(opened), len(opened) + len(fallback)))
     colour = MaskSet(opened + fallback, scale, pad, fallback=indices, gray=gray,
                      colour=small,
-                     nested=frozenset(range(edge_cut)) if config.nested_regions else frozenset())
+                     nested=frozenset(range(whitenesses)) if config.nested_regions
+                     else frozenset())
     if config.learned_finder is not None and not config.learned_finder.in_doubt:
         return with_learned_faces(colour, config.learned_finder)
     return colour

@@ -50,10 +50,9 @@ def _thresholded_then_opened(frame: np.ndarray, config: VisionConfig) -> list[np
     distance = np.abs(small.astype(np.float64) - table).max(axis=2)
     distance = np.clip(np.round(distance), 0, 255).astype(np.uint8)
     distance[:pad], distance[-pad:], distance[:, :pad], distance[:, -pad:] = 0, 0, 0, 0
-    for level in config.table_distances:
-        mask = cv2.threshold(distance, level, 255, cv2.THRESH_BINARY)[1]
-        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, CLOSING)
-        expected.append(cv2.morphologyEx(closed, cv2.MORPH_OPEN, OPENING))
+    mask = cv2.threshold(distance, config.table_distance, 255, cv2.THRESH_BINARY)[1]
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, CLOSING)
+    expected.append(cv2.morphologyEx(closed, cv2.MORPH_OPEN, OPENING))
     return expected
 
 
@@ -64,10 +63,8 @@ def test_level_masks_are_each_threshold_opened(seed: int, long_side: float) -> N
     config = VisionConfig()
     masks = card_masks(frame, replace(config, learned_finder=None))
     expected = _thresholded_then_opened(frame, config)
-    levels = [m for k, m in enumerate(masks.masks) if k not in masks.fallback]
-    edge_cut = 3
-    found = levels[:edge_cut] + levels[edge_cut + 1:]
-    assert len(found) == len(expected) == 3 + len(config.table_distances)
+    found = [m for k, m in enumerate(masks.masks) if k not in masks.fallback]
+    assert len(found) == len(expected) == 4
     for made, wanted in zip(found, expected, strict=True):
         assert made.dtype == np.uint8 and set(np.unique(made)) <= {0, 255}
         assert np.array_equal(made, wanted)

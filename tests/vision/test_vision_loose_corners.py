@@ -19,8 +19,8 @@ from vision.imageio import read_image
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 
-MORE_MASKS = glyph_config(corner_masks=4)
-NO_REPEAT_RULE = replace(MORE_MASKS, corner_repeat_reach=0.0, index_finder=False)
+GLYPHS = glyph_config()
+NO_REPEAT_RULE = replace(GLYPHS, corner_repeat_reach=0.0, index_finder=False)
 
 
 def _tips(corners: list[CardCorner]) -> set[tuple[int, int]]:
@@ -47,7 +47,7 @@ def test_regions_within_the_excluded_area_give_no_corners_and_others_keep_theirs
 def test_corners_found_again_are_not_read_again_unless_read_unsurely(
     shared_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Cluttered photos where few cards are read whole: the four masks find many corners twice.
+    # Cluttered photos where few cards are read whole: the whiteness masks find many corners twice.
     vision = shared_dir / "vision"
     model = GlyphModel.load()
     tips: list[tuple[float, float]] = []
@@ -62,7 +62,7 @@ def test_corners_found_again_are_not_read_again_unless_read_unsurely(
     for key in family_sample(vision, "edje_train", 8):
         frame = read_image(vision / "dev" / key)
         tips.clear()
-        with_rule = [o.name for o in recognise(frame, model, replace(MORE_MASKS,
+        with_rule = [o.name for o in recognise(frame, model, replace(GLYPHS,
                                                                      index_finder=False))]
         reads["with"] += len(tips)
         tips.clear()

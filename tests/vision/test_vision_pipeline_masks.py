@@ -1,4 +1,4 @@
-"""Loose corners are also sought in the mask cut along edges, which parts cards of a fan."""
+"""Loose corners are sought in the first `corner_masks` colour masks, never in fallback masks."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _fan_masks(parted_index: int, fallback: frozenset[int] = frozenset()) -> Mas
     for start, end in (UNDER, OVER):
         cv2.rectangle(merged, start, end, 255, -1)
     parted = merged.copy()
-    # The shadow along the top card's left side, as the mask cut along edges sees it.
+    # The shadow along the top card's left side parts the two in one mask.
     cv2.line(parted, (78, 56), (78, 270), 0, 2)
     masks = [merged] * parted_index + [parted]
     return MaskSet(masks, scale=1.0, pad=0, fallback=fallback)
@@ -35,7 +35,7 @@ SEARCH_MORE = VisionConfig(corner_masks=4)
 FIRST_TWO = VisionConfig(corner_masks=2)
 
 
-def test_top_card_corner_of_a_fan_is_found_in_the_mask_cut_along_edges() -> None:
+def test_top_card_corner_of_a_fan_is_found_in_a_mask_that_parts_it_when_searched() -> None:
     assert (80, 56) not in _tips(_fan_masks(3), FIRST_TWO)
     assert (80, 56) in _tips(_fan_masks(3), SEARCH_MORE)
     assert (40, 60) in _tips(_fan_masks(3), FIRST_TWO)
