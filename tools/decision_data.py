@@ -4,14 +4,15 @@ Run: .venv/bin/python -m tools.decision_data dev FOLDER --half training|measured
                                              [--photo]
      .venv/bin/python -m tools.decision_data reweigh CANDIDATES.jsonl FOLDER --out OUT.jsonl
                                              [--photo]
-     .venv/bin/python -m tools.decision_data scenes OUTDIR --design drawn|artwork|plain
+     .venv/bin/python -m tools.decision_data scenes OUTDIR --design drawn|artwork|plain|tango|...
                                              --length 140 --count 60 --seed 1
 A folder is read as `cardtable vision eval --in-frame` reads it (the play-area view's settings,
 each image knowing its card length); each prediction line is score.py's, each card with its
 `evidence` (`vision.evidence`); a whole outline left unread carries the card network's
 `proposal` and the evidence for it. `reweigh` computes the evidence of a candidates file's
 outlines afresh (today's cues, the pipeline not run again). `scenes` renders a labelled folder
-of play-area views of one deck design.
+of play-area views of one deck design: drawn, the svg-cards artwork, a plain deck, or one of the
+Debian deck themes the readers never trained on (anglo_poker, rheinland, tango).
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,7 @@ import numpy as np
 
 from tools.drawn_deck import camera_look, drawn_face
 from tools.evaluate import image_record, known_length, labelled_records, read_labels
+from tools.reader_decks import HELD_OUT, THEMES, theme_faces
 from tools.scenes import paste_card, plain_card, table_background
 from tools.split import training_keys
 from tools.table_frame import frame_size
@@ -148,12 +152,34 @@ DESIGNS: dict[str, tuple[Callable[[str], np.ndarray], list[str]]] = {
     "plain": (plain_face, EUCHRE + LOW),
 }
 """Each deck design's face maker and the cards it draws."""
+THEME_CACHE = Path(tempfile.gettempdir()) / "cardtable-decks"
+"""Where the Debian deck themes are fetched and drawn once."""
+
+
+@cache
+def design_of(design: str) -> tuple[Callable[[str], np.ndarray], list[str]]:
+    """A design's face maker and cards: one of `DESIGNS`, or a Debian deck theme the readers
+    never trained on (`tools.reader_decks.HELD_OUT`; fetched with apt-get, drawn with
+    rsvg-convert), its euchre cards on white."""
+    if design in DESIGNS:
+        return DESIGNS[design]
+    theme = next((t for t in THEMES if t.name == design and t.name in HELD_OUT), None)
+    if theme is None:
+        raise VisionError(f"no deck design {design!r}")
+    faces = {}
+    for face in theme_faces(theme, EUCHRE, THEME_CACHE):
+        alpha = face.image[:, :, 3:4].astype(np.float32) / 255.0
+        blended = face.image[:, :, :3].astype(np.float32) * alpha + 255.0 * (1.0 - alpha)
+        faces[face.rank + (face.suit or "")] = np.asarray(blended, np.uint8)
+    if len(faces) < 8:
+        raise VisionError(f"the deck theme {design!r} gave {len(faces)} euchre faces")
+    return faces.__getitem__, sorted(faces)
 
 
 def scene(design: str, length: float, seed: int) -> tuple[np.ndarray, list[dict[str, Any]]]:
     """A play-area view of cards of one design, `length` px long, some laid partly over
     another as in a trick, with their labels."""
-    make, names = DESIGNS[design]
+    make, names = design_of(design)
     rng = np.random.default_rng(seed)
     width, height = frame_size(length)
     frame = table_background(width, height, seed=seed)
@@ -227,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="the candidates were read as photographed")
     scenes = commands.add_parser("scenes")
     scenes.add_argument("out", type=Path)
-    scenes.add_argument("--design", choices=sorted(DESIGNS), required=True)
+    scenes.add_argument("--design", choices=sorted(DESIGNS) + sorted(HELD_OUT),
+                        required=True)
     scenes.add_argument("--length", type=float, default=140.0)
     scenes.add_argument("--count", type=int, default=40)
     scenes.add_argument("--seed", type=int, default=1)
