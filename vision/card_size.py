@@ -7,7 +7,6 @@ import numpy as np
 
 from vision.cards import NEXT_CORNER, PREVIOUS_CORNER, Quad, side_lengths
 from vision.config import VisionConfig
-from vision.deblur_outline import long_side
 
 CARD_ASPECT = 63.0 / 88.0
 """A poker-size card's width over its length (63 x 88 mm)."""
@@ -37,10 +36,3 @@ def card_shaped(quad: Quad, typical: float | None, config: VisionConfig,
     if not low <= long / short <= high:
         return False
     return typical is None or abs(short / 2 - typical) <= config.width_step * typical
-
-
-def longer_than_a_card(quad: Quad, config: VisionConfig) -> bool:
-    """Whether an outline is longer than one card can be (`known_card_longest` card lengths,
-    when the length is known): a box, a book, cards outlined together; never named whole."""
-    return bool(config.card_length
-                and long_side(quad) > config.known_card_longest * config.card_length)

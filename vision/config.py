@@ -248,8 +248,8 @@ class VisionConfig:
     width to its inverse give the typical card width (the known width when there are none)."""
     known_card_longest: float = 1.5
     """With a known card length, a whole outline longer than this many card lengths is no one
-    card (a box, a tray, a book's cover, cards outlined together): no stage names it, and it
-    is left unread for the searches within it."""
+    card (a box, a tray, a picture, cards outlined together): it is not read as a card but
+    left unread, for the searches within it."""
     min_solidity: float = 0.3
     min_hull_fill: float = 0.9
     """The quad must cover this share of the region's convex hull."""

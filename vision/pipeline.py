@@ -12,7 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.card_size import CARD_ASPECT, card_shaped, known_width, longer_than_a_card
+from vision.card_size import CARD_ASPECT, card_shaped, known_width
 from vision.cards import NEXT_CORNER, CardObservation, Image, Quad, Rank, Reading, side_lengths
 from vision.config import VisionConfig
 from vision.corners import (
@@ -135,7 +135,8 @@ def _recognise(
                 kept.add(id(known))
                 observations.append(known)
                 continue
-            if longer_than_a_card(corners, config):
+            if (config.card_length
+                    and long_side(corners) > config.known_card_longest * config.card_length):
                 observations.append(CardObservation(corners, None, 0.0))
                 continue
             alone = views.alone_reading(corners) if views is not None else None
@@ -221,9 +222,7 @@ def _recognise(
         with clock.stage("pips"):
             observations = _apart(observations, kept, lambda fresh: checked_by_pips(
                 frame, fresh, pip_count))
-    return [replace(o, reading=None, confidence=0.0)
-            if o.whole and o.reading is not None and longer_than_a_card(o.corners, config)
-            else o for o in observations]
+    return observations
 
 
 def fitted_unread(frame: Image, observations: list[CardObservation], model: GlyphModel,

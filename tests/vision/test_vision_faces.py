@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -10,8 +9,6 @@ import numpy as np
 import pytest
 
 from tools.scenes import paste_card, table_background
-from vision.config import VisionConfig
-from vision.deblur_outline import long_side
 from vision.errors import ProfileError
 from vision.faces import ARTWORK, JOKER, FaceSet, builtin_faces, image_face
 from vision.model import GlyphModel, GlyphSet
@@ -88,13 +85,3 @@ def test_an_empty_face_set_matches_nothing() -> None:
     assert FaceSet.empty().match(scene, corners) is None
     match = builtin_faces().match(scene, corners)
     assert match is not None and match.label == JOKER
-
-
-@pytest.mark.parametrize("face", ["JK_red.png", "QH.png", "TS.png"])
-@pytest.mark.parametrize("angle", [0, 35, 100])
-def test_an_outline_longer_than_a_card_is_never_named_whole(face: str, angle: float) -> None:
-    # A card three times the table's card length is a book's cover or a box, whatever it shows.
-    config = replace(VisionConfig(), card_length=100.0)
-    observations = recognise(scene_with(artwork_face(face), angle), GlyphModel.load(), config)
-    assert observations
-    assert all(o.name is None for o in observations if o.whole and long_side(o.corners) > 150.0)
