@@ -81,25 +81,24 @@ def _index_region(card: Image, config: DeckMatchConfig) -> Image:
     return region
 
 
-def ink_chroma(card: Image, config: DeckMatchConfig) -> npt.NDArray[np.float32] | None:
+def ink_chroma(card: Image, small: Image,
+               config: DeckMatchConfig) -> npt.NDArray[np.float32] | None:
     """The index ink's colour as (red - green, blue - green) per unit of darkness, against the
-    card's own white; mixing ink with white (blur, small print) leaves these ratios unchanged."""
-    small = cv2.resize(_inner(card, config), config.colour_size, interpolation=cv2.INTER_AREA)
-    white = np.percentile(small.reshape(-1, 3).astype(np.float32), config.white_percentile,
-                          axis=0)
+    card's own white (in its colour view `small`); mixing ink with white (blur, small print)
+    leaves these ratios unchanged."""
+    white = np.percentile(small.reshape(-1, 3), config.white_percentile, axis=0)
     if float(white.min()) < 1.0:
         return None
     regions = (_index_region(card, config), _index_region(card[::-1, ::-1], config))
-    pixels = np.concatenate([r.reshape(-1, 3) for r in regions]).astype(np.float32) / white
-    pixels = np.clip(pixels, 0.0, 1.0)
-    darkness = 1.0 - pixels.mean(axis=1)
+    pixels = np.concatenate([r.reshape(-1, 3) for r in regions]) / white.astype(np.float32)
+    pixels = np.minimum(pixels, 1.0)
+    darkness = 1.0 - pixels @ np.full(3, 1 / 3, np.float32)
     ink = darkness > config.ink_darkness
     if ink.mean() < config.ink_min_share:
         return None
-    blue, green, red = pixels[ink, 0], pixels[ink, 1], pixels[ink, 2]
+    blue, green, red = pixels[ink].sum(axis=0).tolist()
     total = float(darkness[ink].sum())
-    return np.array([float((red - green).sum()) / total, float((blue - green).sum()) / total],
-                    np.float32)
+    return np.array([(red - green) / total, (blue - green) / total], np.float32)
 
 
 def face_views(frame: Image, corners: Quad, config: DeckMatchConfig) -> FaceViews:
@@ -114,10 +113,16 @@ def views_of(card: Image, config: DeckMatchConfig, with_ink: bool = True) -> Fac
     grey_card = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
     grey = cv2.resize(grey_card, config.face_size, interpolation=cv2.INTER_AREA)
     colour = cv2.resize(inner, config.colour_size, interpolation=cv2.INTER_AREA)
-    index_grey = cv2.cvtColor(_index_region(card, config), cv2.COLOR_BGR2GRAY)
-    index = cv2.resize(index_grey, config.index_size, interpolation=cv2.INTER_AREA)
     return FaceViews(np.asarray(grey, np.uint8), np.asarray(colour, np.uint8),
-                     np.asarray(index, np.uint8), ink_chroma(card, config) if with_ink else None)
+                     index_view(card, config), ink_chroma(card, colour, config) if with_ink
+                     else None)
+
+
+def index_view(card: Image, config: DeckMatchConfig) -> npt.NDArray[np.uint8]:
+    """The grey view of a rectified card's top-left index corner."""
+    index_grey = cv2.cvtColor(_index_region(card, config), cv2.COLOR_BGR2GRAY)
+    return np.asarray(cv2.resize(index_grey, config.index_size, interpolation=cv2.INTER_AREA),
+                      np.uint8)
 
 
 def colour_vectors(images: npt.NDArray[np.uint8], chroma_weight: float) -> Vectors:

@@ -26,6 +26,7 @@ from vision.deck_faces import (
     FaceViews,
     Vectors,
     colour_vectors,
+    index_view,
     rectified,
     views_of,
 )
@@ -117,34 +118,59 @@ class DeckMatcher:
         self.means = [share * v.mean(axis=0) for v in (grey, colour, index)]
         self.grey, self.colour, self.index = (
             _renormed(v - m) for v, m in zip((grey, colour, index), self.means, strict=True))
+        views = (self.grey, self.colour, self.index)
+        self._enrolled = [np.vstack([v, m]) for v, m in zip(views, self.means, strict=True)]
+        self._to_mean = [v @ m for v, m in zip(views, self.means, strict=True)]
+        self._mean_square = [float(m @ m) for m in self.means]
         self.distinct = sorted({str(n) for n in deck.names})
         codes = np.searchsorted(self.distinct, deck.names.astype(str))
         self._order = np.argsort(codes, kind="stable")
         self._starts = np.searchsorted(codes[self._order], np.arange(len(self.distinct)))
 
-    def similarities(self, card: Image) -> tuple[npt.NDArray[np.float32], list[FaceViews]]:
+    def similarities(self, card: Image, with_ink: bool = True
+                     ) -> tuple[npt.NDArray[np.float32], list[FaceViews]]:
         """(samples,) best similarity of a rectified card to each enrolled sample, either way
-        up and at the best shift, and the card's views (upright as outlined, then turned)."""
-        views = [views_of(card, self.config), views_of(card[::-1, ::-1], self.config, False)]
-        return self.view_scores(views), views
+        up and at the best shift, and the card's views (upright as outlined, then turned; the
+        ink left out unless `with_ink`)."""
+        upright = views_of(card, self.config, with_ink)
+        turned = FaceViews(upright.grey[::-1, ::-1], upright.colour[::-1, ::-1],
+                           index_view(card[::-1, ::-1], self.config), None)
+        return self.view_scores([upright, turned]), [upright, turned]
 
     def view_scores(self, views: list[FaceViews]) -> npt.NDArray[np.float32]:
         """(samples,) best similarity of a card's views (either way up) to each sample."""
         shift, config = self.config.shift, self.config
-        grey = _unit_rows(windows(softened(np.stack([v.grey for v in views]),
-                                           config.grey_sigma), shift))
-        index = _unit_rows(windows(softened(np.stack([v.index for v in views]),
-                                            config.index_sigma), shift))
-        colour = colour_vectors(np.stack([v.colour for v in views]), config.chroma_weight)
-        grey, colour, index = (_renormed(v - m) for v, m in
-                               zip((grey, colour, index), self.means, strict=True))
-        per_turn = grey.shape[0] // 2
+        grey = self._correlated(0, windows(softened(np.stack([v.grey for v in views]),
+                                                    config.grey_sigma), shift))
+        index = self._correlated(2, windows(softened(np.stack([v.index for v in views]),
+                                                     config.index_sigma), shift))
+        colour = self._correlated(1, colour_vectors(np.stack([v.colour for v in views]),
+                                                    config.chroma_weight))
         w_grey, w_colour, w_index = config.weights
-        grey_best = (self.grey @ grey.T).reshape(len(self.names), 2, per_turn).max(axis=2)
-        index_best = (self.index @ index.T).reshape(len(self.names), 2, per_turn).max(axis=2)
-        scores = w_grey * grey_best + w_colour * (self.colour @ colour.T) + w_index * index_best
+        per_turn = (len(self.names), len(views), -1)
+        scores = (w_grey * grey.reshape(per_turn).max(axis=2) + w_colour * colour
+                  + w_index * index.reshape(per_turn).max(axis=2))
         best: npt.NDArray[np.float32] = scores.max(axis=1).astype(np.float32)
         return best
+
+    def _correlated(self, view: int, rows: npt.NDArray[np.float32]) -> Vectors:
+        """(samples, rows) similarity of the enrolled vectors of one view (0 grey, 1 colour,
+        2 index) to rows of the card's, each row taken as the enrolled ones were: less its
+        mean, scaled to length one (u), less the deck's share (m) and scaled again."""
+        rows = rows.reshape(len(rows), -1)
+        rows = rows - rows.mean()
+        centre = rows.mean(axis=1)
+        spread = np.sqrt(np.maximum(np.einsum("ij,ij->i", rows, rows)
+                                    - rows.shape[1] * centre * centre, 0.0))
+        spread_unit = np.maximum(spread, 1e-6)
+        enrolled = self._enrolled[view]
+        dots = (enrolled @ rows.T - np.outer(enrolled.sum(axis=1), centre)) / spread_unit
+        to_sample, to_mean = dots[:-1], dots[-1]
+        length = np.sqrt(np.maximum((spread / spread_unit) ** 2 - 2 * to_mean
+                                    + self._mean_square[view], 0.0))
+        out: Vectors = ((to_sample - self._to_mean[view][:, None])
+                        / np.maximum(length, 1e-6)).astype(np.float32)
+        return out
 
     @cached_property
     def sibling(self) -> dict[str, float]:
@@ -157,23 +183,28 @@ class DeckMatcher:
             out[str(name)] = max(out.get(str(name), -1.0), float(others.max(initial=-1.0)))
         return out
 
-    def match(self, frame: Image, corners: Quad,
-              scales: tuple[float, ...] = ()) -> DeckMatch | None:
+    def match(self, frame: Image, corners: Quad, scales: tuple[float, ...] = (),
+              seen: DeckMatch | None = None) -> DeckMatch | None:
         """The enrolled card nearest the outlined one; None when the profile is empty. The
         outline is also seen scaled about its centre by each of `scales`, every card keeping
-        its best similarity over them, as over shifts; the ink is the outline's own."""
+        its best similarity over them, as over shifts; the ink is the outline's own. `seen`
+        is the outline's match as outlined, if known: it is not looked at again."""
         if not len(self.names):
             return None
         points = np.asarray(corners, np.float32)
         centre = points.mean(axis=0)
-        scores, views = self.similarities(rectified(frame, corners, self.config))
+        if seen is None:
+            scores, views = self.similarities(rectified(frame, corners, self.config))
+            ink = views[0].ink
+        else:
+            scores = np.array([seen.scores[name] for name in self.names.tolist()], np.float32)
+            ink = seen.ink
         for scale in scales:
             scaled = (centre + (points - centre) * scale).astype(np.float32)
-            scores = np.maximum(scores, self.similarities(rectified(frame, scaled,
-                                                                    self.config))[0])
+            scores = np.maximum(scores, self.similarities(rectified(frame, scaled, self.config),
+                                                          False)[0])
         best_each = np.maximum.reduceat(scores[self._order], self._starts).tolist()
         per_name = dict(zip(self.distinct, best_each, strict=True))
-        ink = views[0].ink
         ruled_out = self.contradicted_suits(ink)
         best = best_card(per_name, self.contradicted_suits(ink, self.config.ink_pick_margin),
                          self.config.ink_overrule)
@@ -373,7 +404,7 @@ def read_known_deck(
             # enrolled faces shrunk or grown: a doubtful match is looked at again scaled. Not
             # where the glyph reader read a card the profile lacks: the best of several looks
             # makes a stranger look more like an enrolled card than the sibling rule allows.
-            match = matcher.match(frame, observation.corners, config.outline_scales)
+            match = matcher.match(frame, observation.corners, config.outline_scales, match)
         if match is not None:
             floor = matcher.sibling[match.name] - config.stranger_slack
             contradicted = (observation.name is not None
