@@ -141,9 +141,9 @@ def colour_vectors(images: npt.NDArray[np.uint8], chroma_weight: float) -> Vecto
         return np.zeros((0, int(np.prod(images.shape[1:]))), np.float32)
     lab = cv2.cvtColor(images.reshape(-1, *images.shape[2:]), cv2.COLOR_BGR2LAB).reshape(
         len(images), -1, 3).astype(np.float32)
-    lab -= lab.mean(axis=1, keepdims=True)
-    lab[:, :, 1:] *= chroma_weight
-    rows = lab.reshape(len(images), -1)
+    means = np.full(lab.shape[1], 1 / lab.shape[1], np.float32) @ lab
+    weights = np.array([1.0, chroma_weight, chroma_weight], np.float32)
+    rows = ((lab - means[:, None]) * weights).reshape(len(images), -1)
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
     unit: Vectors = (rows / np.maximum(norms, 1e-6)).astype(np.float32)
     return unit

@@ -84,16 +84,15 @@ def _unit_rows(images: npt.NDArray[np.float32]) -> Vectors:
 
 
 def shifted(templates: npt.NDArray[np.float32], shift: int) -> Vectors:
-    """(T * (2 shift + 1)^2, (H + 2 shift) * (W + 2 shift)): each template (T, H, W) set in a
-    frame of `shift` zero pixels at every side, at every place within it, so that a dot product
-    with a view is one with a window of the view shifted by up to `shift` pixels either way."""
+    """(T * (2 shift + 1), H * (W + 2 shift)): each template (T, H, W) set in a frame of `shift`
+    zero columns either side, at every place across it, so that a dot product with `H` rows of
+    a view is one with a window of them shifted by up to `shift` pixels either way."""
     count, height, width = templates.shape
     side = 2 * shift + 1
-    out = np.zeros((count, side, side, height + 2 * shift, width + 2 * shift), np.float32)
-    for dy in range(side):
-        for dx in range(side):
-            out[:, dy, dx, dy:dy + height, dx:dx + width] = templates
-    return out.reshape(count * side * side, -1)
+    out = np.zeros((count, side, height, width + 2 * shift), np.float32)
+    for dx in range(side):
+        out[:, dx, :, dx:dx + width] = templates
+    return out.reshape(count * side, -1)
 
 
 def centres(images: npt.NDArray[np.float32], shift: int) -> npt.NDArray[np.float32]:
@@ -136,7 +135,7 @@ class DeckMatcher:
                   (1, colour.shape[1]),
                   (deck.index.shape[1] - 2 * shift, deck.index.shape[2] - 2 * shift)]
         self._templates = [
-            shifted(np.vstack([v, m, np.ones_like(m)]).reshape(-1, *shape), place)
+            shifted(np.vstack([v, m, np.ones_like(m)]).reshape(-1, *shape), place).T.copy()
             for v, m, shape, place in zip(enrolled, means, shapes, (shift, 0, shift),
                                           strict=True)]
         self.distinct = sorted({str(n) for n in deck.names})
@@ -163,7 +162,7 @@ class DeckMatcher:
         config = self.config
         grey = self._correlated(0, softened(np.stack([v.grey for v in views]), config.grey_sigma))
         colour = self._correlated(1, colour_vectors(np.stack([v.colour for v in views]),
-                                                    config.chroma_weight))
+                                                    config.chroma_weight)[:, None])
         index = self._correlated(2, softened(np.stack([v.index for v in views]),
                                              config.index_sigma))
         w_grey, w_colour, w_index = config.weights
@@ -173,24 +172,30 @@ class DeckMatcher:
 
     def _correlated(self, view: int, images: npt.NDArray[np.float32]) -> Vectors:
         """(samples, images) best similarity over the shifts of one view's enrolled vectors
-        (0 grey, 1 colour, 2 index) to the card's images, each window taken as the enrolled
-        ones were: less its mean, scaled to length one (u), less the deck's share (m) and
-        scaled again; by dot products of the raw images with the shifted templates."""
-        rows = images.reshape(len(images), -1)
-        templates = self._templates[view]
-        places = len(templates) // (len(self._sums[view]) + 1)
-        dots = (templates @ rows.T).reshape(-1, places, len(rows))
-        size = float(templates[-1].sum())
-        centre = dots[-1] / size
-        squares = templates[-places:] @ (rows * rows).T
+        (0 grey, 1 colour, 2 index) to the card's images (N, H, W), each window taken as the
+        enrolled ones were: less its mean, scaled to length one (u), less the deck's share (m)
+        and scaled again; by dot products of rows of the images with the shifted templates."""
+        templates, count = self._templates[view], len(images)
+        side = templates.shape[1] // (len(self._sums[view]) + 1)
+        height = templates.shape[0] // images.shape[2]
+        strips = [images[:, dy:dy + height].reshape(count, -1)
+                  for dy in range(images.shape[1] - height + 1)]
+        # (images, templates: samples, m, ones; places) and each window's sum of squares
+        dots = np.stack([strip @ templates for strip in strips], axis=1).reshape(
+            count, len(strips), -1, side).transpose(0, 2, 1, 3).reshape(
+            count, -1, len(strips) * side)
+        squares = np.stack([(strip * strip) @ templates[:, -side:] for strip in strips],
+                           axis=1).reshape(count, -1)
+        size = float(templates[:, -1].sum())
+        centre = dots[:, -1] / size
         spread = np.sqrt(np.maximum(squares - size * centre * centre, 0.0))
         unit = np.maximum(spread, 1e-6)
-        centred = (dots[:-1] - self._sums[view][:, None, None] * centre) / unit
-        to_sample, to_mean = centred[:-1], centred[-1]
+        centred = (dots[:, :-1] - self._sums[view][:, None] * centre[:, None]) / unit[:, None]
+        to_sample, to_mean = centred[:, :-1], centred[:, -1]
         length = np.sqrt(np.maximum((spread / unit) ** 2 - 2 * to_mean
                                     + self._mean_square[view], 0.0))
-        out: Vectors = ((to_sample - self._to_mean[view][:, None, None])
-                        / np.maximum(length, 1e-6)).max(axis=1).astype(np.float32)
+        best = ((to_sample - self._to_mean[view][:, None]) / np.maximum(length, 1e-6)[:, None])
+        out: Vectors = best.max(axis=2).T.astype(np.float32)
         return out
 
     @cached_property
@@ -430,12 +435,14 @@ def read_known_deck(
     # shrunk or grown: a doubtful match is looked at again scaled. Not where the glyph reader
     # read a card the profile lacks: the best of several looks makes a stranger look more like
     # an enrolled card than the sibling rule allows.
+    sure = {k: matcher.is_sure(match) for k, match in found.items()}
     doubtful = [k for k, match in found.items() if config.outline_scales and (
         observations[k].name is None or observations[k].name in match.scores) and (
-        not matcher.is_sure(match) or match.margin < config.override_margin)]
+        not sure[k] or match.margin < config.override_margin)]
     found.update(zip(doubtful, matcher.matches(
         frame, [observations[k].corners for k in doubtful], config.outline_scales,
         [found[k] for k in doubtful]), strict=True))
+    sure.update((k, matcher.is_sure(found[k])) for k in doubtful)
     out = []
     for k, observation in enumerate(observations):
         match = found.get(k)
@@ -445,8 +452,8 @@ def read_known_deck(
                             and matcher.ink_contradicts(observation.name, match.ink))
             unread = observation.name is None
             twins = observation.name is not None and matcher.twins(observation.name, match.name)
-            observation = deck_reading(observation, match, matcher.is_sure(match), floor,
-                                       config, contradicted, twins)
+            observation = deck_reading(observation, match, sure[k], floor, config,
+                                       contradicted, twins)
             if ink_vetoes(observation, match, matcher, config) or (
                     unread and observation.name not in (None, JOKER) and reader is not None
                     and reader.scores(frame, [observation.corners])[0].rank_support(
