@@ -134,6 +134,7 @@ class DeckMatcher:
         shapes = [(deck.grey.shape[1] - 2 * shift, deck.grey.shape[2] - 2 * shift),
                   (1, colour.shape[1]),
                   (deck.index.shape[1] - 2 * shift, deck.index.shape[2] - 2 * shift)]
+        # Per view, the samples, the deck's share and ones, shifted, as columns.
         self._templates = [
             shifted(np.vstack([v, m, np.ones_like(m)]).reshape(-1, *shape), place).T.copy()
             for v, m, shape, place in zip(enrolled, means, shapes, (shift, 0, shift),
@@ -180,7 +181,8 @@ class DeckMatcher:
         height = templates.shape[0] // images.shape[2]
         strips = [images[:, dy:dy + height].reshape(count, -1)
                   for dy in range(images.shape[1] - height + 1)]
-        # (images, templates: samples, m, ones; places) and each window's sum of squares
+        # Per image, template (the samples, the deck's share m, ones) and place (down, across),
+        # and each window's sum of squares (by the ones).
         dots = np.stack([strip @ templates for strip in strips], axis=1).reshape(
             count, len(strips), -1, side).transpose(0, 2, 1, 3).reshape(
             count, -1, len(strips) * side)
@@ -229,9 +231,9 @@ class DeckMatcher:
         else:
             scores, inks = self.looks(frame, outlines)
         if scales:
-            scaled = [(points.mean(axis=0) + (points - points.mean(axis=0)) * scale)
-                      for points in (np.asarray(c, np.float32) for c in outlines)
-                      for scale in scales]
+            middles = [np.asarray(c, np.float32).mean(axis=0) for c in outlines]
+            scaled = [centre + (np.asarray(c, np.float32) - centre) * scale
+                      for c, centre in zip(outlines, middles, strict=True) for scale in scales]
             more = self.looks(frame, scaled, False)[0]
             scores = np.maximum(scores, more.reshape(len(outlines), len(scales), -1).max(axis=1))
         best_each = np.maximum.reduceat(scores[:, self._order], self._starts, axis=1).tolist()
