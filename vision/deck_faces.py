@@ -45,39 +45,33 @@ def _upright(corners: Quad, size: tuple[int, int]) -> npt.NDArray[np.float32]:
 
 
 def rectified(frame: Image, corners: Quad, config: DeckMatchConfig) -> Image:
-    """The outlined card warped upright to the working size (shrunk by area from the frame)."""
+    """The outlined card warped upright to the working size (shrunk by area from the frame),
+    less a thin strip at every edge (`inset`: outline error, table showing through)."""
     width, height = config.work_size
+    dy, dx = round(config.inset * height), round(config.inset * width)
     points = _upright(corners, (frame.shape[1], frame.shape[0]))
     long_side = float(max(np.linalg.norm(points[1] - points[2]),
                           np.linalg.norm(points[3] - points[0])))
     factor = int(np.clip(np.ceil(long_side / height), 1, config.max_oversample))
     big = (width * factor, height * factor)
     target = np.array([[0, 0], [big[0], 0], [big[0], big[1]], [0, big[1]]], np.float32)
-    matrix = cv2.getPerspectiveTransform(points, target)
-    warped = cv2.warpPerspective(frame, matrix, big, flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
+    matrix = cv2.getPerspectiveTransform(points, target - np.float32([dx, dy]) * factor)
+    inner = (width - 2 * dx, height - 2 * dy)
+    warped = cv2.warpPerspective(frame, matrix, (inner[0] * factor, inner[1] * factor),
+                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if warped.ndim == 2:
         warped = cv2.cvtColor(warped, cv2.COLOR_GRAY2BGR)
     if factor > 1:
-        warped = cv2.resize(warped, (width, height), interpolation=cv2.INTER_AREA)
+        warped = cv2.resize(warped, inner, interpolation=cv2.INTER_AREA)
     card: Image = warped
     return card
 
 
-def _inner(card: Image, config: DeckMatchConfig) -> Image:
-    """The card without a thin strip at every edge (outline error, table showing through)."""
-    height, width = card.shape[:2]
-    dy, dx = round(config.inset * height), round(config.inset * width)
-    inner: Image = card[dy:height - dy, dx:width - dx]
-    return inner
-
-
 def _index_region(card: Image, config: DeckMatchConfig) -> Image:
-    """The top-left index corner of a rectified card (inside the inset)."""
-    height, width = card.shape[:2]
-    dy, dx = round(config.inset * height), round(config.inset * width)
+    """The top-left index corner of a rectified card (`rectified`: inside the inset)."""
+    width, height = config.work_size
     share_w, share_h = config.index_share
-    region: Image = card[dy:dy + round(share_h * height), dx:dx + round(share_w * width)]
+    region: Image = card[:round(share_h * height), :round(share_w * width)]
     return region
 
 
@@ -116,12 +110,11 @@ def face_views(frame: Image, corners: Quad, config: DeckMatchConfig) -> FaceView
 
 
 def views_of(card: Image, config: DeckMatchConfig, with_ink: bool = True) -> FaceViews:
-    """The small views of a card already rectified to the working size (the ink colour left
-    out unless `with_ink`)."""
-    inner = _inner(card, config)
-    grey_card = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
+    """The small views of a card already rectified (`rectified`; the ink colour left out
+    unless `with_ink`)."""
+    grey_card = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
     grey = cv2.resize(grey_card, config.face_size, interpolation=cv2.INTER_AREA)
-    colour = cv2.resize(inner, config.colour_size, interpolation=cv2.INTER_AREA)
+    colour = cv2.resize(card, config.colour_size, interpolation=cv2.INTER_AREA)
     return FaceViews(np.asarray(grey, np.uint8), np.asarray(colour, np.uint8),
                      index_view(card, config), ink_chroma(card, colour, config) if with_ink
                      else None)
