@@ -55,7 +55,7 @@ def rectified(frame: Image, corners: Quad, config: DeckMatchConfig) -> Image:
     factor = int(np.clip(np.ceil(long_side / height), 1, config.max_oversample))
     big = (width * factor, height * factor)
     target = np.array([[0, 0], [big[0], 0], [big[0], big[1]], [0, big[1]]], np.float32)
-    matrix = cv2.getPerspectiveTransform(points, target - np.float32([dx, dy]) * factor)
+    matrix = cv2.getPerspectiveTransform(points, target - np.array([dx, dy], np.float32) * factor)
     inner = (width - 2 * dx, height - 2 * dy)
     warped = cv2.warpPerspective(frame, matrix, (inner[0] * factor, inner[1] * factor),
                                  flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
