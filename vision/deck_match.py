@@ -179,15 +179,15 @@ class DeckMatcher:
         templates, count = self._templates[view], len(images)
         side = templates.shape[1] // (len(self._sums[view]) + 1)
         height = templates.shape[0] // images.shape[2]
-        strips = [images[:, dy:dy + height].reshape(count, -1)
-                  for dy in range(images.shape[1] - height + 1)]
+        down = images.shape[1] - height + 1
+        strips = np.concatenate([images[:, dy:dy + height].reshape(count, -1)
+                                 for dy in range(down)])
         # Per image, template (the samples, the deck's share m, ones) and place (down, across),
         # and each window's sum of squares (by the ones).
-        dots = np.stack([strip @ templates for strip in strips], axis=1).reshape(
-            count, len(strips), -1, side).transpose(0, 2, 1, 3).reshape(
-            count, -1, len(strips) * side)
-        squares = np.stack([(strip * strip) @ templates[:, -side:] for strip in strips],
-                           axis=1).reshape(count, -1)
+        dots = (strips @ templates).reshape(down, count, -1, side).transpose(1, 2, 0, 3).reshape(
+            count, -1, down * side)
+        squares = ((strips * strips) @ templates[:, -side:]).reshape(
+            down, count, side).transpose(1, 0, 2).reshape(count, -1)
         size = float(templates[:, -1].sum())
         centre = dots[:, -1] / size
         spread = np.sqrt(np.maximum(squares - size * centre * centre, 0.0))
