@@ -10,6 +10,7 @@ the name keeps the surer of their confidences.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
@@ -297,9 +298,12 @@ class DeckMatcher:
         if ink is None or not suits:
             return frozenset()
         margin = self.config.ink_margin if margin is None else margin
-        distance = np.linalg.norm(table - np.asarray(ink, np.float32), axis=1)
-        other_colour = np.where(apart, distance, np.inf).min(axis=1)
-        return frozenset(np.asarray(suits)[other_colour + margin < distance].tolist())
+        across, down = (float(v) for v in ink)
+        distance = [math.hypot(a - across, b - down) for a, b in table.tolist()]
+        return frozenset(suit for suit, own, far in zip(suits, distance, apart.tolist(),
+                                                        strict=True)
+                         if any(f and other + margin < own
+                                for f, other in zip(far, distance, strict=True)))
 
     @cached_property
     def _inks(self) -> tuple[list[str], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
