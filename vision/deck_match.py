@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from vision.learned import LearnedReader
 
 DEFAULT = DeckMatchConfig()
-MOST_CHANNELS = 512
-"""The most channels OpenCV filters in one image."""
+MOST_CHANNELS = 128
+"""The most channels of one image OpenCV's Python bindings take."""
 
 
 @dataclass(frozen=True)
@@ -68,12 +68,15 @@ class DeckMatch:
 def softened(images: npt.NDArray[np.uint8], sigma: float) -> npt.NDArray[np.float32]:
     """Grey views (N, H, W) softened, so a pixel of misfit matters less (all at once, as
     channels of one image), each less its mean."""
-    stack = np.moveaxis(images.astype(np.float32), 0, -1)
-    soft = [cv2.GaussianBlur(np.ascontiguousarray(stack[:, :, k:k + MOST_CHANNELS]), (0, 0),
-                             sigma).reshape(*stack.shape[:2], -1)
-            for k in range(0, len(images), MOST_CHANNELS)]
-    out = np.moveaxis(np.concatenate(soft, axis=2), -1, 0)
-    centred: npt.NDArray[np.float32] = out - out.mean(axis=(1, 2), keepdims=True)
+    stack = np.ascontiguousarray(np.moveaxis(images, 0, -1), dtype=np.float32)
+    blurred = [np.asarray(cv2.GaussianBlur(np.ascontiguousarray(stack[:, :, k:k + MOST_CHANNELS]),
+                                           (0, 0), sigma), np.float32).reshape(*stack.shape[:2], -1)
+               for k in range(0, len(images), MOST_CHANNELS)]
+    # One part as it is: a copy of it costs more than the blur.
+    soft = blurred[0] if len(blurred) == 1 else np.concatenate(blurred, axis=2)
+    pixels = soft.reshape(-1, len(images))
+    soft -= np.full(len(pixels), 1 / len(pixels), np.float32) @ pixels
+    centred: npt.NDArray[np.float32] = np.moveaxis(soft, -1, 0)
     return centred
 
 
