@@ -145,9 +145,7 @@ def tally_margins(matcher: DeckMatcher, frame: Image, truths: list[Truth], tally
 
 def face_views_frame(matcher: DeckMatcher, frame: Image, corners: Quad) -> np.ndarray:
     """Per-sample similarities of the outlined card."""
-    from vision.deck_faces import rectified
-
-    scores, _ = matcher.similarities(rectified(frame, corners, matcher.config))
+    scores: np.ndarray = matcher.looks(frame, [corners])[0][0]
     return scores
 
 

@@ -10,7 +10,8 @@ the name keeps the surer of their confidences.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import math
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
@@ -26,6 +27,7 @@ from vision.deck_faces import (
     FaceViews,
     Vectors,
     colour_vectors,
+    index_view,
     rectified,
     views_of,
 )
@@ -35,6 +37,8 @@ if TYPE_CHECKING:
     from vision.learned import LearnedReader
 
 DEFAULT = DeckMatchConfig()
+MOST_CHANNELS = 128
+"""The most channels of one image OpenCV's Python bindings take."""
 
 
 @dataclass(frozen=True)
@@ -62,9 +66,18 @@ class DeckMatch:
 
 
 def softened(images: npt.NDArray[np.uint8], sigma: float) -> npt.NDArray[np.float32]:
-    """Grey views (N, H, W) softened, so a pixel of misfit matters less."""
-    soft = [cv2.GaussianBlur(image.astype(np.float32), (0, 0), sigma) for image in images]
-    return np.stack(soft).astype(np.float32)
+    """Grey views (N, H, W) softened, so a pixel of misfit matters less (all at once, as
+    channels of one image), each less its mean."""
+    stack = np.ascontiguousarray(np.moveaxis(images, 0, -1), dtype=np.float32)
+    blurred = [np.asarray(cv2.GaussianBlur(np.ascontiguousarray(stack[:, :, k:k + MOST_CHANNELS]),
+                                           (0, 0), sigma), np.float32).reshape(*stack.shape[:2], -1)
+               for k in range(0, len(images), MOST_CHANNELS)]
+    # One part as it is: a copy of it costs more than the blur.
+    soft = blurred[0] if len(blurred) == 1 else np.concatenate(blurred, axis=2)
+    pixels = soft.reshape(-1, len(images))
+    soft -= np.full(len(pixels), 1 / len(pixels), np.float32) @ pixels
+    centred: npt.NDArray[np.float32] = np.moveaxis(soft, -1, 0)
+    return centred
 
 
 def _unit_rows(images: npt.NDArray[np.float32]) -> Vectors:
@@ -74,14 +87,16 @@ def _unit_rows(images: npt.NDArray[np.float32]) -> Vectors:
     return _renormed(rows)
 
 
-def windows(images: npt.NDArray[np.float32], shift: int) -> npt.NDArray[np.float32]:
-    """(N * (2 shift + 1)^2, H - 2 shift, W - 2 shift): every window of each view shifted by up
-    to `shift` pixels either way, image by image."""
-    height, width = images.shape[1:3]
-    inner_h, inner_w = height - 2 * shift, width - 2 * shift
-    out = [images[:, dy:dy + inner_h, dx:dx + inner_w]
-           for dy in range(2 * shift + 1) for dx in range(2 * shift + 1)]
-    return np.stack(out, axis=1).reshape(-1, inner_h, inner_w, *images.shape[3:])
+def shifted(templates: npt.NDArray[np.float32], shift: int) -> Vectors:
+    """(T * (2 shift + 1), H * (W + 2 shift)): each template (T, H, W) set in a frame of `shift`
+    zero columns either side, at every place across it, so that a dot product with `H` rows of
+    a view is one with a window of them shifted by up to `shift` pixels either way."""
+    count, height, width = templates.shape
+    side = 2 * shift + 1
+    out = np.zeros((count, side, height, width + 2 * shift), np.float32)
+    for dx in range(side):
+        out[:, dx, :, dx:dx + width] = templates
+    return out.reshape(count * side, -1)
 
 
 def centres(images: npt.NDArray[np.float32], shift: int) -> npt.NDArray[np.float32]:
@@ -114,66 +129,124 @@ class DeckMatcher:
         # What every card of the deck shares (white, border, where the index sits) is taken
         # out of every view, so the correlation weighs what tells the cards apart.
         share = config.common_share
-        self.means = [share * v.mean(axis=0) for v in (grey, colour, index)]
-        self.grey, self.colour, self.index = (
-            _renormed(v - m) for v, m in zip((grey, colour, index), self.means, strict=True))
+        means = [share * v.mean(axis=0) for v in (grey, colour, index)]
+        enrolled = [_renormed(v - m) for v, m in zip((grey, colour, index), means, strict=True)]
+        self._to_mean = [v @ m for v, m in zip(enrolled, means, strict=True)]
+        self._mean_square = [float(m @ m) for m in means]
+        self._sums = [np.append(v.sum(axis=1), m.sum()) for v, m in zip(enrolled, means,
+                                                                       strict=True)]
+        shapes = [(deck.grey.shape[1] - 2 * shift, deck.grey.shape[2] - 2 * shift),
+                  (1, colour.shape[1]),
+                  (deck.index.shape[1] - 2 * shift, deck.index.shape[2] - 2 * shift)]
+        # Per view, the samples, the deck's share and ones, shifted, as columns.
+        self._templates = [
+            shifted(np.vstack([v, m, np.ones_like(m)]).reshape(-1, *shape), place).T.copy()
+            for v, m, shape, place in zip(enrolled, means, shapes, (shift, 0, shift),
+                                          strict=True)]
         self.distinct = sorted({str(n) for n in deck.names})
         codes = np.searchsorted(self.distinct, deck.names.astype(str))
         self._order = np.argsort(codes, kind="stable")
         self._starts = np.searchsorted(codes[self._order], np.arange(len(self.distinct)))
 
-    def similarities(self, card: Image) -> tuple[npt.NDArray[np.float32], list[FaceViews]]:
-        """(samples,) best similarity of a rectified card to each enrolled sample, either way
-        up and at the best shift, and the card's views (upright as outlined, then turned)."""
-        views = [views_of(card, self.config), views_of(card[::-1, ::-1], self.config, False)]
-        return self.view_scores(views), views
+    def looks(self, frame: Image, outlines: Sequence[Quad], with_ink: bool = True
+              ) -> tuple[npt.NDArray[np.float32], list[npt.NDArray[np.float32] | None]]:
+        """(outlines, samples) best similarity of each outlined card to each enrolled sample,
+        either way up and at the best shift, and each card's ink (None unless `with_ink`)."""
+        views, inks = [], []
+        for corners in outlines:
+            card = rectified(frame, corners, self.config)
+            upright = views_of(card, self.config, with_ink)
+            views += [upright, FaceViews(upright.grey[::-1, ::-1], upright.colour[::-1, ::-1],
+                                         index_view(card[::-1, ::-1], self.config), None)]
+            inks.append(upright.ink)
+        scores = self.view_scores(views).reshape(len(self.names), len(outlines), 2).max(axis=2)
+        return scores.T, inks
 
     def view_scores(self, views: list[FaceViews]) -> npt.NDArray[np.float32]:
-        """(samples,) best similarity of a card's views (either way up) to each sample."""
-        shift, config = self.config.shift, self.config
-        grey = _unit_rows(windows(softened(np.stack([v.grey for v in views]),
-                                           config.grey_sigma), shift))
-        index = _unit_rows(windows(softened(np.stack([v.index for v in views]),
-                                            config.index_sigma), shift))
-        colour = colour_vectors(np.stack([v.colour for v in views]), config.chroma_weight)
-        grey, colour, index = (_renormed(v - m) for v, m in
-                               zip((grey, colour, index), self.means, strict=True))
-        per_turn = grey.shape[0] // 2
+        """(samples, views) best similarity of each view, at the best shift, to each sample."""
+        config = self.config
+        grey = self._correlated(0, softened(np.stack([v.grey for v in views]), config.grey_sigma))
+        colour = self._correlated(1, colour_vectors(np.stack([v.colour for v in views]),
+                                                    config.chroma_weight)[:, None])
+        index = self._correlated(2, softened(np.stack([v.index for v in views]),
+                                             config.index_sigma))
         w_grey, w_colour, w_index = config.weights
-        grey_best = (self.grey @ grey.T).reshape(len(self.names), 2, per_turn).max(axis=2)
-        index_best = (self.index @ index.T).reshape(len(self.names), 2, per_turn).max(axis=2)
-        scores = w_grey * grey_best + w_colour * (self.colour @ colour.T) + w_index * index_best
-        best: npt.NDArray[np.float32] = scores.max(axis=1).astype(np.float32)
-        return best
+        scores: npt.NDArray[np.float32] = (w_grey * grey + w_colour * colour
+                                           + w_index * index).astype(np.float32)
+        return scores
+
+    def _correlated(self, view: int, images: npt.NDArray[np.float32]) -> Vectors:
+        """(samples, images) best similarity over the shifts of one view's enrolled vectors
+        (0 grey, 1 colour, 2 index) to the card's images (N, H, W), each window taken as the
+        enrolled ones were: less its mean, scaled to length one (u), less the deck's share (m)
+        and scaled again; by dot products of rows of the images with the shifted templates."""
+        templates, count = self._templates[view], len(images)
+        side = templates.shape[1] // (len(self._sums[view]) + 1)
+        height = templates.shape[0] // images.shape[2]
+        down = images.shape[1] - height + 1
+        strips = np.concatenate([images[:, dy:dy + height].reshape(count, -1)
+                                 for dy in range(down)])
+        # Per image, template (the samples, the deck's share m, ones) and place (down, across),
+        # and each window's sum of squares (by the ones).
+        dots = (strips @ templates).reshape(down, count, -1, side).transpose(1, 2, 0, 3).reshape(
+            count, -1, down * side)
+        squares = ((strips * strips) @ templates[:, -side:]).reshape(
+            down, count, side).transpose(1, 0, 2).reshape(count, -1)
+        size = float(templates[:, -1].sum())
+        centre = dots[:, -1] / size
+        spread = np.sqrt(np.maximum(squares - size * centre * centre, 0.0))
+        unit = np.maximum(spread, 1e-6)
+        centred = (dots[:, :-1] - self._sums[view][:, None] * centre[:, None]) / unit[:, None]
+        to_sample, to_mean = centred[:, :-1], centred[:, -1]
+        length = np.sqrt(np.maximum((spread / unit) ** 2 - 2 * to_mean
+                                    + self._mean_square[view], 0.0))
+        best = ((to_sample - self._to_mean[view][:, None]) / np.maximum(length, 1e-6)[:, None])
+        out: Vectors = best.max(axis=2).T.astype(np.float32)
+        return out
 
     @cached_property
     def sibling(self) -> dict[str, float]:
         """Per enrolled card, how similar its nearest other card of the deck looks to it."""
+        views = [FaceViews(self.deck.grey[k], self.deck.colour[k], self.deck.index[k], None)
+                 for k in range(len(self.names))]
+        scores = self.view_scores(views)
         out: dict[str, float] = {}
         for k, name in enumerate(self.names):
-            views = FaceViews(self.deck.grey[k], self.deck.colour[k], self.deck.index[k], None)
-            scores = self.view_scores([views, views])
-            others = scores[self.names != name]
+            others = scores[self.names != name, k]
             out[str(name)] = max(out.get(str(name), -1.0), float(others.max(initial=-1.0)))
         return out
 
-    def match(self, frame: Image, corners: Quad,
-              scales: tuple[float, ...] = ()) -> DeckMatch | None:
-        """The enrolled card nearest the outlined one; None when the profile is empty. The
-        outline is also seen scaled about its centre by each of `scales`, every card keeping
-        its best similarity over them, as over shifts; the ink is the outline's own."""
-        if not len(self.names):
-            return None
-        points = np.asarray(corners, np.float32)
-        centre = points.mean(axis=0)
-        scores, views = self.similarities(rectified(frame, corners, self.config))
-        for scale in scales:
-            scaled = (centre + (points - centre) * scale).astype(np.float32)
-            scores = np.maximum(scores, self.similarities(rectified(frame, scaled,
-                                                                    self.config))[0])
-        best_each = np.maximum.reduceat(scores[self._order], self._starts).tolist()
-        per_name = dict(zip(self.distinct, best_each, strict=True))
-        ink = views[0].ink
+    def match(self, frame: Image, corners: Quad) -> DeckMatch | None:
+        """The enrolled card nearest the outlined one; None when the profile is empty."""
+        return self.matches(frame, [corners])[0] if len(self.names) else None
+
+    def matches(self, frame: Image, outlines: Sequence[Quad], scales: tuple[float, ...] = (),
+                seen: Sequence[DeckMatch] = ()) -> list[DeckMatch]:
+        """The enrolled card nearest each outlined one. Each outline is also seen scaled about
+        its centre by each of `scales`, every card keeping its best similarity over them, as
+        over shifts; the ink is the outline's own. `seen` holds the outlines' matches as
+        outlined, if known: they are not looked at again."""
+        if not outlines:
+            return []
+        if seen:
+            names = self.names.tolist()
+            scores = np.array([[m.scores[name] for name in names] for m in seen], np.float32)
+            inks = [m.ink for m in seen]
+        else:
+            scores, inks = self.looks(frame, outlines)
+        if scales:
+            middles = [np.asarray(c, np.float32).mean(axis=0) for c in outlines]
+            scaled = [centre + (np.asarray(c, np.float32) - centre) * scale
+                      for c, centre in zip(outlines, middles, strict=True) for scale in scales]
+            more = self.looks(frame, scaled, False)[0]
+            scores = np.maximum(scores, more.reshape(len(outlines), len(scales), -1).max(axis=1))
+        best_each = np.maximum.reduceat(scores[:, self._order], self._starts, axis=1).tolist()
+        return [self._judged(dict(zip(self.distinct, row, strict=True)), ink)
+                for row, ink in zip(best_each, inks, strict=True)]
+
+    def _judged(self, per_name: dict[str, float],
+                ink: npt.NDArray[np.float32] | None) -> DeckMatch:
+        """The match of a card with these best similarities per card name and this ink."""
         ruled_out = self.contradicted_suits(ink)
         best = best_card(per_name, self.contradicted_suits(ink, self.config.ink_pick_margin),
                          self.config.ink_overrule)
@@ -228,10 +301,12 @@ class DeckMatcher:
         if ink is None or not suits:
             return frozenset()
         margin = self.config.ink_margin if margin is None else margin
-        step = table - np.asarray(ink, np.float32)
-        distance = np.sqrt((step * step).sum(axis=1))
-        return frozenset(suit for k, suit in enumerate(suits) if apart[k].any()
-                         and float(distance[apart[k]].min()) + margin < float(distance[k]))
+        across, down = (float(v) for v in ink)
+        distance = [math.hypot(a - across, b - down) for a, b in table.tolist()]
+        return frozenset(suit for suit, own, far in zip(suits, distance, apart.tolist(),
+                                                        strict=True)
+                         if any(f and other + margin < own
+                                for f, other in zip(far, distance, strict=True)))
 
     @cached_property
     def _inks(self) -> tuple[list[str], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
@@ -362,26 +437,32 @@ def read_known_deck(
     if deck is None or not len(deck):
         return observations
     matcher = matcher_for(deck, config)
+    fresh = [k for k, o in enumerate(observations) if o.whole and id(o) not in read_before]
+    found = dict(zip(fresh, matcher.matches(frame, [observations[k].corners for k in fresh]),
+                     strict=True))
+    # An outline a little inside the card (a soft edge) or outside it shows the enrolled faces
+    # shrunk or grown: a doubtful match is looked at again scaled. Not where the glyph reader
+    # read a card the profile lacks: the best of several looks makes a stranger look more like
+    # an enrolled card than the sibling rule allows.
+    sure = {k: matcher.is_sure(match) for k, match in found.items()}
+    doubtful = [k for k, match in found.items() if config.outline_scales and (
+        observations[k].name is None or observations[k].name in match.scores) and (
+        not sure[k] or match.margin < config.override_margin)]
+    found.update(zip(doubtful, matcher.matches(
+        frame, [observations[k].corners for k in doubtful], config.outline_scales,
+        [found[k] for k in doubtful]), strict=True))
+    sure.update((k, matcher.is_sure(found[k])) for k in doubtful)
     out = []
-    for observation in observations:
-        match = matcher.match(frame, observation.corners) if observation.whole and id(
-            observation) not in read_before else None
-        if match is not None and config.outline_scales and (
-                observation.name is None or observation.name in match.scores) and (
-                not matcher.is_sure(match) or match.margin < config.override_margin):
-            # An outline a little inside the card (a soft edge) or outside it shows the
-            # enrolled faces shrunk or grown: a doubtful match is looked at again scaled. Not
-            # where the glyph reader read a card the profile lacks: the best of several looks
-            # makes a stranger look more like an enrolled card than the sibling rule allows.
-            match = matcher.match(frame, observation.corners, config.outline_scales)
+    for k, observation in enumerate(observations):
+        match = found.get(k)
         if match is not None:
             floor = matcher.sibling[match.name] - config.stranger_slack
             contradicted = (observation.name is not None
                             and matcher.ink_contradicts(observation.name, match.ink))
             unread = observation.name is None
             twins = observation.name is not None and matcher.twins(observation.name, match.name)
-            observation = deck_reading(observation, match, matcher.is_sure(match), floor,
-                                       config, contradicted, twins)
+            observation = deck_reading(observation, match, sure[k], floor, config,
+                                       contradicted, twins)
             if ink_vetoes(observation, match, matcher, config) or (
                     unread and observation.name not in (None, JOKER) and reader is not None
                     and reader.scores(frame, [observation.corners])[0].rank_support(
