@@ -17,7 +17,7 @@ from vision.index_ink import IndexInk, corner_ink, index_inks
 from vision.learned import COURTS, RANK_CLASSES, SUIT_CLASSES, CardScores, shipped_reader
 from vision.learned_first import LearnedViews
 from vision.learned_index import shipped_index_reader
-from vision.pips import PIP_RANKS, read_ace, read_pips
+from vision.pips import PIP_RANKS, PipReads, read_once
 
 FEATURES = (
     "confidence", "whole", "one_end", "card_low", "card_high", "card_agree", "index_low",
@@ -90,7 +90,7 @@ def frame_evidence(frame: Image, observations: Sequence[CardObservation],
             "one_end": float(observation.one_end),
             "card_low": card_low, "card_high": card_high, "card_agree": agree,
             "index_low": index_low, "index_high": index_high,
-            "pips": _pip_cue(frame, observation, pips) if observation.whole else 0.0,
+            "pips": _pip_cue(frame, observation, pips, cache.pips) if observation.whole else 0.0,
             "ink": _ink_cue(observation, inks, pips),
             "length": _length_cue(observation, config),
             "repeated": float(counts[reading.name] > 1),
@@ -187,7 +187,8 @@ SUIT_INK_CUES = {"S": "spade_chroma", "C": "club_redness", "H": "heart_redness",
 RED = frozenset("HD")
 
 
-def _pip_cue(frame: Image, observation: CardObservation, config: PipCountConfig) -> float:
+def _pip_cue(frame: Image, observation: CardObservation, config: PipCountConfig,
+             reads: PipReads) -> float:
     """+1 where the pips count the named rank (one middle pip for an ace), -1 where they count
     another number or an ace shows no lone middle pip, 0 where the count cannot be told or the
     card is a court."""
@@ -195,10 +196,11 @@ def _pip_cue(frame: Image, observation: CardObservation, config: PipCountConfig)
     assert reading is not None
     rank = reading.rank.value
     if rank == "A":
-        return 1.0 if read_ace(frame, observation.corners, config) is not None else -1.0
+        ace = read_once(frame, observation.corners, config, True, reads)
+        return 1.0 if ace is not None else -1.0
     if rank not in PIP_RANKS:
         return 0.0
-    pips = read_pips(frame, observation.corners, config)
+    pips = read_once(frame, observation.corners, config, False, reads)
     if pips is None:
         return 0.0
     return 1.0 if pips.count == PIP_RANKS[rank] else -1.0

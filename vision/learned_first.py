@@ -12,6 +12,7 @@ from vision.config import VisionConfig
 from vision.deblur_outline import long_side
 from vision.learned import COURTS, CardScores, LearnedReader, reading_of
 from vision.learned_index import IndexReader, named_by_both
+from vision.pips import PipReads
 
 
 def _key(quad: Quad) -> bytes:
@@ -37,6 +38,9 @@ class LearnedViews:
     index_backed: set[bytes] = field(default_factory=set)
     """Outlines of a court the card reader names surely that the index reader names alike
     (`court_backed`)."""
+    pips: PipReads = field(default_factory=dict)
+    """The pips read on the frame's outlines (`vision.pips.read_once`), for the pip stage and
+    the decision's cue alike."""
 
     def scores(self, quads: list[Quad]) -> list[CardScores]:
         """The scores of each quad; those not scored before are scored in one pass."""
@@ -84,12 +88,13 @@ class LearnedViews:
 
 def sharing(frame: Image, reader: LearnedReader, cache: LearnedViews | None,
             sure_at: float = 2.0) -> LearnedViews:
-    """Views of the frame that keep their scores in `cache`'s (the frame's own, when it is of
-    this frame and reader): each quad is shown to each network once, whichever stage asks."""
+    """Views of the frame that keep their scores and pip readings in `cache`'s (the frame's
+    own, when it is of this frame and reader): each quad is shown to each network and counted
+    once, whichever stage asks."""
     if cache is None or cache.frame is not frame or cache.reader is not reader:
         return LearnedViews(frame, reader, sure_at)
     return LearnedViews(frame, reader, sure_at, scored=cache.scored,
-                        index_scored=cache.index_scored)
+                        index_scored=cache.index_scored, pips=cache.pips)
 
 
 def outline_key(quad: Quad) -> bytes:

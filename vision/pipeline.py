@@ -221,7 +221,7 @@ def _recognise(
         pip_count = config.pip_count
         with clock.stage("pips"):
             observations = _apart(observations, kept, lambda fresh: checked_by_pips(
-                frame, fresh, pip_count))
+                frame, fresh, pip_count, views.pips if views is not None else None))
     return observations
 
 
@@ -434,8 +434,8 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
                 # Counted now, not only at the end: a name the pips withdraw then would have
                 # kept the same name from a card's corner found meanwhile.
                 pip_count = config.pip_count
-                out = [checked_by_pips(frame, [o], pip_count)[0] if o.one_end else o
-                       for o in out]
+                out = [checked_by_pips(frame, [o], pip_count, views.pips)[0] if o.one_end
+                       else o for o in out]
         out = named_with_index(frame, out, dict(zip(whole, found, strict=False)), index, config,
                                lambda quads: views.index_scores(index, quads))
     if config.learned_large_length > 0:

@@ -199,7 +199,26 @@ def _mirrored(pips: list[Piece], config: PipCountConfig) -> bool:
     return not alone or (len(alone) == 1 and abs(alone[0] - 0.5) <= config.centre_column)
 
 
-def pips_deny(frame: Image, observation: CardObservation, config: PipCountConfig) -> bool:
+PipReads = dict[tuple[bool, bytes, PipCountConfig], Pips | None]
+"""A frame's pip readings (`read_once`): by whether an ace's, the outline's bytes, the
+settings."""
+
+
+def read_once(frame: Image, quad: Quad, config: PipCountConfig, ace: bool,
+              reads: PipReads | None) -> Pips | None:
+    """`read_ace` (with `ace`) or `read_pips` of an outline, read once a frame where the
+    frame's `reads` are given."""
+    read = read_ace if ace else read_pips
+    if reads is None:
+        return read(frame, quad, config)
+    key = (ace, np.ascontiguousarray(quad, np.float32).tobytes(), config)
+    if key not in reads:
+        reads[key] = read(frame, quad, config)
+    return reads[key]
+
+
+def pips_deny(frame: Image, observation: CardObservation, config: PipCountConfig,
+              reads: PipReads | None = None) -> bool:
     """Whether a whole card's name is denied by its pips: a number named shows, counted,
     another number or pips of the other colour (`_other_colour`); an ace named shows a lone
     middle pip of the other colour (`read_ace`); an ace or a court named on a close-up
@@ -210,7 +229,7 @@ def pips_deny(frame: Image, observation: CardObservation, config: PipCountConfig
     rank = reading.rank.value
     suit = reading.suit.value if reading.suit else None
     if rank == "A" and suit is not None:
-        ace = read_ace(frame, observation.corners, config)
+        ace = read_once(frame, observation.corners, config, True, reads)
         if ace is not None and _other_colour(ace, suit, config):
             return True
     if rank in FACE_RANKS:
@@ -218,7 +237,7 @@ def pips_deny(frame: Image, observation: CardObservation, config: PipCountConfig
             return False
     elif rank not in PIP_RANKS:
         return False
-    pips = read_pips(frame, observation.corners, config)
+    pips = read_once(frame, observation.corners, config, False, reads)
     if pips is None:
         return False
     if rank in FACE_RANKS:
@@ -263,8 +282,9 @@ def _other_colour(pips: Pips, suit: str | None, config: PipCountConfig) -> bool:
 
 
 def checked_by_pips(frame: Image, observations: list[CardObservation],
-                    config: PipCountConfig) -> list[CardObservation]:
+                    config: PipCountConfig, reads: PipReads | None = None
+                    ) -> list[CardObservation]:
     """The observations with every name the pips deny withdrawn (present, unreadable)."""
-    return [replace(o, reading=None, confidence=0.0) if pips_deny(frame, o, config) else o
-            for o in observations]
+    return [replace(o, reading=None, confidence=0.0) if pips_deny(frame, o, config, reads)
+            else o for o in observations]
 

@@ -15,7 +15,7 @@ from vision.config import VisionConfig
 from vision.evidence import FEATURES, Evidence, frame_evidence, log_odds, proposals
 from vision.live import LiveConfig, view_config
 from vision.model import GlyphModel
-from vision.pipeline import read_frame
+from vision.pipeline import read_frame, recognise
 
 OTHER_COLOUR = {"C": "H", "S": "D", "H": "S", "D": "C"}
 
@@ -163,3 +163,24 @@ def test_an_ace_without_its_middle_pip_is_held_against_and_a_low_card_seen_as_on
     assert all(c["pips"] == -1.0 for c in low_as_aces)
     assert (np.median([c["card_low_rank"] for c in low_as_aces])
             > log_odds(0.5) > max(c["card_low_rank"] for c in aces))
+
+
+def test_a_frame_counts_each_cards_pips_once_for_the_pip_stage_and_the_decision(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.evidence
+    import vision.pips
+
+    counted: list[bytes] = []
+    count = vision.pips.read_pips
+
+    def counting(frame: Any, quad: Any, config: Any) -> Any:
+        counted.append(np.asarray(quad, np.float32).tobytes())
+        return count(frame, quad, config)
+
+    monkeypatch.setattr(vision.pips, "read_pips", counting)
+    monkeypatch.setattr(vision.evidence, "read_pips", counting, raising=False)
+    frame, _ = scene("artwork", 140.0, 3)
+    config = replace(view_config(VisionConfig(), LiveConfig()), card_length=140.0)
+    observations = recognise(frame, GlyphModel.load(), config)
+    assert any(o.name and o.name[0] in "9T" and o.whole for o in observations)
+    assert counted and len(counted) == len(set(counted))
