@@ -52,7 +52,9 @@ class LiveConfig:
     motion_wait: float = 0.5
     """While the view still moves against the frame before (a card sliding in, a hand), the
     last recognition is reused for up to this many seconds: a card is read once it lies
-    still. 0: every changed frame is recognised."""
+    still. A view read while it moves is read without the learned finder's second look, and
+    where some of its change lies still, without the cells that move; both are read once
+    still. 0: every changed frame is recognised whole."""
     keep_named: bool = True
     """A card the tracker has placed and named, found again where it lay in a part of the view
     that has not changed, keeps its reading without being read again."""
@@ -76,8 +78,9 @@ class LiveConfig:
     region_share: float = 0.5
     """Once the card length is known, only the part of the view that changed since the last
     recognition (and the cards settling), grown by a card length and until its edge cuts
-    no outline read before, is recognised when it is at most this share of the view; the
-    cards outside it are kept as they were read. 0: the whole view is always recognised."""
+    no outline read before but a named card lying still, is recognised when it is at most
+    this share of the view; the cards outside it, and those lying still it cuts, are kept as
+    they were read. 0: the whole view is always recognised."""
 
 
 def view_config(vision_config: VisionConfig, config: LiveConfig) -> VisionConfig:
@@ -150,10 +153,16 @@ class TableWatcher:
             thumb = small.astype(np.float32)
         origin = np.array([x0, y0], np.float32)
         fresh: list[bool] = [False] * len(self.observations)
-        if self._due(t, thumb, origin):
+        previous, self._previous = self._previous, thumb
+        # Without a motion wait every changed frame is read whole: motion is not looked at.
+        moving = (None if not self.config.motion_wait or previous is None
+                  or previous.shape != thumb.shape
+                  else changed_cells(thumb, previous, self.config))
+        if self._due(t, thumb, origin, moving):
             settled = self._settled(thumb, origin)
-            region = self._region(thumb, origin, crop.shape[1], crop.shape[0])
-            fresh = self._recognise(crop, small, origin, settled, region)
+            region = self._region(thumb, origin, crop.shape[1], crop.shape[0], settled, moving)
+            fresh = self._recognise(crop, small, origin, settled, region,
+                                    moving is not None and bool(moving.any()))
             self._remember(thumb, region)
             self._recognised_at = t
         self.frames += 1
@@ -161,19 +170,18 @@ class TableWatcher:
         with clock.stage("tracker"):
             return self.tracker.update(t, self.observations, bare.is_bare, fresh)
 
-    def _due(self, t: float, thumb: Floats, origin: Floats) -> bool:
+    def _due(self, t: float, thumb: Floats, origin: Floats,
+             moving: npt.NDArray[np.bool_] | None) -> bool:
         """Whether the view is recognised again: it changed since it was last, or a new card
-        settles; and it lies still against the frame before, where a settling card lies (or
-        has moved for `motion_wait` seconds)."""
+        settles; and it lies still against the frame before (`moving`: the cells that changed
+        since), where a settling card lies (or has moved for `motion_wait` seconds)."""
         assert self.tracker is not None
-        previous, self._previous = self._previous, thumb
         settling = [track for track in self.tracker.tracks if not track.placed]
         if not (self._thumb is None or settling
                 or changed_cells(thumb, self._thumb, self.config).any()):
             return False
-        if previous is None or previous.shape != thumb.shape:
+        if moving is None:
             return True
-        moving = changed_cells(thumb, previous, self.config)
         if not moving.any() or t - self._recognised_at >= self.config.motion_wait:
             return True
         return any(not self._under(moving, track.sighting.corners, origin).any()
@@ -207,19 +215,29 @@ class TableWatcher:
                 settled.append(known)
         return settled
 
-    def _region(self, thumb: Floats, origin: Floats, width: int, height: int) -> Box:
+    def _region(self, thumb: Floats, origin: Floats, width: int, height: int,
+                settled: list[CardObservation], moving: npt.NDArray[np.bool_] | None
+                ) -> Box:
         """The part of the view to recognise (view pixels): where it changed since the last
         recognition and the cards settling or unnamed lie, grown by a card length and until
-        its edge cuts no outline read before; the whole view where that is more than
-        `region_share`, or where a card named there is far longer than the card length
-        (`known_card_longest`: the camera came nearer)."""
+        its edge cuts no outline read before but the `settled` cards' (kept as they were read
+        where it cuts them); the whole view where that is more than `region_share`, or where
+        a card named there is far longer than the card length (`known_card_longest`: the
+        camera came nearer). Where some of the change lies still, the cells still `moving`
+        (a hand) are left for a later look."""
         whole = (0, 0, width, height)
         length = self.card_length
         if (not self.config.region_share or length is None or self._thumb is None
                 or self._thumb.shape != thumb.shape or self.tracker is None):
             return whole
         cell = self.config.thumb_cell
-        rows, cols = np.nonzero(changed_cells(thumb, self._thumb, self.config))
+        changed = changed_cells(thumb, self._thumb, self.config)
+        if moving is not None:
+            still = changed & (cv2.dilate(moving.astype(np.uint8), np.ones((3, 3), np.uint8)) == 0)
+            settling = any(not track.placed for track in self.tracker.tracks)
+            if still.any() or settling:
+                changed = still
+        rows, cols = np.nonzero(changed)
         points = [np.stack([cols * cell, rows * cell], axis=1).astype(np.float32),
                   np.stack([(cols + 1) * cell, (rows + 1) * cell], axis=1).astype(np.float32),
                   *(track.sighting.corners - origin for track in self.tracker.tracks
@@ -232,9 +250,11 @@ class TableWatcher:
         right, bottom = spread.max(axis=0) + length
         margin = 2 * max(2.0, self.config.border_reach * max(width, height))
         longest = self.vision_config.known_card_longest * length
+        kept = {id(o) for o in settled}
         bounds = [(q.min(axis=0) - margin, q.max(axis=0) + margin,
                    o.name is not None and o.whole and long_side(q) > longest)
-                  for o, q in ((o, o.corners - origin) for o in self.observations)]
+                  for o, q in ((o, o.corners - origin) for o in self.observations
+                               if id(o) not in kept)]
         grown = True
         while grown:
             grown = False
@@ -266,7 +286,8 @@ class TableWatcher:
         self._thumb[rows, cols] = thumb[rows, cols]
 
     def _recognise(self, crop: Image, small: Image, origin: Floats,
-                   settled: list[CardObservation], region: Box) -> list[bool]:
+                   settled: list[CardObservation], region: Box, moving: bool = False
+                   ) -> list[bool]:
         """Recognise the `region` of the view and keep the observations lying outside it; the
         observations are fresh but those kept and those `settled` (given in frame pixels)."""
         clock = self.stages or StageClock(enabled=False)
@@ -275,19 +296,24 @@ class TableWatcher:
         with clock.stage("even lighting"):
             view = evened(crop, small, self.config, region)
         shift = origin + np.array([left, top], np.float32)
-        # Recognition works in the region's pixels: the settled cards are handed over in them.
+        # Recognition works in the region's pixels: the settled cards are handed over in them,
+        # those the region's edge cuts too (kept as they were read, `vision.pipeline`).
         local = {id(o): replace(o, corners=o.corners - shift) for o in settled
-                 if inside_box(o.corners - origin, region)}
-        found = recognise(view, self.model, self.sized_config(width, height, region),
+                 if meets_box(o.corners - origin, region)}
+        config = self.sized_config(width, height, region)
+        if moving:
+            config = replace(config, learned_finder=None)
+        found = recognise(view, self.model, config,
                           self.stages, list(local.values()))
+        handed = {id(o) for o in local.values()}
         reach = max(2.0, self.config.border_reach * max(width, height))
         view_sides = (left == 0, top == 0, right == width, bottom == height)
         inner = (left > 0, top > 0, right < width, bottom < height)
-        found = [o for o in found
-                 if not on_border(o.corners, right - left, bottom - top, reach, inner)
+        found = [o for o in found if id(o) in handed
+                 or (not on_border(o.corners, right - left, bottom - top, reach, inner)
                  and (o.name is not None
                       or not on_border(o.corners, right - left, bottom - top, reach,
-                                       view_sides))]
+                                       view_sides)))]
         back = {id(o): o for o in settled}
         kept = {id(local_o): back[key] for key, local_o in local.items()}
         read = [kept.get(id(o)) or replace(o, corners=o.corners + shift) for o in found]

@@ -13,7 +13,16 @@ import cv2
 import numpy as np
 
 from vision.card_size import CARD_ASPECT, card_shaped, known_width
-from vision.cards import NEXT_CORNER, CardObservation, Image, Quad, Rank, Reading, side_lengths
+from vision.cards import (
+    NEXT_CORNER,
+    CardObservation,
+    Image,
+    Quad,
+    Rank,
+    Reading,
+    inside,
+    side_lengths,
+)
 from vision.config import VisionConfig
 from vision.corners import (
     CardCorner,
@@ -63,7 +72,9 @@ def read_frame(
 
     `settled` are named cards the caller knows to lie still as they were read (a tracker's
     placed cards where the view did not change): an outline found where one of them lies
-    (`same_outline`) is that observation itself, returned as it is and not read again.
+    (`same_outline`) is that observation itself, returned as it is and not read again. One
+    the frame's edge cuts (the watcher reading a part of its view) is returned as it is, and
+    what is found on it is a part of it, not read.
 
     With the learned finder looking only in doubt (`LearnedFinderConfig.in_doubt`), the frame
     is read first without it; where that leaves something unread, it is read again with it,
@@ -117,7 +128,12 @@ def _recognise(
     observations = []
     with clock.stage("outlines"):
         quads = find_cards(frame, config, masks)
-    kept: set[int] = set()
+    # A settled card the frame's edge cuts is kept as it was read; an outline found on it is a
+    # part of it.
+    cut = [o for o in settled if not within_frame(o.corners, frame)]
+    quads = [q for q in quads if not any(inside(np.mean(q, axis=0), o.corners) for o in cut)]
+    observations += cut
+    kept: set[int] = {id(o) for o in cut}
     views = sharing(frame, shipped_reader(), scores) if config.learned_reader else None
     if views is not None and config.learned_first:
         with clock.stage("learned first"):
@@ -223,6 +239,13 @@ def _recognise(
             observations = _apart(observations, kept, lambda fresh: checked_by_pips(
                 frame, fresh, pip_count, views.pips if views is not None else None))
     return observations
+
+
+def within_frame(corners: Quad, frame: Image) -> bool:
+    """Whether the outline lies inside the frame."""
+    quad = np.asarray(corners, np.float32).reshape(-1, 2)
+    height, width = frame.shape[:2]
+    return bool(quad.min() >= 0 and quad[:, 0].max() <= width and quad[:, 1].max() <= height)
 
 
 def fitted_unread(frame: Image, observations: list[CardObservation], model: GlyphModel,

@@ -120,3 +120,27 @@ def test_a_card_named_whole_lying_still_asks_for_no_second_look(model: GlyphMode
     looks = clock.calls.get("second look: masks", 0)
     watcher.process(0.6, _with_a_hand(scene, 0))
     assert clock.calls.get("second look: masks", 0) == looks
+
+
+def test_a_view_read_while_it_moves_leaves_the_second_look_until_it_lies_still(
+        model: GlyphModel) -> None:
+    scene = _scene("KS")
+    clock = StageClock()
+    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT), stages=clock,
+                           live_config=LiveConfig(region_share=0.0))
+    for i in range(6):
+        watcher.process(i * 0.1, scene)
+    # The card lying still was named from one end: the frame is in doubt while it lies there.
+    watcher.observations = [replace(o, one_end=True) if o.name == "KS" else o
+                            for o in watcher.observations]
+    reads, looks = watcher.recognised, clock.calls.get("second look: masks", 0)
+    # A hand moves in the view for a second: the view is read as the motion wait runs out,
+    # without a second look.
+    for i in range(10):
+        watcher.process(0.6 + i * 0.1, _with_a_hand(scene, 4 * i))
+    assert watcher.recognised > reads
+    assert clock.calls.get("second look: masks", 0) == looks
+    # The hand lies still: the view is read with it.
+    watcher.process(1.6, _with_a_hand(scene, 36))
+    assert clock.calls.get("second look: masks", 0) == looks + 1
+

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -100,17 +101,42 @@ def test_a_change_spread_over_most_of_the_view_reads_the_whole_view(
     assert (682, 1153) in views.shapes
 
 
-def test_a_card_across_the_edge_of_the_change_is_read_once_and_kept(
+def test_a_card_lying_still_across_the_edge_of_the_change_is_kept_as_it_was_read(
         model: GlyphModel, monkeypatch: pytest.MonkeyPatch) -> None:
     watcher = _settled_table(model)
+    before = {o.name: o for o in watcher.observations}
     views = Views(monkeypatch)
-    # Laid just below the queen of diamonds: the part grown around it reaches into that card.
+    # Laid just below the queen of diamonds: the part grown around it cuts into that card.
     events = _watch(watcher, _table([*STILL, ("QH", (960.0, 380.0), 0.0)]), 2.0)
     assert [(e.kind.value, e.card) for e in events] == [("placed", "QH")]
     assert views.shapes and all(h * w < 0.5 * 682 * 1153 for h, w in views.shapes)
-    # The part was grown to hold the queen of diamonds whole (without it, some 270 px high).
-    assert max(h for h, _ in views.shapes) > 330, views.shapes
+    # The part is not grown to hold the queen of diamonds whole (that part is some 450 px
+    # high, this one 360): she lies still and keeps her reading; what of her lies inside the
+    # part is no card of its own.
+    assert max(h for h, _ in views.shapes) < 400, views.shapes
+    assert all(any(o is before[name] for o in watcher.observations)
+               for name in ("KS", "QD", "AC"))
     assert sorted(o.name or "" for o in watcher.observations) == ["AC", "KS", "QD", "QH"]
+
+
+def test_a_card_settling_while_a_hand_moves_far_off_is_read_in_a_part_without_the_hand(
+        model: GlyphModel, monkeypatch: pytest.MonkeyPatch) -> None:
+    watcher = _settled_table(model)
+    views = Views(monkeypatch)
+    still, laid = _table(STILL), _table([*STILL, ("QH", (950.0, 520.0), 20.0)])
+    settling: list[tuple[int, int]] = []
+    events: list[CardEvent] = []
+    for i in range(16):
+        frame = (laid if i >= 3 else still).copy()
+        # A hand moving to and fro at the left of the view, far from the card laid.
+        cv2.circle(frame, (150 + 30 * (i % 8), 360), 50, (60, 80, 120), -1)
+        before = len(views.shapes)
+        events += watcher.process(2.0 + i * 0.1, frame)
+        if i >= 3 and not events:
+            settling += views.shapes[before:]
+    assert [(e.kind.value, e.card) for e in events] == [("placed", "QH")]
+    # The card and the hand read together are more than half the view, read whole.
+    assert any(h * w < 0.5 * 682 * 1153 for h, w in settling), settling
 
 
 def test_an_outline_on_a_chosen_side_of_the_border_is_on_it() -> None:

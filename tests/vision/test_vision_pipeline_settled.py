@@ -11,7 +11,7 @@ import pytest
 
 from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
-from vision.cards import CardObservation, Rank, Reading, Suit
+from vision.cards import CardObservation, Rank, Reading, Suit, inside
 from vision.model import GlyphModel
 from vision.pipeline import StageClock, recognise, same_outline
 
@@ -48,6 +48,29 @@ def test_a_settled_card_is_returned_as_it_is_and_the_others_read(
     rest = sorted(str(o.name) for o in again if o is not marked)
     assert rest == sorted(str(o.name) for o in first if o is not whole[0])
     assert all(clock.calls[stage] == 1 for stage in ("masks", "outlines", "known deck"))
+
+
+@pytest.mark.parametrize(("names", "length"), [(["KS", "AH", "TH"], 150),
+                                               (["QD", "9C", "AS"], 180),
+                                               (["AH", "KS", "9D"], 130)])
+def test_a_settled_card_the_frames_edge_cuts_is_kept_and_nothing_read_on_it(
+        model: GlyphModel, names: list[str], length: float) -> None:
+    frame = _row(names, length, seed=len(names))
+    first = sorted((o for o in recognise(frame, model) if o.whole and o.name),
+                   key=lambda o: float(o.corners[:, 0].mean()))
+    assert [o.name for o in first] == names
+    # The frame cut through the first card: most of it lies in the part.
+    xs = first[0].corners[:, 0]
+    left = int(xs.min() + 0.2 * (xs.max() - xs.min()))
+    part = np.ascontiguousarray(frame[:, left:])
+    shift = np.array([left, 0], np.float32)
+    cut = replace(first[0], corners=first[0].corners - shift)
+    again = recognise(part, model, settled=[cut])
+    assert sum(o is cut for o in again) == 1
+    assert not any(inside(o.corners.mean(axis=0), cut.corners) for o in again if o is not cut)
+    assert sorted(str(o.name) for o in again if o is not cut and o.whole) == sorted(names[1:])
+    # Handed nothing, the part shows the first card's piece as a card of its own.
+    assert any(inside(o.corners.mean(axis=0), cut.corners) for o in recognise(part, model))
 
 
 def test_a_settled_card_found_nowhere_is_not_returned(model: GlyphModel) -> None:
