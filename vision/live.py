@@ -52,9 +52,9 @@ class LiveConfig:
     motion_wait: float = 0.5
     """While the view still moves against the frame before (a card sliding in, a hand), the
     last recognition is reused for up to this many seconds: a card is read once it lies
-    still. A view read while it moves is read without the learned finder's second look, and
-    where some of its change lies still, without the cells that move; both are read once
-    still. 0: every changed frame is recognised whole."""
+    still. A view read while it moves is read without the learned finder's second look (a
+    hand leaves the frame in doubt): that waits until it lies still. 0: every changed frame
+    is recognised whole."""
     keep_named: bool = True
     """A card the tracker has placed and named, found again where it lay in a part of the view
     that has not changed, keeps its reading without being read again."""
@@ -154,13 +154,13 @@ class TableWatcher:
         origin = np.array([x0, y0], np.float32)
         fresh: list[bool] = [False] * len(self.observations)
         previous, self._previous = self._previous, thumb
-        # Without a motion wait every changed frame is read whole: motion is not looked at.
+        # Without a motion wait, motion is not looked at: every changed frame is read in full.
         moving = (None if not self.config.motion_wait or previous is None
                   or previous.shape != thumb.shape
                   else changed_cells(thumb, previous, self.config))
         if self._due(t, thumb, origin, moving):
             settled = self._settled(thumb, origin)
-            region = self._region(thumb, origin, crop.shape[1], crop.shape[0], settled, moving)
+            region = self._region(thumb, origin, crop.shape[1], crop.shape[0], settled)
             fresh = self._recognise(crop, small, origin, settled, region,
                                     moving is not None and bool(moving.any()))
             self._remember(thumb, region)
@@ -216,28 +216,20 @@ class TableWatcher:
         return settled
 
     def _region(self, thumb: Floats, origin: Floats, width: int, height: int,
-                settled: list[CardObservation], moving: npt.NDArray[np.bool_] | None
-                ) -> Box:
+                settled: list[CardObservation]) -> Box:
         """The part of the view to recognise (view pixels): where it changed since the last
         recognition and the cards settling or unnamed lie, grown by a card length and until
         its edge cuts no outline read before but the `settled` cards' (kept as they were read
         where it cuts them); the whole view where that is more than `region_share`, or where
         a card named there is far longer than the card length (`known_card_longest`: the
-        camera came nearer). Where some of the change lies still, the cells still `moving`
-        (a hand) are left for a later look."""
+        camera came nearer)."""
         whole = (0, 0, width, height)
         length = self.card_length
         if (not self.config.region_share or length is None or self._thumb is None
                 or self._thumb.shape != thumb.shape or self.tracker is None):
             return whole
         cell = self.config.thumb_cell
-        changed = changed_cells(thumb, self._thumb, self.config)
-        if moving is not None:
-            still = changed & (cv2.dilate(moving.astype(np.uint8), np.ones((3, 3), np.uint8)) == 0)
-            settling = any(not track.placed for track in self.tracker.tracks)
-            if still.any() or settling:
-                changed = still
-        rows, cols = np.nonzero(changed)
+        rows, cols = np.nonzero(changed_cells(thumb, self._thumb, self.config))
         points = [np.stack([cols * cell, rows * cell], axis=1).astype(np.float32),
                   np.stack([(cols + 1) * cell, (rows + 1) * cell], axis=1).astype(np.float32),
                   *(track.sighting.corners - origin for track in self.tracker.tracks

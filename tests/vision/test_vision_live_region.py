@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
 
@@ -117,26 +116,6 @@ def test_a_card_lying_still_across_the_edge_of_the_change_is_kept_as_it_was_read
     assert all(any(o is before[name] for o in watcher.observations)
                for name in ("KS", "QD", "AC"))
     assert sorted(o.name or "" for o in watcher.observations) == ["AC", "KS", "QD", "QH"]
-
-
-def test_a_card_settling_while_a_hand_moves_far_off_is_read_in_a_part_without_the_hand(
-        model: GlyphModel, monkeypatch: pytest.MonkeyPatch) -> None:
-    watcher = _settled_table(model)
-    views = Views(monkeypatch)
-    still, laid = _table(STILL), _table([*STILL, ("QH", (950.0, 520.0), 20.0)])
-    settling: list[tuple[int, int]] = []
-    events: list[CardEvent] = []
-    for i in range(16):
-        frame = (laid if i >= 3 else still).copy()
-        # A hand moving to and fro at the left of the view, far from the card laid.
-        cv2.circle(frame, (150 + 30 * (i % 8), 360), 50, (60, 80, 120), -1)
-        before = len(views.shapes)
-        events += watcher.process(2.0 + i * 0.1, frame)
-        if i >= 3 and not events:
-            settling += views.shapes[before:]
-    assert [(e.kind.value, e.card) for e in events] == [("placed", "QH")]
-    # The card and the hand read together are more than half the view, read whole.
-    assert any(h * w < 0.5 * 682 * 1153 for h, w in settling), settling
 
 
 def test_an_outline_on_a_chosen_side_of_the_border_is_on_it() -> None:
