@@ -107,28 +107,6 @@ def find_corners(
     return corners
 
 
-def fitted_edge(contour: Image, start: Vector, end: Vector,
-                 reach: float) -> tuple[Vector, Vector] | None:
-    """A point and the unit direction (from start towards end) of the line fitted to the
-    outline's points along the middle of the polygon's edge from `start` to `end` (within
-    `reach`, the polygon's tolerance); None when there are too few."""
-    chord = end - start
-    length = float(np.hypot(*chord))
-    if length < 1.0:
-        return None
-    along = chord / length
-    points = contour.reshape(-1, 2).astype(np.float32) - start
-    position = points @ along
-    normal = np.array([-along[1], along[0]], np.float32)
-    near = (np.abs(points @ normal) <= reach) & (position > 0.15 * length) & (
-        position < 0.85 * length)
-    if np.count_nonzero(near) < 5:
-        return None
-    line = cv2.fitLine(points[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel().astype(np.float32)
-    direction = line[:2] if float(line[:2] @ along) > 0 else -line[:2]
-    return (start + line[2:]).astype(np.float32), direction.astype(np.float32)
-
-
 def corner_views(frame: Image, corner: CardCorner, card_width: float, config: VisionConfig,
                  hypotheses: tuple[bool, ...] = (True, False)) -> Iterator[tuple[Image, Quad]]:
     """The index view at a corner for the top-left and top-right hypotheses (`first_is_short`

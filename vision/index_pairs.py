@@ -104,12 +104,6 @@ def _extent(points: npt.NDArray[np.float32], axis: Vector) -> tuple[float, float
     return float(values.min()), float(values.max()) + 1.0
 
 
-def find_index_pairs(gray: Image, allowed: Image | None, config: VisionConfig,
-                     short: int | None = None) -> list[IndexPair]:
-    """Every rank and suit glyph pair in a grey image (`index_pairs`), in a list."""
-    return list(index_pairs(gray, allowed, config, short))
-
-
 def index_pairs(gray: Image, allowed: Image | None, config: VisionConfig,
                 short: int | None = None) -> Iterator[IndexPair]:
     """Rank and suit glyph pairs in a grey image (coordinates of that image), one by one: a

@@ -363,14 +363,6 @@ def padded_area(width: int, height: int, config: VisionConfig) -> float:
     return (width + pad) * (height + pad)
 
 
-def inside_box(corners: Quad, box: Box) -> bool:
-    """Whether the outline lies inside the box."""
-    quad = np.asarray(corners, np.float32)
-    low, high = quad.min(axis=0), quad.max(axis=0)
-    return bool(low[0] >= box[0] and low[1] >= box[1] and high[0] <= box[2]
-                and high[1] <= box[3])
-
-
 def meets_box(corners: Quad, box: Box) -> bool:
     """Whether the outline's bounding box meets the box."""
     quad = np.asarray(corners, np.float32)

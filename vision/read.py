@@ -279,12 +279,3 @@ def _disputes_surely(corner: CornerReading, corners: list[CornerReading],
         config.min_corner_confidence
     return any((suit_sure and c.suit.label != corner.suit.label)
                or (rank_sure and c.rank.label != corner.rank.label) for c in sure)
-
-
-def read_card(
-    frame: Image, corners: Quad, model: GlyphModel, config: VisionConfig | None = None
-) -> Reading | None:
-    """Read the card outlined by `corners` in a BGR frame; None when it cannot be read surely."""
-    config = config or VisionConfig()
-    reading, _ = read_outline(frame, corners, model, config)
-    return reading

@@ -16,7 +16,7 @@ from tools.synthetic import suit_shape
 from vision.cards import Rank, Suit
 from vision.detect import card_masks
 from vision.imageio import read_image
-from vision.index_pairs import IndexPair, _pair, find_index_pairs, ink_pieces
+from vision.index_pairs import IndexPair, _pair, index_pairs, ink_pieces
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 
@@ -115,7 +115,7 @@ def test_a_rank_over_a_suit_is_a_pair_and_two_pips_are_not() -> None:
     cv2.putText(gray, "K", (60, 80), cv2.FONT_HERSHEY_DUPLEX, 1.0, 20, 2, cv2.LINE_AA)
     spade = cv2.resize(suit_shape("S", 0.9), (18, 20), interpolation=cv2.INTER_AREA)
     gray[88:108, 60:78][spade > 127] = 20
-    pairs = find_index_pairs(gray, None, CONFIG)
+    pairs = list(index_pairs(gray, None, CONFIG))
     # Down points from the rank to the suit (the two may be paired the other way up too: the
     # reader tells them apart), the rank's box starting at the K.
     upright = [p for p in pairs if float(p.down @ np.array([0.0, 1.0])) > 0.95]
@@ -124,7 +124,7 @@ def test_a_rank_over_a_suit_is_a_pair_and_two_pips_are_not() -> None:
     pips = np.full((240, 320), 250, np.uint8)
     for top in (60, 88):
         pips[top:top + 20, 60:78][spade > 127] = 20
-    assert find_index_pairs(pips, None, CONFIG) == []
+    assert list(index_pairs(pips, None, CONFIG)) == []
 
 
 def _every_pair(gray: np.ndarray, allowed: np.ndarray | None, short: int) -> list[IndexPair]:
@@ -180,7 +180,7 @@ def test_the_array_tests_keep_every_pair_of_tens_among_text() -> None:
     gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
     every = _every_pair(gray, None, min(gray.shape))
     assert len(every) >= 4
-    assert _same_pairs(find_index_pairs(gray, None, CONFIG), every)
+    assert _same_pairs(list(index_pairs(gray, None, CONFIG)), every)
 
 
 @cache
@@ -203,7 +203,7 @@ def test_the_array_tests_keep_every_pair_of_cluttered_photos(shared_dir: Path) -
     checked = 0
     for gray, allowed, short in _light_left_in_family(shared_dir):
         every = _every_pair(gray, allowed, short)
-        assert _same_pairs(find_index_pairs(gray, allowed, CONFIG, short), every)
+        assert _same_pairs(list(index_pairs(gray, allowed, CONFIG, short)), every)
         checked += len(every) >= 5
     assert checked >= 5
 

@@ -13,7 +13,7 @@ from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation
 from vision.faces import ARTWORK
-from vision.live import LiveConfig, TableWatcher, inside_box, on_border
+from vision.live import LiveConfig, TableWatcher, on_border
 from vision.model import GlyphModel
 from vision.pipeline import recognise
 from vision.tracker import CardEvent
@@ -123,4 +123,3 @@ def test_an_outline_on_a_chosen_side_of_the_border_is_on_it() -> None:
     assert on_border(quad, 100, 100, 2.0)
     assert on_border(quad, 100, 100, 2.0, (True, False, False, False))
     assert not on_border(quad, 100, 100, 2.0, (False, True, True, True))
-    assert inside_box(quad, (0, 0, 60, 90)) and not inside_box(quad, (10, 0, 60, 90))

@@ -26,7 +26,7 @@ from vision.fonts import (
 )
 from vision.glyphs import index_views, split_index
 from vision.model import GlyphModel
-from vision.read import read_card, read_corner
+from vision.read import read_corner, read_outline
 
 MISSING = [name for name in (*RANK_FONTS, *SUIT_FONTS) if find_font(name) is None]
 needs_fonts = pytest.mark.skipif(bool(MISSING), reason=f"fonts not installed: {MISSING}")
@@ -131,7 +131,7 @@ def test_a_large_card_is_warped_finer_and_read() -> None:
     assert views[0].shape[:2] == (nominal[0] * 3, nominal[1] * 3)
     coarse = index_views(frame, quad, replace(config, max_index_zoom=1))
     assert coarse[0].shape[:2] == nominal
-    reading = read_card(frame, quad, GlyphModel.load(), config)
+    reading = read_outline(frame, quad, GlyphModel.load(), config)[0]
     assert reading is not None
     assert (reading.rank.value, reading.suit.value) == ("A", "C")
 

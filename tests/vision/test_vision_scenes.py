@@ -11,11 +11,12 @@ import pytest
 from tests.vision.glyphs_only import glyph_config
 from tools.scenes import paste_card, plain_card, table_background
 from tools.synthetic import artwork_cards
+from vision.config import VisionConfig
 from vision.detect import card_masks
 from vision.model import GlyphModel
 from vision.pipeline import read_loose_corners, recognise
 from vision.propose import find_cards
-from vision.read import read_card
+from vision.read import read_outline
 
 PLAIN = [("4", "S"), ("10", "H"), ("Q", "C"), ("9", "D"), ("7", "H"), ("A", "S"), ("", None)]
 
@@ -52,7 +53,7 @@ def test_blank_card_is_present_but_unreadable(model: GlyphModel) -> None:
     quads = find_cards(scene)
     assert len(quads) == 1
     assert np.abs(quads[0] - truth).max() < 8
-    assert read_card(scene, quads[0], model) is None
+    assert read_outline(scene, quads[0], model, VisionConfig())[0] is None
 
 
 def test_empty_table_has_no_cards(model: GlyphModel) -> None:
