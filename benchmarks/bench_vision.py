@@ -3,7 +3,8 @@
 The frames hold eight cards on a textured table: svg-cards artwork when the shared folder is
 present (CARDTABLE_SHARED or ../shared), else plain drawn cards. The benchmark frame is 1280x720
 with cards 250 px long; the table frames are what the camera over the table sees: 1920x1080 with
-cards about 140 px long, and 1280x720 with cards about 95 px long; and the 1080p frame with a
+cards about 140 px long, 1280x720 with cards about 95 px long and 2560x1440 with cards about
+190 px long; and the 1080p frame with a
 blank card beside them, which is left unread and so gets the learned finder's second look.
 Each frame's line gives the CPU time of every stage of recognition (vision.pipeline.StageClock).
 The watcher itself recognises the play area cropped from the camera's frame with its own settings
@@ -286,12 +287,15 @@ def main() -> int:
     report_frame("benchmark frame, cards 250 px", frame, model, args.runs)
     report_frame("table at 1080p, cards 140 px", table_frame(1920, 1080, 140), model, args.runs)
     report_frame("table at 720p, cards 95 px", table_frame(1280, 720, 95), model, args.runs)
+    report_frame("table at 1440p, cards 190 px", table_frame(2560, 1440, 190), model, args.runs)
     # What the watcher itself recognises: the play area cropped from the frame, searched at its
     # own size (vision.live.LiveConfig).
     report_view("the watcher's play-area view of the 1080p table frame",
                 table_frame(1920, 1080, 140), model, args.runs, 140.0)
     report_view("the watcher's play-area view of the 720p table frame",
                 table_frame(1280, 720, 95), model, args.runs, 95.0)
+    report_view("the watcher's play-area view of the 1440p table frame",
+                table_frame(2560, 1440, 190), model, args.runs, 190.0)
     report_one_laid("the watcher's view of the 1080p table frame during play",
                     table_frame(1920, 1080, 140), model, args.runs, 140.0)
     report_one_laid("the watcher's view of the 720p table frame during play",
