@@ -14,6 +14,7 @@ from vision.cards import CardObservation, Quad
 from vision.config import VisionConfig
 from vision.deblur_outline import long_side
 from vision.deck_limit import within_deck
+from vision.doubt import in_doubt
 from vision.model import GlyphModel
 from vision.pipeline import StageClock, recognise
 from vision.threads import one_thread
@@ -53,8 +54,8 @@ class LiveConfig:
     """While the view still moves against the frame before (a card sliding in, a hand), the
     last recognition is reused for up to this many seconds: a card is read once it lies
     still. A view read while it moves is read without the learned finder's second look (a
-    hand leaves the frame in doubt): that waits until it lies still. 0: every changed frame
-    is recognised whole."""
+    hand leaves the frame in doubt): a part so left in doubt is read again, with it, once the
+    view lies still. 0: every changed frame is recognised whole."""
     keep_named: bool = True
     """A card the tracker has placed and named, found again where it lay in a part of the view
     that has not changed, keeps its reading without being read again."""
@@ -128,6 +129,8 @@ class TableWatcher:
         self._previous: npt.NDArray[np.float32] | None = None
         """The thumbnail of the frame before, to tell a moving view from a still one."""
         self._recognised_at = -math.inf
+        self._owed: Box | None = None
+        """The part last read while the view moved, left in doubt: read again once still."""
         self._box = (0, 0, 0, 0)
         self._lengths: deque[float] = deque(maxlen=max(1, self.config.card_lengths))
         """Long sides of the last whole cards read surely (view pixels)."""
@@ -144,6 +147,7 @@ class TableWatcher:
             self.tracker = CardTracker(zones, self.tracker_config)
             self._box = crop_box(zones, width, height)
             self._thumb = None
+            self._owed = None
             self._lengths.clear()
         x0, y0, x1, y1 = self._box
         crop = frame[y0:y1, x0:x1]
@@ -158,11 +162,19 @@ class TableWatcher:
         moving = (None if not self.config.motion_wait or previous is None
                   or previous.shape != thumb.shape
                   else changed_cells(thumb, previous, self.config))
+        moved = moving is not None and bool(moving.any())
+        still = moving is not None and not moved
+        region: Box | None = None
         if self._due(t, thumb, origin, moving):
             settled = self._settled(thumb, origin)
             region = self._region(thumb, origin, crop.shape[1], crop.shape[0], settled)
-            fresh = self._recognise(crop, small, origin, settled, region,
-                                    moving is not None and bool(moving.any()))
+        elif self._owed is not None and still:
+            settled, region = self._settled(thumb, origin), self._owed
+        if region is not None:
+            fresh = self._recognise(crop, small, origin, settled, region, moved)
+            # Read while moving, a part left in doubt is read again once the view lies still.
+            self._owed = region if moved and in_doubt(
+                [o for o in self.observations if meets_box(o.corners - origin, region)]) else None
             self._remember(thumb, region)
             self._recognised_at = t
         self.frames += 1
@@ -371,10 +383,12 @@ def meets_box(corners: Quad, box: Box) -> bool:
 
 
 def grey_thumbnail(image: Image, cell: int) -> Image:
-    """The image in grey, one pixel per cell of `cell` pixels (area mean)."""
-    size = (max(1, image.shape[1] // cell), max(1, image.shape[0] // cell))
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return np.asarray(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), np.uint8)
+    """The image in grey, one pixel per whole cell of `cell` pixels (its mean; the pixels past
+    the last whole cell are left out, so that cell k covers pixels k * cell to (k + 1) * cell,
+    and the shrink is OpenCV's quick one for a whole ratio)."""
+    columns, rows = max(1, image.shape[1] // cell), max(1, image.shape[0] // cell)
+    grey = cv2.cvtColor(image[:rows * cell, :columns * cell], cv2.COLOR_BGR2GRAY)
+    return np.asarray(cv2.resize(grey, (columns, rows), interpolation=cv2.INTER_AREA), np.uint8)
 
 
 def changed_cells(thumb: Floats, last: Floats, config: LiveConfig) -> npt.NDArray[np.bool_]:

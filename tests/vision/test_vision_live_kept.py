@@ -144,3 +144,29 @@ def test_a_view_read_while_it_moves_leaves_the_second_look_until_it_lies_still(
     watcher.process(1.6, _with_a_hand(scene, 36))
     assert clock.calls.get("second look: masks", 0) == looks + 1
 
+
+def test_a_part_left_in_doubt_while_the_view_moved_is_read_again_once_it_lies_still(
+        model: GlyphModel) -> None:
+    scene = _scene("KS")
+    clock = StageClock()
+    # The motion wait is shorter than a frame: every frame that moves is read.
+    watcher = TableWatcher(model, default_zones(WIDTH, HEIGHT), stages=clock,
+                           live_config=LiveConfig(region_share=0.0, motion_wait=0.05))
+    for i in range(6):
+        watcher.process(i * 0.1, scene)
+    watcher.observations = [replace(o, one_end=True) if o.name == "KS" else o
+                            for o in watcher.observations]
+    looks = clock.calls.get("second look: masks", 0)
+    # The hand moves for a second and stops: the last frame it moved in is read, without a
+    # second look.
+    for i in range(10):
+        reads = watcher.recognised
+        watcher.process(0.6 + i * 0.1, _with_a_hand(scene, 4 * i))
+    assert watcher.recognised == reads + 1
+    assert clock.calls.get("second look: masks", 0) == looks
+    # Nothing changes after it: the part left in doubt is read again, once, with it.
+    for i in range(5):
+        watcher.process(1.6 + i * 0.1, _with_a_hand(scene, 36))
+    assert watcher.recognised == reads + 2
+    assert clock.calls.get("second look: masks", 0) == looks + 1
+

@@ -54,12 +54,15 @@ def test_a_camera_come_nearer_is_learned_again() -> None:
     watcher = TableWatcher(GlyphModel.load(), default_zones(WIDTH, HEIGHT))
     _watch(watcher, _table([("KS", (640.0, 250.0), 10.0)]))
     assert watcher.card_length is not None and watcher.card_length < 120
-    # The camera comes nearer: the card is three times as long, too long for the length
-    # learned to be read as a card at first; fitted to its own edges (`outline_fit`), it is
-    # named whole, and the length follows.
+    # The camera comes nearer, shaking: the card is three times as long, too long for the
+    # length learned to be read as a card at first; fitted to its own edges (`outline_fit`),
+    # it is named whole, and the length follows.
     near = [table_background(WIDTH, HEIGHT, seed=6) for _ in range(2)]
-    for scene, angle in zip(near, (10.0, 12.0), strict=True):
+    for scene, angle in zip(near, (10.0, 20.0), strict=True):
         paste_card(scene, plain_card("K", "S"), (640.0, 360.0), 330, angle)
     for i in range(30):
         watcher.process(2.0 + i * 0.1, near[i % 2])
+    # It comes to rest (a view read while it moves has no second look).
+    for i in range(10):
+        watcher.process(5.0 + i * 0.1, near[0])
     assert watcher.card_length is not None and abs(watcher.card_length - 330) < 15
