@@ -195,18 +195,23 @@ def report_watcher(label: str, width: int, height: int, long_side: float, model:
         for i in range(20):
             watcher.process(i / 10, still)
         frames = [still] * 5 + laying + [laid] * 30
-        cpu, until, before = [], None, watcher.recognised
+        cpu: list[float] = []
+        read: list[float] = []
+        until = None
         for i, frame in enumerate(frames):
-            start = time.thread_time()
+            start, reads = time.thread_time(), watcher.recognised
             events = watcher.process(2.0 + i / 10, frame)
             cpu.append((time.thread_time() - start) * 1000.0)
+            if watcher.recognised > reads:
+                read.append(cpu[-1])
             if any(e.card == CARDS[LAID] for e in events):
                 until = i - 4
                 break
         print(f"  {name}: CPU per frame median {statistics.median(cpu):.1f} ms, worst "
               f"{max(cpu):.1f} ms, {sum(cpu):.0f} ms over {len(cpu)} frames "
-              f"({watcher.recognised - before} recognised); frames from {CARDS[LAID]}'s first "
-              f"until it is named: {until or 'never named'}")
+              f"({len(read)} recognised, median {statistics.median(read or [0.0]):.1f} ms "
+              f"each); frames from {CARDS[LAID]}'s first until it is named: "
+              f"{until or 'never named'}")
 
 
 def play_area(frame: np.ndarray, card_length: float) -> tuple[np.ndarray, VisionConfig]:
