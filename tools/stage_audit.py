@@ -55,7 +55,7 @@ STAGES = (
     Stage("side finder", "finders", ("outlines", "cloth")),
     Stage("sharpened look", "sharpen_looks", ()),
     Stage("grown outlines of blurred cards", "blurred_outline_growth", 0.0),
-    Stage("index finder", "index_finder", False),
+    Stage("index finder", "index_finder", None),
     Stage("learned reader first: no rescue of cards it names surely", "learned_first", False),
     Stage("index reader: second opinion on unread cards and weak loose corners",
           "learned_index", False),

@@ -224,6 +224,65 @@ class LearnedCornersConfig:
 
 
 @dataclass(frozen=True)
+class IndexFinderConfig:
+    """The index finder's tunables (`vision/finder_index.py`, `vision/index_pairs.py`): cards
+    found by their index glyphs (a rank over a suit) where light area is left unexplained by
+    the cards read."""
+
+    pair_block: float = 0.06
+    """Side of the neighbourhood ink is compared with, as a share of the frame's shorter side."""
+    pair_contrasts: tuple[float, ...] = (14.0, 10.0)
+    """How much darker than its neighbourhood's mean grey a pixel must be to count as ink: the
+    glyphs are sought at each level in turn."""
+    glyph_pixels: tuple[float, float] = (6.0, 0.12)
+    """Least glyph size in detection pixels, and greatest as a share of the shorter side."""
+    glyph_aspect: float = 5.0
+    """Greatest ratio of a glyph's longer box side to its shorter one (a '1' is slender)."""
+    pair_gap: tuple[float, float] = (-0.05, 0.7)
+    """The gap between rank and suit, in rank heights."""
+    suit_heights: tuple[float, float] = (0.45, 1.25)
+    suit_widths: tuple[float, float] = (0.45, 2.2)
+    """The suit glyph's height and width as shares of the rank's."""
+    pair_overlap: float = 0.5
+    """Rank and suit overlap across by this share of the narrower one."""
+    pair_clear: float = 0.6
+    """No glyph of like height within this many glyph heights beside the rank (but a ten's
+    other digit) or the suit."""
+    min_light: float = 0.15
+    """Light area left unexplained must reach this many squared card widths (of the cards read
+    whole, else of `VisionConfig.corner_min_share` of the shorter side, doubled) for glyphs to
+    be sought."""
+    max_pairs: int = 40
+    """At most this many rank and suit pairs are read in one frame."""
+    rank_offset: tuple[float, float] = (8.0, 12.0)
+    """Where the rank glyph's box starts, across and down from the card's corner, in rectified
+    card pixels (`VisionConfig.card_width` wide)."""
+    rank_heights: tuple[float, ...] = (0.135, 0.16)
+    """Rank glyph heights as shares of the card width at which an index is read (both must read
+    the same card)."""
+    min_confidence: float = 0.65
+    """The surer reading of a card found by its index must reach this."""
+    light_grow: float = 0.03
+    """The light area searched is grown by a disc of this share of the shorter side (glyphs at
+    a card's edge may open into the dark beyond it)."""
+    paper_share: float = 0.5
+    """At least this share of an index's box (grown by 0.3 of the rank's height) must be
+    light in the first whiteness mask: glyphs on paper, not grain or print on a dark thing."""
+    read_shares: tuple[float, float] = (0.11, 0.19)
+    """Where cards were read whole, a rank glyph must be this share of their median width
+    (a pip or a picture's detail is larger)."""
+    same_shape: float = 0.8
+    """Rank and suit glyphs overlapping this much (drawn upright in one square) are two pips of
+    one shape, not an index."""
+    outline_margin: float = 0.2
+    """Share of an outline's area that its card's light region may spill past it."""
+    rank_aspect: float = 1.05
+    suit_aspect: float = 1.5
+    """Greatest width over height of a rank glyph (one piece: a ten's digits are taller than
+    wide too) and of a suit glyph: letters of text read sideways fail it."""
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     """Every tunable of detection and reading; the defaults are the shipped settings."""
 
@@ -465,60 +524,9 @@ class VisionConfig:
     outline moved outward by this many times the measured edge width (in frame pixels); 0
     turns this off."""
 
-    # cards found by their index glyphs
-    index_finder: bool = True
-    """Look for card indices by their glyphs (a rank over a suit) where light area is left
-    unexplained by the cards read (`finder_index.py`)."""
-    index_pair_block: float = 0.06
-    """Side of the neighbourhood ink is compared with, as a share of the frame's shorter side."""
-    index_pair_contrasts: tuple[float, ...] = (14.0, 10.0)
-    """How much darker than its neighbourhood's mean grey a pixel must be to count as ink: the
-    glyphs are sought at each level in turn."""
-    index_glyph_pixels: tuple[float, float] = (6.0, 0.12)
-    """Least glyph size in detection pixels, and greatest as a share of the shorter side."""
-    index_glyph_aspect: float = 5.0
-    """Greatest ratio of a glyph's longer box side to its shorter one (a '1' is slender)."""
-    index_pair_gap: tuple[float, float] = (-0.05, 0.7)
-    """The gap between rank and suit, in rank heights."""
-    index_suit_heights: tuple[float, float] = (0.45, 1.25)
-    index_suit_widths: tuple[float, float] = (0.45, 2.2)
-    """The suit glyph's height and width as shares of the rank's."""
-    index_pair_overlap: float = 0.5
-    """Rank and suit overlap across by this share of the narrower one."""
-    index_pair_clear: float = 0.6
-    """No glyph of like height within this many glyph heights beside the rank (but a ten's
-    other digit) or the suit."""
-    index_min_light: float = 0.15
-    """Light area left unexplained must reach this many squared card widths (of the cards read
-    whole, else of `corner_min_share` of the shorter side, doubled) for glyphs to be sought."""
-    index_max_pairs: int = 40
-    """At most this many rank and suit pairs are read in one frame."""
-    index_rank_offset: tuple[float, float] = (8.0, 12.0)
-    """Where the rank glyph's box starts, across and down from the card's corner, in rectified
-    card pixels (`card_width` wide)."""
-    index_rank_heights: tuple[float, ...] = (0.135, 0.16)
-    """Rank glyph heights as shares of the card width at which an index is read (both must read
-    the same card)."""
-    index_min_confidence: float = 0.65
-    """The surer reading of a card found by its index must reach this."""
-    index_light_grow: float = 0.03
-    """The light area searched is grown by a disc of this share of the shorter side (glyphs at
-    a card's edge may open into the dark beyond it)."""
-    index_paper_share: float = 0.5
-    """At least this share of an index's box (grown by 0.3 of the rank's height) must be
-    light in the first whiteness mask: glyphs on paper, not grain or print on a dark thing."""
-    index_read_shares: tuple[float, float] = (0.11, 0.19)
-    """Where cards were read whole, a rank glyph must be this share of their median width
-    (a pip or a picture's detail is larger)."""
-    index_same_shape: float = 0.8
-    """Rank and suit glyphs overlapping this much (drawn upright in one square) are two pips of
-    one shape, not an index."""
-    index_outline_margin: float = 0.2
-    """Share of an outline's area that its card's light region may spill past it."""
-    index_rank_aspect: float = 1.05
-    index_suit_aspect: float = 1.5
-    """Greatest width over height of a rank glyph (one piece: a ten's digits are taller than
-    wide too) and of a suit glyph: letters of text read sideways fail it."""
+    index_finder: IndexFinderConfig | None = IndexFinderConfig()
+    """Cards are looked for by their index glyphs where light area is left unexplained by the
+    cards read (`finder_index.py`); None: off."""
 
     finders: tuple[str, ...] = ("outlines", "sides", "cloth")
     """The finders that propose outlines (`vision.propose.FINDERS`, by name)."""

@@ -2,12 +2,13 @@
 
 Light regions that no card read explains (`unexplained_light`) are searched for a rank glyph
 over a suit glyph (`index_pairs.py`). The pair gives the card's corner: the rank's box lies a
-fixed offset in from the corner (`index_rank_offset`, in rectified card pixels) and its height is
-a share of the card's width (`index_rank_heights`, measured on the cards read whole in dev). The
-index is read at the two widths those shares imply; a card counts only where both read it alike
-and the surer reaches `index_min_confidence`, the rank's height fits the width of the cards read
-whole (when any), its index lies on no card read, no index was read at its far end, and no card
-of its name is near. Such cards are loose observations (`whole=False`) outlined by their index.
+fixed offset in from the corner (`IndexFinderConfig.rank_offset`, in rectified card pixels) and
+its height is a share of the card's width (`IndexFinderConfig.rank_heights`, measured on the
+cards read whole in dev). The index is read at the two widths those shares imply; a card counts
+only where both read it alike and the surer reaches `IndexFinderConfig.min_confidence`, the
+rank's height fits the width of the cards read whole (when any), its index lies on no card
+read, no index was read at its far end, and no card of its name is near. Such cards are loose
+observations (`whole=False`) outlined by their index.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 
 from vision.card_size import card_shaped
 from vision.cards import CardObservation, Image, Quad, Reading, inside
-from vision.config import VisionConfig
+from vision.config import IndexFinderConfig, VisionConfig
 from vision.corners import CardCorner, corner_views
 from vision.detect import MaskSet
 from vision.index_pairs import IndexPair, index_pairs
@@ -43,16 +44,16 @@ def unexplained_light(masks: MaskSet, observations: list[CardObservation],
                       config: VisionConfig) -> Image | None:
     """Light regions (first whiteness mask, filled) not lying on a card read whole or on an
     unread outline of the read cards' shape and size (whose index views were read), each of at
-    least `index_min_light` squared card widths, grown by `index_light_grow`; None when there
-    is none."""
+    least `IndexFinderConfig.min_light` squared card widths, grown by
+    `IndexFinderConfig.light_grow`; None when there is none."""
     read = [o.corners for o in observations if o.reading is not None and o.whole]
     width = float(np.median([_short_side(q) for q in read])) if read else None
     scale = masks.scale
     shape = masks.masks[0].shape
     if width is not None:
-        least = config.index_min_light * (width * scale) ** 2
+        least = finder_of(config).min_light * (width * scale) ** 2
     else:
-        least = config.index_min_light * (config.corner_min_share * min(shape)) ** 2 * 4.0
+        least = finder_of(config).min_light * (config.corner_min_share * min(shape)) ** 2 * 4.0
     explained = [o.corners for o in observations if o.reading is not None and o.whole] + [
         o.corners for o in observations
         if o.reading is None and o.whole and width is not None
@@ -62,8 +63,9 @@ def unexplained_light(masks: MaskSet, observations: list[CardObservation],
                for q in (o.tolist() for o in outlines)]
     areas = [cv2.contourArea(q.astype(np.float32)) for q in outlines]
     # A light region is left unexplained when its area outgrows the outlines lying in it (with
-    # a margin of `index_outline_margin` of their area: a card's light region spills a little
-    # past its outline) by enough: a cheap first test, before any pixel is drawn.
+    # a margin of `IndexFinderConfig.outline_margin` of their area: a card's light region
+    # spills a little past its outline) by enough: a cheap first test, before any pixel is
+    # drawn.
     large = []
     for contour in masks.contours(0):
         if len(contour) ** 2 < 4.0 * least:
@@ -78,7 +80,7 @@ def unexplained_light(masks: MaskSet, observations: list[CardObservation],
             continue
         covered = sum(a for a, centre in zip(areas, centres, strict=True)
                       if cv2.pointPolygonTest(contour, centre, False) >= 0)
-        if area - (1.0 + config.index_outline_margin) * covered >= least:
+        if area - (1.0 + finder_of(config).outline_margin) * covered >= least:
             large.append(contour)
     if not large:
         return None
@@ -96,7 +98,7 @@ def unexplained_light(masks: MaskSet, observations: list[CardObservation],
     light[:] = 0
     cv2.drawContours(light, kept, -1, 255, cv2.FILLED)
     # Glyphs near a card's edge may open into the dark beyond it: the light area is grown.
-    reach = max(3, round(config.index_light_grow * min(shape)) | 1)
+    reach = max(3, round(finder_of(config).light_grow * min(shape)) | 1)
     light = cv2.dilate(light, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
     for points in outlines:
         cv2.fillPoly(light, [points], 0)
@@ -118,10 +120,10 @@ def find_by_index(frame: Image, masks: MaskSet, observations: list[CardObservati
     found: list[CardObservation] = []
     tried: list[tuple[np.ndarray, np.ndarray, float]] = []
     paper = masks.masks[0]
-    # The first pairs on paper, up to `index_max_pairs`: pairs further on are not sought.
+    # The first pairs on paper, up to `max_pairs`: pairs further on are not sought.
     pairs = islice((p for p in index_pairs(masks.gray[y0:y1, x0:x1], allowed[y0:y1, x0:x1],
-                                           config, min(masks.gray.shape[:2]))
-                    if on_paper(p, paper, origin, config)), config.index_max_pairs)
+                                           finder_of(config), min(masks.gray.shape[:2]))
+                    if on_paper(p, paper, origin, config)), finder_of(config).max_pairs)
     width = read_width(read)
     looks = IndexLooks.of(config)
     for pair in pairs:
@@ -129,8 +131,8 @@ def find_by_index(frame: Image, masks: MaskSet, observations: list[CardObservati
         height = pair.rank_height / masks.scale
         # The cards on one table are of one size: a rank far from the read cards' share of
         # their width is another glyph (a pip, a picture's detail).
-        if width is not None and not (config.index_read_shares[0] * width <= height
-                                      <= config.index_read_shares[1] * width):
+        if width is not None and not (finder_of(config).read_shares[0] * width <= height
+                                      <= finder_of(config).read_shares[1] * width):
             continue
         key = (corner_at, pair.down, height)
         # The same index found again (at the other ink level) is read again only when its
@@ -151,6 +153,11 @@ def find_by_index(frame: Image, masks: MaskSet, observations: list[CardObservati
     return found
 
 
+def finder_of(config: VisionConfig) -> IndexFinderConfig:
+    """The index finder's tunables of a configuration (the shipped ones where it is off)."""
+    return config.index_finder or IndexFinderConfig()
+
+
 def read_width(read: list[CardObservation]) -> float | None:
     """The median width of the cards read whole; None when none was (a loose corner's view
     may have been taken at a width its visible edge implied, far from its card's)."""
@@ -160,7 +167,7 @@ def read_width(read: list[CardObservation]) -> float | None:
 
 def on_paper(pair: IndexPair, paper: Image, origin: np.ndarray, config: VisionConfig) -> bool:
     """Whether the index lies on light paper: of points on a grid over its box (grown by 0.3
-    of the rank's height), at least `index_paper_share` are light in `paper`."""
+    of the rank's height), at least `IndexFinderConfig.paper_share` are light in `paper`."""
     height = pair.rank_height
     across = np.linspace(-0.3 * height, pair.rank_width + 0.3 * height, 7)
     down = np.linspace(-0.3 * height, 2.3 * height, 9)
@@ -171,15 +178,15 @@ def on_paper(pair: IndexPair, paper: Image, origin: np.ndarray, config: VisionCo
     inside = (points[:, 0] >= 0) & (points[:, 0] < cols) & (points[:, 1] >= 0) & (
         points[:, 1] < rows)
     light = np.count_nonzero(paper[points[inside, 1], points[inside, 0]])
-    return bool(light >= config.index_paper_share * len(points))
+    return bool(light >= finder_of(config).paper_share * len(points))
 
 
 def index_corner(pair: IndexPair, corner_at: np.ndarray, width: float,
                  config: VisionConfig) -> CardCorner:
     """The card corner an index implies at a card width: the rank's box lies
-    `index_rank_offset` rectified card pixels in from it."""
+    `IndexFinderConfig.rank_offset` rectified card pixels in from it."""
     unit = width / config.card_width
-    across_off, down_off = config.index_rank_offset
+    across_off, down_off = finder_of(config).rank_offset
     tip = corner_at - (pair.across * across_off + pair.down * down_off) * unit
     return CardCorner(tip.astype(np.float32), pair.across, pair.down, width, width)
 
@@ -206,11 +213,11 @@ def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: flo
                model: GlyphModel, config: VisionConfig,
                looks: IndexLooks | None = None) -> IndexFind | None:
     """The reading of an index at the card widths its rank's height implies; None unless both
-    read the same card and the surer reaches `index_min_confidence`."""
+    read the same card and the surer reaches `IndexFinderConfig.min_confidence`."""
     readings: list[tuple[Reading, float, Quad, CardCorner, float]] = []
     looks = looks or IndexLooks.of(config)
     config = looks.full
-    for share in config.index_rank_heights:
+    for share in finder_of(config).rank_heights:
         width = height / share
         corner = index_corner(pair, corner_at, width, config)
         for view, outline in corner_views(frame, corner, width, config, (True,)):
@@ -221,7 +228,7 @@ def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: flo
     if len({r[0].name for r in readings}) != 1:
         return None
     reading, confidence, outline, corner, width = max(readings, key=lambda r: r[1])
-    if confidence < config.index_min_confidence:
+    if confidence < finder_of(config).min_confidence:
         return None
     height_card = width * config.card_height / config.card_width
     card = np.array([corner.tip, corner.tip + corner.first * width,

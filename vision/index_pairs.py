@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import Image
-from vision.config import VisionConfig
+from vision.config import IndexFinderConfig
 
 Vector = npt.NDArray[np.float32]
 
@@ -50,7 +50,7 @@ class _Glyph:
     """Its box and area: the same piece cut at another ink level has the same key."""
 
 
-def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig, short: int,
+def ink_pieces(gray: Image, allowed: Image | None, config: IndexFinderConfig, short: int,
                contrast: float, darker: dict[tuple[int, ...], _Glyph] | None = None
                ) -> list[_Glyph]:
     """Pieces of ink of glyph size at least `contrast` darker than the mean grey around them,
@@ -58,7 +58,7 @@ def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig, short: 
 
     `darker` holds pieces cut at a higher contrast by their keys: their ink is ink here too, so
     a piece here of the same box and area that holds one of its pixels is that piece."""
-    block = max(3, round(config.index_pair_block * short) | 1)
+    block = max(3, round(config.pair_block * short) | 1)
     ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                 block, contrast)
     if allowed is not None:
@@ -66,13 +66,13 @@ def ink_pieces(gray: Image, allowed: Image | None, config: VisionConfig, short: 
     count, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
     if count <= 1:
         return []
-    low, high = config.index_glyph_pixels
+    low, high = config.glyph_pixels
     high = max(low, high * short)
     w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
     area = stats[1:, cv2.CC_STAT_AREA]
     big = np.maximum(w, h)
     keep = (big >= low) & (big <= high) & (area >= 0.15 * w * h) & (
-        big <= config.index_glyph_aspect * np.minimum(w, h))
+        big <= config.glyph_aspect * np.minimum(w, h))
     pieces = []
     for label in (np.nonzero(keep)[0] + 1).tolist():
         x, y, bw, bh, size = stats[label, :5].tolist()
@@ -104,22 +104,22 @@ def _extent(points: npt.NDArray[np.float32], axis: Vector) -> tuple[float, float
     return float(values.min()), float(values.max()) + 1.0
 
 
-def index_pairs(gray: Image, allowed: Image | None, config: VisionConfig,
+def index_pairs(gray: Image, allowed: Image | None, config: IndexFinderConfig,
                 short: int | None = None) -> Iterator[IndexPair]:
     """Rank and suit glyph pairs in a grey image (coordinates of that image), one by one: a
     caller that needs only the first few leaves the rest unsought.
 
     Each glyph-sized piece is paired with a piece near it as the suit under a rank: along the
-    direction from one to the other, the suit starts within `index_pair_gap` rank heights below
-    the rank, is `index_suit_heights` of its height and `index_suit_widths` of its width, and the
+    direction from one to the other, the suit starts within `pair_gap` rank heights below
+    the rank, is `suit_heights` of its height and `suit_widths` of its width, and the
     two overlap across. A piece of like height beside the rank (the '1' and '0' of a ten) joins
     it; a further one (a word) or one just above the rank (a line of text) rejects the pair.
-    The ink is cut at each of `index_pair_contrasts` in turn (pale glyphs break at the higher,
+    The ink is cut at each of `pair_contrasts` in turn (pale glyphs break at the higher,
     glyphs run into a picture's frame join at the lower); at a further level only pairs with a
     piece not cut alike before are looked at."""
     seen: set[tuple[int, ...]] = set()
     cut: list[tuple[float, list[_Glyph]]] = []
-    for contrast in config.index_pair_contrasts:
+    for contrast in config.pair_contrasts:
         darker = {p.key: p for level, earlier in cut if level >= contrast for p in earlier}
         pieces = ink_pieces(gray, allowed, config, short or min(gray.shape[:2]), contrast,
                             darker)
@@ -130,7 +130,8 @@ def index_pairs(gray: Image, allowed: Image | None, config: VisionConfig,
             yield from _pairs(pieces, fresh, config)
 
 
-def _pairs(pieces: list[_Glyph], fresh: list[bool], config: VisionConfig) -> Iterator[IndexPair]:
+def _pairs(pieces: list[_Glyph], fresh: list[bool], config: IndexFinderConfig
+           ) -> Iterator[IndexPair]:
     """Every rank and suit pair among the pieces of which one at least is `fresh`."""
     centres = np.array([p.centre for p in pieces], np.float32)
     sizes = np.array([p.size for p in pieces], np.float32)
@@ -170,7 +171,7 @@ the exact test, whose single precision arithmetic differs from it by far less.""
 
 def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDArray[np.intp],
               centres: npt.NDArray[np.float32], sizes: npt.NDArray[np.float32],
-              config: VisionConfig) -> tuple[npt.NDArray[np.bool_], ...]:
+              config: IndexFinderConfig) -> tuple[npt.NDArray[np.bool_], ...]:
     """Which candidate pairs `_pair` may accept, all at once, each test loosened (or tightened)
     by `_TOLERANCE` towards keeping a pair (the exact tests follow for the pairs kept); which
     may have a ten's other digit beside the rank; and, as `_checked`'s `neighbours`, which may
@@ -190,13 +191,13 @@ def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDAr
     height, width = bottom - top, right - left
     s_height, s_width = s_bottom - s_top, s_right - s_left
     gap = s_top - bottom
-    gap_low, gap_high = config.index_pair_gap
-    low, high = config.index_suit_heights
+    gap_low, gap_high = config.pair_gap
+    low, high = config.suit_heights
     first = ((gap >= (gap_low - 0.2) * height - tol) & (gap <= (gap_high + 0.3) * height + tol)
              & (s_height >= (low - 0.15) * height - tol)
              & (s_height <= (high + 0.2) * height + tol)
-             & (width <= config.index_rank_aspect * height + tol)
-             & (s_width <= config.index_suit_aspect * s_height + tol))
+             & (width <= config.rank_aspect * height + tol)
+             & (s_width <= config.suit_aspect * s_height + tol))
     plain = _sizes_fit((top, bottom, left, right), (s_top, s_bottom, s_left, s_right), config)
     pairs = np.nonzero(first)[0]
     none = np.zeros(len(first), bool)
@@ -206,7 +207,7 @@ def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDAr
     # Every other piece near a pair's rank or suit by centres and sizes (the first looks of
     # `_beside` and `_above`), then its extents along the pair's directions.
     h, sh = height[pairs, None], s_height[pairs, None]
-    share = config.index_pair_clear
+    share = config.pair_clear
     along = down[pairs] @ centres.astype(np.float64).T
     aside = across[pairs] @ centres.astype(np.float64).T
     size = sizes.astype(np.float64)[None, :]
@@ -278,7 +279,7 @@ def _may_pair(pieces: list[_Glyph], ranks: npt.NDArray[np.intp], suits: npt.NDAr
 
 def _sizes_fit(rank: tuple[npt.NDArray[np.float64], ...],
                suit: tuple[npt.NDArray[np.float64], ...],
-               config: VisionConfig) -> npt.NDArray[np.bool_]:
+               config: IndexFinderConfig) -> npt.NDArray[np.bool_]:
     """`_checked`'s tests of the gap, the suit's height and width and the overlap across, on
     boxes (top, bottom, left, right) of rank and suit, loosened by `_TOLERANCE`."""
     tol = _TOLERANCE
@@ -287,22 +288,22 @@ def _sizes_fit(rank: tuple[npt.NDArray[np.float64], ...],
     height, width = bottom - top, right - left
     s_height, s_width = s_bottom - s_top, s_right - s_left
     gap = s_top - bottom
-    gap_low, gap_high = config.index_pair_gap
-    low, high = config.index_suit_heights
-    w_low, w_high = config.index_suit_widths
+    gap_low, gap_high = config.pair_gap
+    low, high = config.suit_heights
+    w_low, w_high = config.suit_widths
     overlap = np.minimum(right, s_right) - np.maximum(left, s_left)
     fit: npt.NDArray[np.bool_] = (
         (gap >= gap_low * height - tol) & (gap <= gap_high * height + tol)
         & (s_height >= low * height - tol) & (s_height <= high * height + tol)
         & (s_width >= w_low * width - tol) & (s_width <= w_high * width + tol)
-        & (overlap >= config.index_pair_overlap * np.minimum(width, s_width) - tol))
+        & (overlap >= config.pair_overlap * np.minimum(width, s_width) - tol))
     return fit
 
 
 def _digit_sizes_fit(hulls: npt.NDArray[np.float64], ranks: npt.NDArray[np.intp],
                      suits: npt.NDArray[np.intp], digits: npt.NDArray[np.intp],
                      centres: npt.NDArray[np.float32],
-                     config: VisionConfig) -> npt.NDArray[np.bool_]:
+                     config: IndexFinderConfig) -> npt.NDArray[np.bool_]:
     """`_sizes_fit` for ranks read with a ten's other digit, down square to the digits' line
     (loosened by `_TOLERANCE`; a line square to the way to the suit keeps the pair)."""
     line = (centres[digits] - centres[ranks]).astype(np.float64)
@@ -370,7 +371,7 @@ def _hull_extents(hulls: npt.NDArray[np.float64], down: npt.NDArray[np.float64],
 
 
 def _pair(pieces: list[_Glyph], i: int, j: int, centres: npt.NDArray[np.float32],
-          sizes: npt.NDArray[np.float32], config: VisionConfig,
+          sizes: npt.NDArray[np.float32], config: IndexFinderConfig,
           seek_digits: bool = True,
           neighbours: tuple[bool, ...] = (True, True, True)) -> IndexPair | None:
     """The index of rank `i` over suit `j`, or None when they do not look like one; a ten's
@@ -385,12 +386,12 @@ def _pair(pieces: list[_Glyph], i: int, j: int, centres: npt.NDArray[np.float32]
     # must lie below the rank, about its size; rank glyphs (one digit of a ten) stand taller
     # than wide, suits about square (letters of text read sideways do neither).
     (s_top, s_bottom), (s_left, s_right) = _extents(suit.hull, down, across)
-    gap_low, gap_high = config.index_pair_gap
-    low, high = config.index_suit_heights
+    gap_low, gap_high = config.pair_gap
+    low, high = config.suit_heights
     if not ((gap_low - 0.2) * height <= s_top - bottom <= (gap_high + 0.3) * height
             and (low - 0.15) * height <= s_bottom - s_top <= (high + 0.2) * height
-            and right - left <= config.index_rank_aspect * height
-            and s_right - s_left <= config.index_suit_aspect * (s_bottom - s_top)):
+            and right - left <= config.rank_aspect * height
+            and s_right - s_left <= config.suit_aspect * (s_bottom - s_top)):
         return None
     if not seek_digits:
         return _checked(pieces, i, j, [], down, across, centres, sizes, config, neighbours)
@@ -408,7 +409,7 @@ def _pair(pieces: list[_Glyph], i: int, j: int, centres: npt.NDArray[np.float32]
 
 def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vector,
              across: Vector, centres: npt.NDArray[np.float32], sizes: npt.NDArray[np.float32],
-             config: VisionConfig,
+             config: IndexFinderConfig,
              neighbours: tuple[bool, ...] = (True, True, True)) -> IndexPair | None:
     """The index of rank `i` (with a ten's other digit `digits`, when given) over suit `j`, or
     None when they do not look like one. Without a digit, `neighbours` tells which of the looks
@@ -436,17 +437,17 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
     look_after, look_above, look_suit = neighbours if not digits else (True, True, True)
     (s_top, s_bottom), (s_left, s_right) = _extents(suit.hull, down, across)
     s_height, s_width = s_bottom - s_top, s_right - s_left
-    gap_low, gap_high = config.index_pair_gap
+    gap_low, gap_high = config.pair_gap
     if not gap_low * height <= s_top - bottom <= gap_high * height:
         return None
-    low, high = config.index_suit_heights
+    low, high = config.suit_heights
     if not low * height <= s_height <= high * height:
         return None
-    low, high = config.index_suit_widths
+    low, high = config.suit_widths
     if not low * width <= s_width <= high * width:
         return None
     overlap = min(right, s_right) - max(left, s_left)
-    if overlap < config.index_pair_overlap * min(width, s_width):
+    if overlap < config.pair_overlap * min(width, s_width):
         return None
     # Glyphs of its height further on along the rank's line make a word, not an index.
     if look_after and _beside(pieces, centres, sizes, skip, down, across, height,
@@ -461,7 +462,7 @@ def _checked(pieces: list[_Glyph], i: int, j: int, digits: list[int], down: Vect
                              (s_top, s_bottom), (s_left, s_right), config)[1]:
         return None
     # Two pips of one shape are no rank and suit.
-    if shape_overlap(points, suit.points, across, down) >= config.index_same_shape:
+    if shape_overlap(points, suit.points, across, down) >= config.same_shape:
         return None
     # The index's long axis (rank and suit together) gives its down more closely than the
     # glyphs' centres: a ten's suit may sit under either digit.
@@ -517,12 +518,12 @@ def _across(down: Vector) -> Vector:
 def _beside(pieces: list[_Glyph], centres: npt.NDArray[np.float32],
             sizes: npt.NDArray[np.float32], skip: tuple[int, ...], down: Vector,
             across: Vector, height: float, rows: tuple[float, float],
-            columns: tuple[float, float], config: VisionConfig) -> tuple[list[int], list[int]]:
+            columns: tuple[float, float], config: IndexFinderConfig) -> tuple[list[int], list[int]]:
     """Pieces of about `height` whose middle lies in `rows` (along down) within
-    `index_pair_clear` heights before and after `columns` (along across)."""
+    `pair_clear` heights before and after `columns` (along across)."""
     # First by centres and box sizes, all at once: a piece's centre lies within its own size
     # (and within 0.75 heights along down, being at most 1.5 tall) of where it reaches.
-    clear = config.index_pair_clear * height
+    clear = config.pair_clear * height
     along, aside = centres @ down, centres @ across
     near = np.nonzero(
         (along >= rows[0] - 0.75 * height) & (along <= rows[1] + 0.75 * height)
@@ -546,10 +547,10 @@ def _beside(pieces: list[_Glyph], centres: npt.NDArray[np.float32],
         middle <= rows[1])
     for n in np.nonzero(fits)[0].tolist():
         k, left, right = int(near[n]), float(low[n, 1]), float(high[n, 1])
-        if 0 <= left - columns[1] <= config.index_pair_clear * height or (
+        if 0 <= left - columns[1] <= config.pair_clear * height or (
                 left > columns[0] and right > columns[1] and left - columns[1] < 0):
             after.append(k)
-        elif 0 <= columns[0] - right <= config.index_pair_clear * height:
+        elif 0 <= columns[0] - right <= config.pair_clear * height:
             before.append(k)
     return before, after
 

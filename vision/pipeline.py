@@ -97,7 +97,7 @@ def read_frame(
     # The first look searched the light for indices already: the second adds the outlines
     # the learned finder sees.
     second = replace(config, learned_finder=replace(finder, in_doubt=False),
-                     index_finder=False)
+                     index_finder=None)
     again = clock.prefixed("second look: ")
     with again.stage("masks"):
         height, width = frame.shape[:2]

@@ -13,7 +13,7 @@ from vision.detect import card_masks
 from vision.model import GlyphModel
 from vision.pipeline import corner_widths, read_loose_corners
 
-NO_EDGE_WIDTH = VisionConfig(corner_width_from_edge=False, index_finder=False)
+NO_EDGE_WIDTH = VisionConfig(corner_width_from_edge=False, index_finder=None)
 
 
 @pytest.fixture(scope="module")

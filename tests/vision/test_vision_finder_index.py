@@ -14,6 +14,7 @@ from tests.vision.dev_family import family_sample
 from tests.vision.glyphs_only import glyph_config
 from tools.synthetic import suit_shape
 from vision.cards import Rank, Suit
+from vision.config import IndexFinderConfig
 from vision.detect import card_masks
 from vision.imageio import read_image
 from vision.index_pairs import IndexPair, _pair, index_pairs, ink_pieces
@@ -21,7 +22,8 @@ from vision.model import GlyphModel
 from vision.pipeline import recognise
 
 CONFIG = glyph_config()
-WITHOUT = dataclasses.replace(CONFIG, index_finder=False)
+WITHOUT = dataclasses.replace(CONFIG, index_finder=None)
+FINDER = IndexFinderConfig()
 assert CONFIG.outline_fit is not None
 CLUTTERED = dataclasses.replace(WITHOUT, outline_fit=dataclasses.replace(
     CONFIG.outline_fit, lines_within=0))
@@ -115,7 +117,7 @@ def test_a_rank_over_a_suit_is_a_pair_and_two_pips_are_not() -> None:
     cv2.putText(gray, "K", (60, 80), cv2.FONT_HERSHEY_DUPLEX, 1.0, 20, 2, cv2.LINE_AA)
     spade = cv2.resize(suit_shape("S", 0.9), (18, 20), interpolation=cv2.INTER_AREA)
     gray[88:108, 60:78][spade > 127] = 20
-    pairs = list(index_pairs(gray, None, CONFIG))
+    pairs = list(index_pairs(gray, None, FINDER))
     # Down points from the rank to the suit (the two may be paired the other way up too: the
     # reader tells them apart), the rank's box starting at the K.
     upright = [p for p in pairs if float(p.down @ np.array([0.0, 1.0])) > 0.95]
@@ -124,15 +126,15 @@ def test_a_rank_over_a_suit_is_a_pair_and_two_pips_are_not() -> None:
     pips = np.full((240, 320), 250, np.uint8)
     for top in (60, 88):
         pips[top:top + 20, 60:78][spade > 127] = 20
-    assert list(index_pairs(pips, None, CONFIG)) == []
+    assert list(index_pairs(pips, None, FINDER)) == []
 
 
 def _every_pair(gray: np.ndarray, allowed: np.ndarray | None, short: int) -> list[IndexPair]:
     """Index pairs by the exact per-pair tests on every candidate, without the array tests."""
     found: list[IndexPair] = []
     seen: set[tuple[int, ...]] = set()
-    for contrast in CONFIG.index_pair_contrasts:
-        pieces = ink_pieces(gray, allowed, CONFIG, short, contrast)
+    for contrast in FINDER.pair_contrasts:
+        pieces = ink_pieces(gray, allowed, FINDER, short, contrast)
         fresh = [p.key not in seen for p in pieces]
         seen |= {p.key for p in pieces}
         centres = np.array([p.centre for p in pieces], np.float32).reshape(-1, 2)
@@ -143,7 +145,7 @@ def _every_pair(gray: np.ndarray, allowed: np.ndarray | None, short: int) -> lis
             near = np.nonzero((apart > 0.4 * rank.size) & (apart < 1.9 * rank.size)
                               & (sizes <= 1.3 * rank.size) & (sizes >= 0.35 * rank.size))[0]
             for j in near.tolist():
-                pair = _pair(pieces, i, j, centres, sizes, CONFIG) if (
+                pair = _pair(pieces, i, j, centres, sizes, FINDER) if (
                     fresh[i] or fresh[j]) else None
                 if pair is not None:
                     found.append(pair)
@@ -180,7 +182,7 @@ def test_the_array_tests_keep_every_pair_of_tens_among_text() -> None:
     gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
     every = _every_pair(gray, None, min(gray.shape))
     assert len(every) >= 4
-    assert _same_pairs(list(index_pairs(gray, None, CONFIG)), every)
+    assert _same_pairs(list(index_pairs(gray, None, FINDER)), every)
 
 
 @cache
@@ -203,18 +205,18 @@ def test_the_array_tests_keep_every_pair_of_cluttered_photos(shared_dir: Path) -
     checked = 0
     for gray, allowed, short in _light_left_in_family(shared_dir):
         every = _every_pair(gray, allowed, short)
-        assert _same_pairs(list(index_pairs(gray, allowed, CONFIG, short)), every)
+        assert _same_pairs(list(index_pairs(gray, allowed, FINDER, short)), every)
         checked += len(every) >= 5
     assert checked >= 5
 
 
 def test_pieces_cut_alike_at_a_higher_contrast_are_taken_over(shared_dir: Path) -> None:
-    high, low = sorted(CONFIG.index_pair_contrasts, reverse=True)[:2]
+    high, low = sorted(FINDER.pair_contrasts, reverse=True)[:2]
     taken_over = 0
     for gray, allowed, short in _light_left_in_family(shared_dir):
-        darker = {p.key: p for p in ink_pieces(gray, allowed, CONFIG, short, high)}
-        traced = ink_pieces(gray, allowed, CONFIG, short, low)
-        taken = ink_pieces(gray, allowed, CONFIG, short, low, darker)
+        darker = {p.key: p for p in ink_pieces(gray, allowed, FINDER, short, high)}
+        traced = ink_pieces(gray, allowed, FINDER, short, low)
+        taken = ink_pieces(gray, allowed, FINDER, short, low, darker)
         taken_over += sum(p is darker.get(p.key) for p in taken)
         assert [p.key for p in taken] == [p.key for p in traced]
         assert all(np.array_equal(a.points, b.points) and np.array_equal(a.hull, b.hull)

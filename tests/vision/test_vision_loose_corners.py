@@ -20,7 +20,7 @@ from vision.model import GlyphModel
 from vision.pipeline import recognise
 
 GLYPHS = glyph_config()
-NO_REPEAT_RULE = replace(GLYPHS, corner_repeat_reach=0.0, index_finder=False)
+NO_REPEAT_RULE = replace(GLYPHS, corner_repeat_reach=0.0, index_finder=None)
 
 
 def _tips(corners: list[CardCorner]) -> set[tuple[int, int]]:
@@ -63,7 +63,7 @@ def test_corners_found_again_are_not_read_again_unless_read_unsurely(
         frame = read_image(vision / "dev" / key)
         tips.clear()
         with_rule = [o.name for o in recognise(frame, model, replace(GLYPHS,
-                                                                     index_finder=False))]
+                                                                     index_finder=None))]
         reads["with"] += len(tips)
         tips.clear()
         without_rule = [o.name for o in recognise(frame, model, NO_REPEAT_RULE)]

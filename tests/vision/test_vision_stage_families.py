@@ -28,14 +28,14 @@ GLYPH_STAGES: list[tuple[str, Any]] = [
     ("second_look_shifts", ()),       # pale index ink read at lower ink levels
     ("corner_shifts", ()),            # loose corners read at a higher ink level too
     ("merged_ten_similarity", 1.01),  # a ten whose digits ran together
-    ("index_finder", False),          # cards without an outline found by their index
+    ("index_finder", None),           # cards without an outline found by their index
     ("blurred_outline_growth", 0.0),  # blurred cards read again from a grown outline
 ]
 """Glyph-reader stages and the value that turns each off."""
 
 SHIPPED_STAGES: list[tuple[str, Any]] = [
     ("second_look_shifts", ()),
-    ("index_finder", False),
+    ("index_finder", None),
     ("blurred_outline_growth", 0.0),
 ]
 """Stages that still name cards the learned readers leave, with the shipped settings, at 140 px
