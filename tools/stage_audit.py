@@ -22,7 +22,7 @@ from typing import Any
 
 from tools.evaluate import labels_subset, measured_keys, read_labels, write_predictions
 from tools.scaling import cached_scaled_folder
-from vision.config import VisionConfig
+from vision.config import CornerFinderConfig, VisionConfig
 from vision.errors import VisionError
 from vision.model import GlyphModel
 
@@ -47,7 +47,8 @@ class Stage:
 
 STAGES = (
     Stage("loose corners", "read_corners", False),
-    Stage("loose corners in the brightest whiteness mask", "corner_masks", 2),
+    Stage("loose corners in the brightest whiteness mask", "corner_finder",
+          CornerFinderConfig(masks=2)),
     Stage("second look at lower ink levels", "second_look_shifts", ()),
     Stage("higher ink level at loose corners", "corner_shifts", ()),
     Stage("loose corner width from its long edge", "corner_width_from_edge", False),

@@ -224,6 +224,26 @@ class LearnedCornersConfig:
 
 
 @dataclass(frozen=True)
+class CornerFinderConfig:
+    """The loose-corner finder's tunables (`vision/corners.py`, `find_corners`): right-angled
+    corners with two straight edges of card scale in the colour masks, where only a corner of a
+    card shows (trick piles, fans)."""
+
+    masks: int = 3
+    """The first this many colour masks are searched for loose corners: the whiteness levels."""
+    min_edge: float = 0.3
+    """Both edges at a corner must be this long, as a share of the typical card width."""
+    min_share: float = 0.08
+    """With no card outlined, corner edges must be this share of the frame's shorter side."""
+    max_skew: float = 25.0
+    """How far (degrees) a corner may be from a right angle."""
+    short_edge: float = 0.5
+    long_edge: float = 1.5
+    """A loose corner may have one edge shorter than `min_edge` (down to this share of it) when
+    its other edge is at least `long_edge` times that minimum."""
+
+
+@dataclass(frozen=True)
 class IndexFinderConfig:
     """The index finder's tunables (`vision/finder_index.py`, `vision/index_pairs.py`): cards
     found by their index glyphs (a rank over a suit) where light area is left unexplained by
@@ -250,7 +270,7 @@ class IndexFinderConfig:
     other digit) or the suit."""
     min_light: float = 0.15
     """Light area left unexplained must reach this many squared card widths (of the cards read
-    whole, else of `VisionConfig.corner_min_share` of the shorter side, doubled) for glyphs to
+    whole, else of `CornerFinderConfig.min_share` of the shorter side, doubled) for glyphs to
     be sought."""
     max_pairs: int = 40
     """At most this many rank and suit pairs are read in one frame."""
@@ -350,14 +370,8 @@ class VisionConfig:
     """Ink this close to the card's outer edges (share of the index width) is ignored."""
     read_corners: bool = True
     """Also read cards of which only a corner shows (trick piles), once some card was found."""
-    corner_masks: int = 3
-    """The first this many colour masks are searched for loose corners: the whiteness levels."""
-    corner_min_edge: float = 0.3
-    """Both edges at a corner must be this long, as a share of the typical card width."""
-    corner_min_share: float = 0.08
-    """With no card outlined, corner edges must be this share of the frame's shorter side."""
-    corner_max_skew: float = 25.0
-    """How far (degrees) a corner may be from a right angle."""
+    corner_finder: CornerFinderConfig = CornerFinderConfig()
+    """The loose-corner finder's tunables (`corners.find_corners`)."""
     min_loose_confidence: float = 0.55
     """A card read from a loose corner alone must reach this confidence."""
     conflict_margin: float = 0.25
@@ -399,10 +413,6 @@ class VisionConfig:
     join_level_share: float = 0.3
     """A rank that comes out in pieces (not a ten) is cut again this share of the way from its
     box's own ink level towards the paper, which joins thin serif strokes."""
-    corner_short_edge: float = 0.5
-    corner_long_edge: float = 1.5
-    """A loose corner may have one edge shorter than `corner_min_edge` (down to this share of
-    it) when its other edge is at least `corner_long_edge` times that minimum."""
     # second looks at an index read unsurely
     second_look_shifts: tuple[float, ...] = (0.4, 0.7)
     """A corner read below `second_look_below` is split again with its ink level moved these

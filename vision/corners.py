@@ -41,15 +41,15 @@ def find_corners(
     """Right-angled corners with two straight edges of card scale, in frame pixels.
 
     Corners whose tip falls on a non-zero pixel of `exclude` (mask pixels) are left out. Without a
-    card width, edges must be at least `corner_min_edge` of the width the caller knows
-    (`VisionConfig.card_length`), else `corner_min_share` of the frame's shorter side.
+    card width, edges must be at least `CornerFinderConfig.min_edge` of the width the caller knows
+    (`VisionConfig.card_length`), else `CornerFinderConfig.min_share` of the frame's shorter side.
     """
     sized_by = card_width or known_width(config)
     if sized_by is None:
-        min_edge = config.corner_min_share * (min(masks.masks[0].shape) - 2 * masks.pad)
+        min_edge = config.corner_finder.min_share * (min(masks.masks[0].shape) - 2 * masks.pad)
     else:
-        min_edge = config.corner_min_edge * sized_by * masks.scale
-    max_cosine = np.sin(np.deg2rad(config.corner_max_skew))
+        min_edge = config.corner_finder.min_edge * sized_by * masks.scale
+    max_cosine = np.sin(np.deg2rad(config.corner_finder.max_skew))
     min_area = min_edge * min_edge
     too_few = 2 * np.pi * min_area
     corners: list[CardCorner] = []
@@ -91,8 +91,8 @@ def find_corners(
             # cut short where an index pip or the picture meets the card's edge.
             shorter, longer = np.minimum(len_b, len_a), np.maximum(len_b, len_a)
             long_enough = (shorter >= min_edge) | (
-                (shorter >= config.corner_short_edge * min_edge)
-                & (longer >= config.corner_long_edge * min_edge))
+                (shorter >= config.corner_finder.short_edge * min_edge)
+                & (longer >= config.corner_finder.long_edge * min_edge))
             for i in np.nonzero(long_enough & inside)[0]:
                 u, v = before[i] / len_b[i], after[i] / len_a[i]
                 if abs(float(u @ v)) > max_cosine:
@@ -177,9 +177,9 @@ def cards_of_index(outline: Quad, config: VisionConfig, aspect: float = 1.4) -> 
 
 
 def searched_masks(masks: MaskSet, config: VisionConfig) -> list[int]:
-    """The masks searched for loose corners: the first `corner_masks` colour masks, then the
-    learned finder's (`LearnedFinderConfig.corners`)."""
-    searched = config.corner_masks
+    """The masks searched for loose corners: the first `CornerFinderConfig.masks` colour masks,
+    then the learned finder's (`LearnedFinderConfig.corners`)."""
+    searched = config.corner_finder.masks
     first = [index for index in range(min(searched, len(masks.masks)))
              if index not in masks.fallback and index not in masks.learned]
     learned = config.learned_finder is not None and config.learned_finder.corners

@@ -53,7 +53,8 @@ def unexplained_light(masks: MaskSet, observations: list[CardObservation],
     if width is not None:
         least = finder_of(config).min_light * (width * scale) ** 2
     else:
-        least = finder_of(config).min_light * (config.corner_min_share * min(shape)) ** 2 * 4.0
+        side = config.corner_finder.min_share * min(shape)
+        least = finder_of(config).min_light * side ** 2 * 4.0
     explained = [o.corners for o in observations if o.reading is not None and o.whole] + [
         o.corners for o in observations
         if o.reading is None and o.whole and width is not None

@@ -8,7 +8,7 @@ import pytest
 
 from tools.scenes import paste_card, plain_card, table_background
 from vision.cards import CardObservation
-from vision.config import VisionConfig
+from vision.config import CornerFinderConfig, VisionConfig
 from vision.corners import end_corners
 from vision.detect import card_masks
 from vision.model import GlyphModel
@@ -44,7 +44,7 @@ def test_covered_card_is_read_from_the_visible_end_of_its_outline(
     visible = np.array([card[0], card[1], edge_b, edge_a], np.float32)
     unread = CardObservation(visible, None, 0.0)
     # No corner of any mask is searched, so only the outline's visible end can give the card.
-    config = VisionConfig(corner_masks=0)
+    config = VisionConfig(corner_finder=CornerFinderConfig(masks=0))
     found = read_loose_corners(scene, card_masks(scene, config), [visible], [unread], model, config)
     assert [o.name for o in found] == ["KC"]
     assert not found[0].whole

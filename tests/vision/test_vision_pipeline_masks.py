@@ -1,11 +1,12 @@
-"""Loose corners are sought in the first `corner_masks` colour masks, never in fallback masks."""
+"""Loose corners are sought in the first `CornerFinderConfig.masks` colour masks, never in
+fallback masks."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from vision.config import VisionConfig
+from vision.config import CornerFinderConfig, VisionConfig
 from vision.corners import find_corners
 from vision.detect import MaskSet
 
@@ -31,8 +32,8 @@ def _tips(masks: MaskSet, config: VisionConfig) -> set[tuple[int, int]]:
     return {(round(float(c.tip[0])), round(float(c.tip[1]))) for c in corners}
 
 
-SEARCH_MORE = VisionConfig(corner_masks=4)
-FIRST_TWO = VisionConfig(corner_masks=2)
+SEARCH_MORE = VisionConfig(corner_finder=CornerFinderConfig(masks=4))
+FIRST_TWO = VisionConfig(corner_finder=CornerFinderConfig(masks=2))
 
 
 def test_top_card_corner_of_a_fan_is_found_in_a_mask_that_parts_it_when_searched() -> None:

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from tools.synthetic import suit_shape
-from vision.config import VisionConfig
+from vision.config import CornerFinderConfig, VisionConfig
 from vision.corners import find_corners
 from vision.detect import MaskSet
 from vision.glyphs import split_index
@@ -64,9 +64,10 @@ def _tips(config: VisionConfig) -> list[tuple[int, int]]:
 
 
 def test_a_corner_with_one_short_edge_is_found() -> None:
-    config = replace(VisionConfig(), corner_masks=3)
+    config = replace(VisionConfig(), corner_finder=CornerFinderConfig(masks=3))
     assert (50, 50) in _tips(config)
-    assert (50, 50) not in _tips(replace(config, corner_short_edge=1.0))
+    stricter = replace(config.corner_finder, short_edge=1.0)
+    assert (50, 50) not in _tips(replace(config, corner_finder=stricter))
 
 
 def _drawn_index(text: str, x: int, font: int, scale: float, suit: str,
