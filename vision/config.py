@@ -422,13 +422,10 @@ class VisionConfig:
     merged_ten_similarity: float = 0.85
     """A rank glyph in one piece is read as a ten ('1' and '0' run together) when it matches
     the tens at least this closely."""
-    # loose corners and the ends of covered cards
+    # loose corners
     plausible_width_shares: tuple[float, float] = (0.12, 0.7)
     """When no card was read, only unread outlines this wide (shares of the frame's shorter side)
     give the typical card width for reading loose corners."""
-    max_end_aspect: float = 1.3
-    """An unread outline whose long side is at most this many times its short side is read again
-    as the visible end of a covered card."""
     pair_min_confidence: float = 0.3
     """Loose corners read at least this surely may confirm each other in pairs."""
     pair_centre_reach: float = 0.25

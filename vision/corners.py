@@ -131,29 +131,6 @@ def corner_views(frame: Image, corner: CardCorner, card_width: float, config: Vi
         yield view, outline
 
 
-def end_corners(quad: Quad, card_width: float | None) -> Iterator[tuple[CardCorner, bool]]:
-    """The corners of the short ends of an outline, each as seen with that end on top: its left
-    corner as a top-left one and its right corner as a top-right one (`first_is_short`).
-
-    The ends are the pair of opposite sides nearer the card width in length; without a width,
-    both pairs are tried, the shorter first. Each corner's width is the card width, or else the
-    length of its end."""
-    pts = np.asarray(quad, np.float32)
-    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
-    pairs = [0, 1] if sides[0] + sides[2] <= sides[1] + sides[3] else [1, 0]
-    if card_width is not None:
-        pairs = [min(pairs, key=lambda k: abs(sides[k] + sides[k + 2] - 2 * card_width))]
-    for start in pairs:
-        width = card_width or float(sides[start] + sides[start + 2]) / 2
-        for i in (start, start + 2):
-            left, right = pts[i % 4], pts[(i + 1) % 4]
-            across = _unit(right - left)
-            down_left, down_right = _unit(pts[(i + 3) % 4] - left), _unit(pts[(i + 2) % 4] - right)
-            depth = float(min(sides[(i + 1) % 4], sides[(i + 3) % 4]))
-            yield CardCorner(left, across, down_left, width, depth), True
-            yield CardCorner(right, down_right, -across, width, depth), False
-
-
 def _unit(vector: Vector) -> Vector:
     """The vector scaled to length one."""
     unit: Vector = vector / max(float(np.linalg.norm(vector)), 1e-6)

@@ -28,7 +28,6 @@ from vision.corners import (
     CardCorner,
     cards_of_index,
     corner_views,
-    end_corners,
     find_corners,
 )
 from vision.deblur_outline import long_side
@@ -571,7 +570,6 @@ def read_loose_corners(
         # at all are not helped by a nearly equal one.
         if sure or not unsure:
             tried.append(corner)
-    readings += _read_visible_ends(frame, found, typical if read else None, model, lenient)
     readings = [r for r in readings if r[0].confidence >= config.min_loose_confidence] + \
         agreeing_pairs([r for r in readings if r[0].confidence < config.min_loose_confidence],
                         config)
@@ -671,31 +669,6 @@ def _read_corner(
             if confidence >= config.min_loose_confidence:
                 break
     return best
-
-
-def _read_visible_ends(
-    frame: Image, found: list[CardObservation], read_width: float | None,
-    model: GlyphModel, config: VisionConfig,
-) -> list[CornerRead]:
-    """Unread outlines shorter than a card read again as the visible end of a covered card: the
-    index corners of its ends, at the width of the read cards or else at the end's length."""
-    readings = []
-    for observation in found:
-        if observation.reading is not None:
-            continue
-        quad = observation.corners
-        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-        short, long = sorted((sides[0] + sides[2], sides[1] + sides[3]))
-        # Nearly square, or a strip as wide as the read cards: not a whole card's shape.
-        shallow = read_width is not None and abs(long / 2 - read_width) < 0.15 * read_width
-        if long > config.max_end_aspect * short and not shallow:
-            continue
-        for corner, first_is_short in end_corners(quad, read_width):
-            found_here = _read_corner(frame, corner, corner.shorter_edge, (first_is_short,),
-                                      model, config)
-            if found_here is not None:
-                readings.append(found_here)
-    return readings
 
 
 def agreeing_pairs(unsure: list[CornerRead], config: VisionConfig) -> list[CornerRead]:

@@ -7,7 +7,7 @@ import pytest
 
 from vision.cards import CardObservation, Rank, Reading, Suit
 from vision.config import VisionConfig
-from vision.corners import cards_of_index, corner_views, end_corners
+from vision.corners import CardCorner, cards_of_index, corner_views
 from vision.learned import RANK_CLASSES, SUIT_CLASSES, CardScores, Rule, checked
 
 
@@ -20,13 +20,27 @@ def _card(angle: float, width: float) -> np.ndarray:
     return np.array([start, start + across, start + across + down, start + down], np.float32)
 
 
+def _corners(card: np.ndarray, width: float) -> list[tuple[CardCorner, bool]]:
+    """The four corners of a card's short ends, each as seen with that end on top: its left
+    corner as a top-left one, its right corner as a top-right one (`first_is_short`)."""
+    out = []
+    for i in (0, 2):
+        left, right = card[i], card[(i + 1) % 4]
+        across = (right - left) / np.linalg.norm(right - left)
+        down = (card[(i + 3) % 4] - left) / np.linalg.norm(card[(i + 3) % 4] - left)
+        depth = float(np.linalg.norm(card[(i + 3) % 4] - left))
+        out += [(CardCorner(left, across, down, width, depth), True),
+                (CardCorner(right, down, -across, width, depth), False)]
+    return out
+
+
 @pytest.mark.parametrize("angle", [0.0, 33.0, 150.0, 260.0])
 @pytest.mark.parametrize("width", [64.0, 95.0])
 def test_every_corner_of_a_card_implies_that_card(angle: float, width: float) -> None:
     card = _card(angle, width)
     frame = np.zeros((800, 800, 3), np.uint8)
     config = VisionConfig()
-    for corner, first_is_short in end_corners(card, width):
+    for corner, first_is_short in _corners(card, width):
         for _, outline in corner_views(frame, corner, width, config, (first_is_short,)):
             # One of the two cards it may belong to is this card: the same four points, in
             # some turn of the order; the other is another card beside it.

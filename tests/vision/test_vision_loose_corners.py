@@ -68,5 +68,6 @@ def test_corners_found_again_are_not_read_again_unless_read_unsurely(
         tips.clear()
         without_rule = [o.name for o in recognise(frame, model, NO_REPEAT_RULE)]
         reads["without"] += len(tips)
-        assert with_rule == without_rule, key
+        # The same names (in whatever order the loose corners were kept).
+        assert sorted(with_rule, key=str) == sorted(without_rule, key=str), key
     assert reads["with"] < 0.8 * reads["without"], reads
