@@ -426,15 +426,6 @@ class VisionConfig:
     plausible_width_shares: tuple[float, float] = (0.12, 0.7)
     """When no card was read, only unread outlines this wide (shares of the frame's shorter side)
     give the typical card width for reading loose corners."""
-    pair_min_confidence: float = 0.3
-    """Loose corners read at least this surely may confirm each other in pairs."""
-    pair_centre_reach: float = 0.25
-    pair_min_distance: float = 0.6
-    """Two corner readings are of one card when the cards they imply have centres this close,
-    and their corners are at least the second share of a card width apart (shares of its width)."""
-    pair_min_cosine: float = 0.9
-    """The two corners' index views must look along one line (the same way or opposite ways),
-    within this cosine."""
     corner_shifts: tuple[float, ...] = (-0.5,)
     """Further second-look shifts for loose corners only (a covered card's index, often run into
     the card over it): a higher ink level parts it. Whole outlines do without (a frame's few

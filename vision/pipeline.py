@@ -537,9 +537,8 @@ def read_loose_corners(
     read = [o.corners for o in found if o.reading is not None]
     typical = typical_width(read, quads, min(frame.shape[:2]), config)
     exclude = _cards_area(masks, read, typical) if typical else None
-    # Corners are read down to a lower confidence: two unsure readings that agree, at two
-    # corners of one card, confirm each other.
-    lenient = config_with(config, (("min_confidence", config.pair_min_confidence),))
+    # A loose corner is read at the level it is named from.
+    named_from = config_with(config, (("min_confidence", config.min_loose_confidence),))
     readings: list[CornerRead] = []
     tried: list[CardCorner] = []
     unread_cards = [o.corners for o in found if o.reading is None and o.whole
@@ -554,25 +553,12 @@ def read_loose_corners(
                                       config)
         if not hypotheses:
             continue
-        widths = corner_widths(typical if read else None, typical, corner, config)
-        sure = unsure = False
-        for width in widths:
-            found_here = _read_corner(frame, corner, width, hypotheses, model, lenient)
-            if found_here is None:
-                continue
-            readings.append(found_here)
-            if found_here[0].confidence >= config.min_loose_confidence:
-                sure = True
+        for width in corner_widths(typical if read else None, typical, corner, config):
+            found_here = _read_corner(frame, corner, width, hypotheses, model, named_from)
+            if found_here is not None:
+                readings.append(found_here)
                 break
-            unsure = True
-        # Only a corner read unsurely is read again where another mask finds it: a slightly
-        # different view may confirm it; a sure reading stands, and views that read nothing
-        # at all are not helped by a nearly equal one.
-        if sure or not unsure:
-            tried.append(corner)
-    readings = [r for r in readings if r[0].confidence >= config.min_loose_confidence] + \
-        agreeing_pairs([r for r in readings if r[0].confidence < config.min_loose_confidence],
-                        config)
+        tried.append(corner)
     kept: list[CornerRead] = []
     named = [(o.name, o.corners.mean(axis=0)) for o in found if o.name]
     readings = _without_conflicts(readings, config)
@@ -669,59 +655,6 @@ def _read_corner(
             if confidence >= config.min_loose_confidence:
                 break
     return best
-
-
-def agreeing_pairs(unsure: list[CornerRead], config: VisionConfig) -> list[CornerRead]:
-    """Unsure readings of one name at two corners of one card, each pair taken as one surer
-    reading: both ends of a side (four-index decks) or opposite corners.
-
-    Each reading implies where its card lies (the index's corner, the reading direction and the
-    card width it was read at); two readings are of one card when those cards have nearly the
-    same centre and lie along the same line, and the corners are not one and the same."""
-    cards = [_implied_card(observation, tip, config) for observation, tip, _ in unsure]
-    pairs: list[CornerRead] = []
-    used: set[int] = set()
-    for i, (first, tip, extent) in enumerate(unsure):
-        for j in range(i + 1, len(unsure)):
-            second, other_tip, other_extent = unsure[j]
-            if i in used or j in used or first.name != second.name:
-                continue
-            (centre, down, width), (other_centre, other_down, other_width) = cards[i], cards[j]
-            size = max(width, other_width)
-            apart = float(np.linalg.norm(other_tip - tip))
-            off_centre = float(np.linalg.norm(other_centre - centre))
-            if (apart < config.pair_min_distance * size
-                    or off_centre > config.pair_centre_reach * size
-                    or abs(float(down @ other_down)) < config.pair_min_cosine):
-                continue
-            surer = max(first, second, key=lambda o: o.confidence)
-            confidence = min(
-                1.0, surer.confidence / config.single_corner_factor + config.agreement_bonus)
-            if confidence < config.min_loose_confidence or surer.reading is None:
-                continue
-            reading = replace(surer.reading, confidence=round(confidence, 3))
-            observation = CardObservation(surer.corners, reading, round(confidence, 3), whole=False)
-            pairs.append((observation, tip if surer is first else other_tip,
-                          max(extent, other_extent)))
-            used |= {i, j}
-    return pairs
-
-
-def _implied_card(
-    observation: CardObservation, tip: np.ndarray, config: VisionConfig
-) -> tuple[np.ndarray, np.ndarray, float]:
-    """The centre, downward direction and width of the card a loose index view implies: the
-    view's top edge runs along the card's top, from its corner (top-left or top-right) inward."""
-    outline = observation.corners
-    across, down = outline[1] - outline[0], outline[3] - outline[0]
-    view_width = float(np.linalg.norm(across))
-    width = view_width * config.card_width / round(config.index_width * config.card_width)
-    across, down = across / max(view_width, 1e-6), _unit(down)
-    # A top-right corner's view ends at the tip; the card's top-left lies a card width before it.
-    at_right = np.linalg.norm(tip - outline[1]) < np.linalg.norm(tip - outline[0])
-    top_left = tip - across * width if at_right else tip
-    height = width * config.card_height / config.card_width
-    return top_left + across * width / 2 + down * height / 2, down, width
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
