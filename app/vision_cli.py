@@ -210,13 +210,18 @@ def run_clips(args: argparse.Namespace) -> int:
 def run_fit(args: argparse.Namespace) -> int:
     """Handle `vision fit-model`."""
     from tools.fitting import fit_model
+    from tools.glyph_fonts import FontMissingError
     from vision.api import DEFAULT_MODEL, VisionConfig
 
     shared: Path = args.shared
     if not (shared / "artwork").is_dir():
         print(f"error: no artwork/ folder in {str(shared)!r}", file=sys.stderr)
         return 2
-    model = fit_model(shared / "artwork", shared, VisionConfig())
+    try:
+        model = fit_model(shared / "artwork", shared, VisionConfig())
+    except FontMissingError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     out = args.out or DEFAULT_MODEL
     model.save(out)
     print(f"wrote {out}: {len(model.ranks.labels)} rank and {len(model.suits.labels)} suit glyphs")

@@ -10,12 +10,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tools.glyph_fonts import blobs, font_ranks, font_suits, slender_suits
 from tools.synthetic import artwork_cards, drawn_suits, hershey_ranks, soft_copies
 from vision.card_glyphs import card_glyphs
 from vision.cards import Image
 from vision.config import VisionConfig
 from vision.features import glyph_features
-from vision.fonts import blobs, font_ranks, font_suits, slender_suits
 from vision.glyphs import IndexGlyphs, index_views, split_index
 from vision.model import GlyphModel, GlyphSet
 from vision.propose import find_cards

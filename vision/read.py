@@ -10,19 +10,25 @@ from vision.config import VisionConfig
 from vision.deblur import edge_width, sharpened
 from vision.deblur_outline import grown_outline, short_side
 from vision.features import glyphs_features
-from vision.fonts import BLOB, PIECE_TEXT
 from vision.glyphs import IndexGlyphs, IndexInk, index_views, split_index
 from vision.guess import Guess
 from vision.model import GlyphModel
 
 RANK_LABELS = frozenset(rank.value for rank in Rank)
 TEN = frozenset("T")
+PIECE_TEXT = {"1": "1"}
+"""The '1' of a ten on its own: a label of the glyph model's rank set that is no rank, so a ten
+whose '0' ran into a neighbouring pip is not read as the rank its '1' looks most like. (A lone
+'0' is left out: it takes the margin of a round queen.)"""
 NOT_A_RANK = frozenset(PIECE_TEXT)
 """Labels of the rank set that are no rank (a ten's lone '1'): they veto a reading when nearest,
 and take no margin from the rank that is read."""
 SUIT_LABELS = frozenset(suit.value for suit in Suit)
 RED_SUITS = frozenset("HD")
 BLACK_SUITS = frozenset("CS")
+BLOB = "O"
+"""The label of plain round blobs in the glyph model's suit set: a lobe of a large pip seen
+under a rank is no suit."""
 NOT_A_SUIT = frozenset(BLOB)
 """Labels of the suit set that are no suit (a round lobe of a large pip): they veto a reading
 when nearest, and take no margin from the suit that is read."""

@@ -148,3 +148,19 @@ def test_eval_scores_the_rank_only_halves_apart(shared_dir: Path, tmp_path: Path
     for half in halves[1:]:
         row = next(line for line in half.splitlines() if line.startswith("edje_train"))
         assert row.split()[2] == "1"  # one image in each half
+
+
+def test_fit_model_without_its_fonts_says_which_and_writes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import tools.glyph_fonts
+
+    monkeypatch.setattr(tools.glyph_fonts, "FONT_DIRS", (tmp_path / "no fonts",))
+    (tmp_path / "shared" / "artwork").mkdir(parents=True)
+    out = tmp_path / "model.npz"
+    code = main(["vision", "fit-model", "--shared", str(tmp_path / "shared"), "--out", str(out)])
+    assert code == 2
+    error = capsys.readouterr().err
+    assert error.startswith("error: font 'DejaVuSerif.ttf' not found")
+    assert "fonts-dejavu-core" in error
+    assert not out.exists()

@@ -8,11 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tools.scenes import paste_card, table_background
-from tools.synthetic import suit_shape
-from vision.config import VisionConfig
-from vision.fonts import (
-    BLOB,
+from tools.glyph_fonts import (
     RANK_FONTS,
     SUIT_FONTS,
     FontMissingError,
@@ -24,9 +20,12 @@ from vision.fonts import (
     require_font,
     slender_suits,
 )
+from tools.scenes import paste_card, table_background
+from tools.synthetic import suit_shape
+from vision.config import VisionConfig
 from vision.glyphs import index_views, split_index
 from vision.model import GlyphModel
-from vision.read import read_corner, read_outline
+from vision.read import BLOB, read_corner, read_outline
 
 MISSING = [name for name in (*RANK_FONTS, *SUIT_FONTS) if find_font(name) is None]
 needs_fonts = pytest.mark.skipif(bool(MISSING), reason=f"fonts not installed: {MISSING}")

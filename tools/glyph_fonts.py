@@ -1,4 +1,5 @@
-"""Rank and suit glyphs rendered from TrueType fonts (DejaVu), for fitting the glyph model."""
+"""Rank and suit glyphs rendered from TrueType fonts (DejaVu), for fitting the glyph model
+(`tools.fitting`; never needed at run time)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ import numpy as np
 from vision.cards import Image
 from vision.errors import VisionError
 from vision.glyphs import normalise_glyph
+from vision.read import BLOB, PIECE_TEXT
 
 FONT_DIRS = (
-    Path(__file__).with_name("data") / "fonts",
     Path(__file__).resolve().parents[1] / "display" / "fonts",
     Path("/usr/share/fonts/truetype/dejavu"),
 )
@@ -27,10 +28,6 @@ RANK_TEXT = {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
 euchre ranks that matter."""
 GERMAN_RANK_TEXT = {"J": "B", "Q": "D"}
 """German indices print the jack as B (Bube) and the queen as D (Dame)."""
-PIECE_TEXT = {"1": "1"}
-"""The '1' of a ten on its own: a label that is no rank, so a ten whose '0' ran into a
-neighbouring pip is not read as the rank its '1' looks most like. (A lone '0' is left out: it
-takes the margin of a round queen.)"""
 SUIT_TEXT = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 """The filled suit symbols of Unicode's playing-card block."""
 HOOKED = frozenset("J")
@@ -135,10 +132,6 @@ def font_suits(size: int, rng: np.random.Generator, per_weight: int = 3) -> Iter
                 for glyph in _jittered(mask, rng, per_weight, size):
                     yield suit, glyph
 
-
-BLOB = "O"
-"""The label of plain round blobs in the suit set: a lobe of a large pip seen under a rank is
-no suit."""
 
 
 def blobs(size: int, rng: np.random.Generator, count: int = 24) -> Iterator[tuple[str, Image]]:
