@@ -347,7 +347,8 @@ class VisionConfig:
     max_side_ratio: float = 1.25
     """An outline longer than `squeezed_aspect` (a card squeezed by a camera's pixels) must be
     nearly a rectangle: opposite sides differ at most `max_side_ratio` in length. A region
-    joined to a thin bridge makes a skewed quad of such an aspect."""
+    joined to a thin bridge makes a skewed quad of such an aspect. An outline fitted to a card's
+    own edges, or made of the lines inside an unread outline, must be so at any aspect."""
     approx_epsilon: float = 0.04
     edge_level: int = 24
     """Local contrast (3x3 morphological gradient) at which a pixel counts as an edge."""
@@ -406,14 +407,7 @@ class VisionConfig:
     """An edge along this share of a line across an outline marks it as two cards (`crossed`)."""
     side_contrast: float = 8.0
     """Brightness step across a line that counts as an edge along it."""
-    # the glyph reader
-    max_index_zoom: int = 3
-    """An index is warped up to this many times finer than the rectified card, when the frame
-    holds that much detail."""
-    join_level_share: float = 0.3
-    """A rank that comes out in pieces (not a ten) is cut again this share of the way from its
-    box's own ink level towards the paper, which joins thin serif strokes."""
-    # second looks at an index read unsurely
+    # the glyph reader: second looks at an index read unsurely
     second_look_shifts: tuple[float, ...] = (0.4, 0.7)
     """A corner read below `second_look_below` is split again with its ink level moved these
     shares of the way towards the paper (negative: away from it); the surest reading is kept."""
@@ -423,9 +417,6 @@ class VisionConfig:
     """A rank glyph in one piece is read as a ten ('1' and '0' run together) when it matches
     the tens at least this closely."""
     # loose corners
-    plausible_width_shares: tuple[float, float] = (0.12, 0.7)
-    """When no card was read, only unread outlines this wide (shares of the frame's shorter side)
-    give the typical card width for reading loose corners."""
     corner_shifts: tuple[float, ...] = (-0.5,)
     """Further second-look shifts for loose corners only (a covered card's index, often run into
     the card over it): a higher ink level parts it. Whole outlines do without (a frame's few
@@ -444,9 +435,6 @@ class VisionConfig:
     """The outline's own index views are a loose corner's views there when the outline's sides
     are within this share of the read cards' width and height (an outline cut 9 % short read
     nothing where the loose corner read its ace)."""
-    loose_edge_reach: float = 0.1
-    """A loose corner whose tip lies within this share of a card width of a side of such an
-    outline, away from its corners, is a corner of the card's print: it is not read."""
     corner_width_from_edge: bool = True
     """A loose corner is read at no less than the width its longer visible edge implies (that
     edge over the card's aspect): a strip of a fanned card shows its whole long side."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -49,44 +48,26 @@ def index_views(frame: Image, corners: Quad, config: VisionConfig,
     the view's width and height as shares of the card, else `index_width` x `index_height`)."""
     width, height = window or (config.index_width, config.index_height)
     matrix = _card_transform(corners, config, (frame.shape[1], frame.shape[0]))
-    zoom = index_zoom(_short_side(corners) / config.card_width, config)
-    crop_w = round(width * config.card_width) * zoom
-    crop_h = round(height * config.card_height) * zoom
+    crop_w = round(width * config.card_width)
+    crop_h = round(height * config.card_height)
     far_corner = np.array(
         [[-1, 0, config.card_width - 1], [0, -1, config.card_height - 1], [0, 0, 1]], np.float64
     )
-    scale = np.diag([zoom, zoom, 1.0])
-    views = []
-    for transform in (matrix, far_corner @ matrix):
-        views.append(cv2.warpPerspective(frame, scale @ transform, (crop_w, crop_h),
-                                         flags=cv2.INTER_LINEAR))
-    return views
+    return [cv2.warpPerspective(frame, transform, (crop_w, crop_h), flags=cv2.INTER_LINEAR)
+            for transform in (matrix, far_corner @ matrix)]
 
 
 def warp_index(frame: Image, origin: npt.NDArray[np.float32], across: npt.NDArray[np.float32],
                down: npt.NDArray[np.float32], unit: float, config: VisionConfig) -> Image:
     """The upright index view whose top-left is `origin`, its x along `across` and y along
-    `down`, at `unit` frame pixels per rectified card pixel (warped finer when detailed)."""
-    zoom = index_zoom(unit, config)
+    `down`, at `unit` frame pixels per rectified card pixel."""
     crop_w = round(config.index_width * config.card_width)
     crop_h = round(config.index_height * config.card_height)
     source = np.array([origin, origin + across * crop_w * unit, origin + down * crop_h * unit],
                       np.float32)
-    target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32) * zoom
+    target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32)
     matrix = cv2.getAffineTransform(source, target)
-    return cv2.warpAffine(frame, matrix, (crop_w * zoom, crop_h * zoom), flags=cv2.INTER_LINEAR)
-
-
-def index_zoom(frame_pixels_per_unit: float, config: VisionConfig) -> int:
-    """How many times finer than the rectified card an index is warped: about as fine as the
-    frame holds detail (rounded), so thin strokes of a large card are not lost between samples."""
-    return max(1, min(config.max_index_zoom, int(frame_pixels_per_unit + 0.5)))
-
-
-def _short_side(corners: Quad) -> float:
-    """Mean length of a quad's two shorter opposite sides, in frame pixels."""
-    a, b, c, d = np.asarray(corners, dtype=np.float64).tolist()
-    return min(math.dist(a, b) + math.dist(c, d), math.dist(b, c) + math.dist(d, a)) / 2
+    return cv2.warpAffine(frame, matrix, (crop_w, crop_h), flags=cv2.INTER_LINEAR)
 
 
 def normalise_glyph(mask: Image, size: int) -> Image:
@@ -190,12 +171,6 @@ def split_index(view: Image, config: VisionConfig, level_shift: float = 0.0,
     for piece in row[1:]:
         rank_mask |= rank_labels == piece[4]
     ten_shaped = _ten_shaped(row, labels)
-    if len(row) > 1 and not ten_shaped:
-        joined = _joined_at_lower_level(ink.ink[y0:y1, x0:x1], rank_mask, config)
-        if joined is not None:
-            rank_mask, pieces_left = joined
-            ten_shaped = pieces_left == TEN_PIECES
-            row = row[:pieces_left]
     suit_mask = labels[sy : sy + sh, sx : sx + sw] == slabel
     rank_img = rank_mask.astype(np.uint8) * 255
     suit_img = suit_mask.astype(np.uint8) * 255
@@ -408,43 +383,6 @@ def _unflipped(box: Box, width: int) -> Box:
     """A box found as if in the horizontally flipped view, in the view's own coordinates."""
     y, x, w, h, label = box
     return (y, width - x - w, w, h, label)
-
-
-Mask = npt.NDArray[np.bool_]
-
-
-TEN_PIECES = 2
-
-
-def _joined_at_lower_level(ink: Image, pieces: Mask,
-                           config: VisionConfig) -> tuple[Mask, int] | None:
-    """The rank glyph and its piece count when, at a lower ink level of the rank's own box, its
-    pieces join up into one (thin serif joints that the view's level cut) or into a ten's two
-    (an '0' broken into two arcs); None otherwise."""
-    level = _joining_level(ink, pieces, config)
-    _, binary = cv2.threshold(ink, level, 255, cv2.THRESH_BINARY)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    labels = np.asarray(labels)
-    touched = np.unique(labels[pieces])
-    touched = touched[touched > 0]
-    joined: Mask = np.isin(labels, touched)
-    if len(touched) == 1:
-        return joined, 1
-    if len(touched) == TEN_PIECES:
-        row = [(int(stats[t, 1]), int(stats[t, 0]), int(stats[t, 2]), int(stats[t, 3]), int(t))
-               for t in touched]
-        if _ten_shaped(row, labels):
-            return joined, TEN_PIECES
-    return None
-
-
-def _joining_level(ink: Image, pieces: Mask, config: VisionConfig) -> float:
-    """The Otsu level of the rank's box, lowered by `join_level_share` of the way towards the
-    paper's median ink."""
-    local, _ = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    paper_ink = np.asarray(ink)[~pieces]
-    paper = float(np.median(paper_ink)) if paper_ink.size else 0.0
-    return float(local) - config.join_level_share * (float(local) - paper)
 
 
 def _redness(view: Image, ink_mask: Image, paper: tuple[float, ...]) -> float:

@@ -205,7 +205,7 @@ def _recognise(
                 frame, fresh, model, config, views, settled_here))
     if config.learned_corners is not None and views is not None and config.learned_index:
         read = [o.corners for o in observations if o.reading is not None and o.whole]
-        width = typical_width(read, quads, min(frame.shape[:2]), config)
+        width = typical_width(read, quads, config)
         if width is not None:
             with clock.stage("network corners"):
                 exclude = _cards_area(masks, read, width) if read else None
@@ -485,15 +485,12 @@ def _short_side(quad: Quad) -> float:
     return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
-def typical_width(
-    read: list[Quad], quads: list[Quad], frame_side: int, config: VisionConfig
-) -> float | None:
-    """The typical card width: of the cards read, or else of the outlines of card size.
+def typical_width(read: list[Quad], quads: list[Quad], config: VisionConfig) -> float | None:
+    """The typical card width: of the cards read, or else of the unread outlines.
 
-    An unread outline can be a blob over several cards or a scrap of one, so only outlines whose
-    width is near the known card width (`VisionConfig.card_length`; the known width itself when
-    none is), or else a plausible share of the frame's shorter side, count; None when there are
-    none."""
+    An unread outline can be a blob over several cards or a scrap of one, so with a known card
+    width (`VisionConfig.card_length`) only outlines near it count (the known width itself when
+    none is); without one, the median of them all; None when there are none."""
     if read:
         return float(np.median([_short_side(q) for q in read]))
     known = known_width(config)
@@ -501,8 +498,7 @@ def typical_width(
         band = config.known_card_band
         sized = [w for w in (_short_side(q) for q in quads) if band <= w / known <= 1 / band]
         return float(np.median(sized)) if sized else known
-    low, high = config.plausible_width_shares
-    widths = [w for w in (_short_side(q) for q in quads) if low <= w / frame_side <= high]
+    widths = [_short_side(q) for q in quads]
     return float(np.median(widths)) if widths else None
 
 
@@ -535,7 +531,7 @@ def read_loose_corners(
     """Read cards of which only a corner shows, away from the cards already read; the corners
     found are added to `seen` when it is given."""
     read = [o.corners for o in found if o.reading is not None]
-    typical = typical_width(read, quads, min(frame.shape[:2]), config)
+    typical = typical_width(read, quads, config)
     exclude = _cards_area(masks, read, typical) if typical else None
     # A loose corner is read at the level it is named from.
     named_from = config_with(config, (("min_confidence", config.min_loose_confidence),))
@@ -586,10 +582,7 @@ def fresh_hypotheses(corner: CardCorner, unread_cards: list[Quad], width: float,
     there, with the very views a loose corner gives. Where its size differs (an outline cut
     short or grown, its own views off the index), only the view that runs across the card's
     short side is read at its index corners: the other looks along the card's long side,
-    past the index. A corner within `loose_edge_reach` card widths of such
-    an outline's side, away from its corners, is a corner of the card's print (a pip or the
-    picture meeting the card's edge in a mask): it is not read. Elsewhere both are read."""
-    where = (float(corner.tip[0]), float(corner.tip[1]))
+    past the index. Elsewhere both are read."""
     for card in unread_cards:
         pts = np.asarray(card, np.float32)
         # As the outline's index views are cut (`glyphs.index_views`): from the end of a short side.
@@ -598,9 +591,6 @@ def fresh_hypotheses(corner: CardCorner, unread_cards: list[Quad], width: float,
         apart = np.linalg.norm(pts - corner.tip, axis=1)
         nearest = int(np.argmin(apart))
         if float(apart[nearest]) > config.loose_vertex_reach * width:
-            inside = cv2.pointPolygonTest(pts.reshape(-1, 1, 2), where, True)
-            if abs(inside) <= config.loose_edge_reach * width:
-                return ()
             continue
         if nearest % 2 or _index_view_alike(pts, nearest, width, config):
             return ()

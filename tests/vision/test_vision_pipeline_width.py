@@ -26,13 +26,13 @@ def model() -> GlyphModel:
 def test_typical_width_is_that_of_the_read_cards_when_any_is_read() -> None:
     read = [_rect(0, 0, 100, 150), _rect(200, 0, 120, 180)]
     blob = _rect(0, 0, 500, 400)
-    assert typical_width(read, [*read, blob], 540, VisionConfig()) == pytest.approx(110)
+    assert typical_width(read, [*read, blob], VisionConfig()) == pytest.approx(110)
 
 
-def test_typical_width_leaves_out_blobs_and_scraps_when_none_is_read() -> None:
+def test_typical_width_is_the_middle_one_of_the_unread_outlines_when_none_is_read() -> None:
     quads = [_rect(0, 0, 520, 530), _rect(10, 10, 20, 30), _rect(100, 100, 150, 220)]
-    assert typical_width([], quads, 540, VisionConfig()) == pytest.approx(150)
-    assert typical_width([], quads[:2], 540, VisionConfig()) is None
+    assert typical_width([], quads, VisionConfig()) == pytest.approx(150)
+    assert typical_width([], [], VisionConfig()) is None
 
 
 def test_corner_is_read_beside_an_unread_outline_of_no_card_size(model: GlyphModel) -> None:

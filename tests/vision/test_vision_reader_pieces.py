@@ -1,4 +1,5 @@
-"""Rank glyphs cut apart at thin joints are joined again; corners with one edge cut short."""
+"""Rank glyphs in pieces (a ten, a ten run into a pip, an index at the right); corners with one
+edge cut short."""
 
 from __future__ import annotations
 
@@ -14,38 +15,6 @@ from vision.detect import MaskSet
 from vision.glyphs import split_index
 from vision.model import GlyphModel
 from vision.read import read_corner
-
-
-def _faint_jointed_d() -> np.ndarray:
-    """An 88x204 corner view: a 'D' whose stem meets its bowl in faint grey, a spade below, and
-    a large dark pip beside it that sets the view's ink level."""
-    view = np.full((204, 88, 3), 245, np.uint8)
-    cv2.rectangle(view, (12, 14), (19, 70), (20, 20, 20), -1)
-    cv2.ellipse(view, (26, 42), (24, 28), 0, -90, 90, (20, 20, 20), 7)
-    # The joints where the bowl's arms meet the stem print faintly.
-    cv2.rectangle(view, (20, 10), (27, 72), (150, 150, 150), -1)
-    cv2.line(view, (20, 14), (27, 14), (150, 150, 150), 7)
-    shape = cv2.resize(suit_shape("S", 0.9), (40, 44), interpolation=cv2.INTER_AREA)
-    view[96:140, 12:52][shape > 127] = (20, 20, 20)
-    cv2.circle(view, (90, 150), 30, (10, 10, 10), -1)
-    return view
-
-
-def test_faint_joints_are_joined_into_one_glyph() -> None:
-    config = VisionConfig()
-    glyphs = split_index(_faint_jointed_d(), config)
-    assert glyphs is not None
-    assert glyphs.rank_parts == 1 and not glyphs.ten_shaped
-    reading = read_corner(glyphs, GlyphModel.load(), config)
-    assert reading is not None and reading.rank.label == "Q"
-
-
-def test_without_joining_the_pieces_stay_apart_and_are_not_read() -> None:
-    config = replace(VisionConfig(), join_level_share=0.0)
-    glyphs = split_index(_faint_jointed_d(), config)
-    assert glyphs is not None
-    assert glyphs.rank_parts == 2
-    assert read_corner(glyphs, GlyphModel.load(), config) is None
 
 
 def _notched_card_mask() -> MaskSet:
@@ -107,24 +76,6 @@ def test_a_ten_shaped_glyph_is_weighed_against_no_other_rank() -> None:
     assert (reading.rank.label, reading.suit.label) == ("T", "H")
     # No other label competes, so the whole similarity is the margin.
     assert reading.rank.margin == reading.rank.similarity
-
-
-def test_a_ten_whose_zero_broke_into_two_arcs_is_a_ten_again() -> None:
-    view = np.full((204, 88, 3), 245, np.uint8)
-    ink, faint = (20, 20, 20), (150, 150, 150)
-    cv2.rectangle(view, (12, 16), (19, 64), ink, -1)
-    cv2.ellipse(view, (44, 40), (14, 24), 0, 0, 360, ink, 6)
-    # The thin top and bottom of the '0' print faintly, so the view's level cuts it in two.
-    cv2.rectangle(view, (36, 12), (52, 20), faint, -1)
-    cv2.rectangle(view, (36, 60), (52, 68), faint, -1)
-    shape = cv2.resize(suit_shape("C", 0.9), (36, 40), interpolation=cv2.INTER_AREA)
-    view[90:130, 14:50][shape > 127] = ink
-    cv2.circle(view, (92, 160), 32, (10, 10, 10), -1)
-    unjoined = split_index(view, replace(VisionConfig(), join_level_share=0.0))
-    assert unjoined is not None and unjoined.rank_parts == 3
-    glyphs = split_index(view, VisionConfig())
-    assert glyphs is not None
-    assert glyphs.rank_parts == 2 and glyphs.ten_shaped
 
 
 def test_a_ten_whose_zero_ran_into_a_large_pip_is_a_ten() -> None:
