@@ -427,14 +427,6 @@ class VisionConfig:
     and whose edges both run within this many degrees of that one's is the same corner found
     again in another mask: it is not read again (a slightly turned view of an index already read
     can misread it as a rival). A corner read unsurely is tried again in the next masks."""
-    loose_vertex_reach: float = 0.2
-    """A loose corner whose tip lies within this share of a card width of a corner of an
-    outline of a card's shape left unread is that outline's corner: it is read only where the
-    outline's own index views missed (`pipeline.fresh_hypotheses`)."""
-    loose_view_match: float = 0.05
-    """The outline's own index views are a loose corner's views there when the outline's sides
-    are within this share of the read cards' width and height (an outline cut 9 % short read
-    nothing where the loose corner read its ace)."""
     corner_width_from_edge: bool = True
     """A loose corner is read at no less than the width its longer visible edge implies (that
     edge over the card's aspect): a strip of a fanned card shows its whole long side."""

@@ -78,16 +78,16 @@ def worth_naming(reading: Reading, rule: LearnedCornersConfig) -> bool:
     return reading.rank != Rank.NINE and reading.confidence >= rule.least
 
 
-def named_corners(frame: Image, corners: list[tuple[CardCorner, tuple[bool, ...]]],
-                  views: LearnedViews, index: IndexReader, width: float,
-                  config: VisionConfig, rule: LearnedCornersConfig) -> list[CornerName]:
+def named_corners(frame: Image, corners: list[CardCorner], views: LearnedViews,
+                  index: IndexReader, width: float, config: VisionConfig,
+                  rule: LearnedCornersConfig) -> list[CornerName]:
     """The hypotheses asked at each corner (top-left, True, and top-right, False, at the widths
     `widths_at` gives) whose card both networks name in their upright view at `rule.least` or
     more, never a nine (`VisionConfig.learned_corners`)."""
     aspect = config.card_height / config.card_width
     hypotheses = [(corner, implied_card(corner, first_is_short, across, aspect))
-                  for corner, asked in corners for across in widths_at(corner, width, rule)
-                  for first_is_short in asked]
+                  for corner in corners for across in widths_at(corner, width, rule)
+                  for first_is_short in (True, False)]
     # The index network's small views go first; the card network sees only what it names.
     named = [(corner, quad, at_index) for (corner, quad), at_index
              in zip(hypotheses, views.index_scores(index, [q for _, q in hypotheses]),
@@ -111,9 +111,9 @@ def index_reading(at_index: CardScores) -> Reading | None:
 
 
 def named_at_corners(frame: Image, observations: list[CardObservation],
-                     corners: list[tuple[CardCorner, tuple[bool, ...]]],
-                     views: LearnedViews, index: IndexReader, width: float,
-                     config: VisionConfig, rule: LearnedCornersConfig) -> list[CardObservation]:
+                     corners: list[CardCorner], views: LearnedViews, index: IndexReader,
+                     width: float, config: VisionConfig,
+                     rule: LearnedCornersConfig) -> list[CardObservation]:
     """The observations with a card added, not whole, for each name `named_corners` gives at
     the corners that `fresh_names` keeps."""
     found = named_corners(frame, corners, views, index, width, config, rule)

@@ -211,21 +211,15 @@ def _recognise(
                 exclude = _cards_area(masks, read, width) if read else None
                 # The loose corners' search found them (away from the cards read then); those
                 # now on a card read are left out. A corner found again in another mask is
-                # shown to the networks once, and only as what the networks have not seen
-                # (`fresh_hypotheses`): an unread outline of a card's shape was shown whole.
+                # shown to the networks once.
                 found = (loose_found if config.read_corners
                          else find_corners(masks, config, width, exclude))
-                unread_cards = [o.corners for o in observations if o.reading is None
-                                and o.whole and card_shaped(o.corners, width, config)]
-                tried: list[CardCorner] = []
-                loose: list[tuple[CardCorner, tuple[bool, ...]]] = []
+                loose: list[CardCorner] = []
                 for corner in found:
                     if exclude is not None and _on_area(masks, exclude, corner.tip):
                         continue
-                    if not _repeats(corner, tried, width, config):
-                        tried.append(corner)
-                        loose.append((corner, fresh_hypotheses(corner, unread_cards, width,
-                                                               config)))
+                    if not _repeats(corner, loose, width, config):
+                        loose.append(corner)
                 observations = named_at_corners(frame, observations, loose, views,
                                                 shipped_index_reader(), width, config,
                                                 config.learned_corners)
@@ -537,20 +531,14 @@ def read_loose_corners(
     named_from = config_with(config, (("min_confidence", config.min_loose_confidence),))
     readings: list[CornerRead] = []
     tried: list[CardCorner] = []
-    unread_cards = [o.corners for o in found if o.reading is None and o.whole
-                    and card_shaped(o.corners, typical, config)] if read and typical else []
     corners = find_corners(masks, config, typical if read else None, exclude)
     if seen is not None:
         seen.extend(corners)
     for corner in corners:
         if _repeats(corner, tried, typical or corner.shorter_edge, config):
             continue
-        hypotheses = fresh_hypotheses(corner, unread_cards, typical or corner.shorter_edge,
-                                      config)
-        if not hypotheses:
-            continue
         for width in corner_widths(typical if read else None, typical, corner, config):
-            found_here = _read_corner(frame, corner, width, hypotheses, model, named_from)
+            found_here = _read_corner(frame, corner, width, model, named_from)
             if found_here is not None:
                 readings.append(found_here)
                 break
@@ -570,49 +558,6 @@ def read_loose_corners(
     return [o for o, _, _ in kept]
 
 
-def fresh_hypotheses(corner: CardCorner, unread_cards: list[Quad], width: float,
-                     config: VisionConfig) -> tuple[bool, ...]:
-    """The index hypotheses (`corner_views`' `first_is_short`) worth reading at a loose corner.
-
-    At a corner of an outline of a card's shape left unread (`unread_cards`; within
-    `loose_vertex_reach` card widths of one of its corners) none is read at its other two
-    corners (only a four-index deck prints an index there, and repeats it at the two index
-    corners), nor at its index corners where the outline is of the read cards' size (its
-    sides within `loose_view_match` of the card's width and height): its own reading looked
-    there, with the very views a loose corner gives. Where its size differs (an outline cut
-    short or grown, its own views off the index), only the view that runs across the card's
-    short side is read at its index corners: the other looks along the card's long side,
-    past the index. Elsewhere both are read."""
-    for card in unread_cards:
-        pts = np.asarray(card, np.float32)
-        # As the outline's index views are cut (`glyphs.index_views`): from the end of a short side.
-        if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[2] - pts[1]):
-            pts = pts[[1, 2, 3, 0]]
-        apart = np.linalg.norm(pts - corner.tip, axis=1)
-        nearest = int(np.argmin(apart))
-        if float(apart[nearest]) > config.loose_vertex_reach * width:
-            continue
-        if nearest % 2 or _index_view_alike(pts, nearest, width, config):
-            return ()
-        short = _unit(pts[1] - pts[0])
-        square = float(np.cos(np.deg2rad(config.corner_repeat_angle)))
-        return tuple(first_is_short for first_is_short, across
-                     in ((True, corner.first), (False, -corner.second))
-                     if abs(float(across @ short)) >= square)
-    return (True, False)
-
-
-def _index_view_alike(pts: Quad, vertex: int, width: float, config: VisionConfig) -> bool:
-    """Whether the outline's own index view at `vertex` (0 or 2 of `pts`, ordered from a short
-    side) is the view a loose corner there gives at that card width: the outline's sides there
-    within `loose_view_match` of the card's width (across) and height (down)."""
-    across = float(np.linalg.norm(pts[(vertex + 1) % 4] - pts[vertex]))
-    down = float(np.linalg.norm(pts[(vertex + 3) % 4] - pts[vertex]))
-    height = width * config.card_height / config.card_width
-    return (abs(across - width) <= config.loose_view_match * width
-            and abs(down - height) <= config.loose_view_match * height)
-
-
 def _repeats(corner: CardCorner, tried: list[CardCorner], width: float,
              config: VisionConfig) -> bool:
     """Whether a corner is one already tried, found again (in another mask): its tip within
@@ -629,15 +574,14 @@ def _repeats(corner: CardCorner, tried: list[CardCorner], width: float,
 
 
 def _read_corner(
-    frame: Image, corner: CardCorner, width: float, hypotheses: tuple[bool, ...],
-    model: GlyphModel, config: VisionConfig,
+    frame: Image, corner: CardCorner, width: float, model: GlyphModel, config: VisionConfig,
 ) -> CornerRead | None:
     """The surest reading of a corner's index views (the first sure one ends the search), with
     the corner's tip and card extent; `config.min_confidence` is the least kept."""
     # A card is at least as wide as two thirds of any straight edge seen on it.
     extent = max(width, corner.longer_edge / 1.5)
     best: CornerRead | None = None
-    for view, outline in corner_views(frame, corner, width, config, hypotheses):
+    for view, outline in corner_views(frame, corner, width, config):
         reading, confidence = read_views([view], model, config, config.corner_shifts)
         if reading is not None and (best is None or confidence > best[0].confidence):
             best = CardObservation(outline, reading, round(confidence, 3), whole=False), \
@@ -645,11 +589,6 @@ def _read_corner(
             if confidence >= config.min_loose_confidence:
                 break
     return best
-
-
-def _unit(vector: np.ndarray) -> np.ndarray:
-    """The vector scaled to length one."""
-    return vector / max(float(np.linalg.norm(vector)), 1e-6)
 
 
 def _without_conflicts(

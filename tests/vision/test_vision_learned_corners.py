@@ -128,8 +128,7 @@ def test_covered_cards_of_rendered_tricks_are_named_right_or_not_at_all(
         views = LearnedViews(frame, shipped_reader())
         corners = find_corners(card_masks(frame, config), config, width)
         top = CardObservation(np.zeros((4, 2), np.float32), Reading(*parse_card(over), 0.9), 0.9)
-        asked: list[tuple[CardCorner, tuple[bool, ...]]] = [(c, (True, False)) for c in corners]
-        added = within_deck(named_at_corners(frame, [top], asked, views,
+        added = within_deck(named_at_corners(frame, [top], corners, views,
                                              shipped_index_reader(), width, config, RULE))[1:]
         assert all(o.name == under and not o.whole for o in added)  # the top's corners dropped
         named += any(o.name == under for o in added)
