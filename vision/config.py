@@ -407,7 +407,11 @@ class VisionConfig:
     """An edge along this share of a line across an outline marks it as two cards (`crossed`)."""
     side_contrast: float = 8.0
     """Brightness step across a line that counts as an edge along it."""
-    # the glyph reader: second looks at an index read unsurely
+    # the glyph reader
+    max_index_zoom: int = 3
+    """An index is warped up to this many times finer than the rectified card, when the frame
+    holds that much detail."""
+    # second looks at an index read unsurely
     second_look_shifts: tuple[float, ...] = (0.4, 0.7)
     """A corner read below `second_look_below` is split again with its ink level moved these
     shares of the way towards the paper (negative: away from it); the surest reading is kept."""

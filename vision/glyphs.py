@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -48,26 +49,44 @@ def index_views(frame: Image, corners: Quad, config: VisionConfig,
     the view's width and height as shares of the card, else `index_width` x `index_height`)."""
     width, height = window or (config.index_width, config.index_height)
     matrix = _card_transform(corners, config, (frame.shape[1], frame.shape[0]))
-    crop_w = round(width * config.card_width)
-    crop_h = round(height * config.card_height)
+    zoom = index_zoom(_short_side(corners) / config.card_width, config)
+    crop_w = round(width * config.card_width) * zoom
+    crop_h = round(height * config.card_height) * zoom
     far_corner = np.array(
         [[-1, 0, config.card_width - 1], [0, -1, config.card_height - 1], [0, 0, 1]], np.float64
     )
-    return [cv2.warpPerspective(frame, transform, (crop_w, crop_h), flags=cv2.INTER_LINEAR)
-            for transform in (matrix, far_corner @ matrix)]
+    scale = np.diag([zoom, zoom, 1.0])
+    views = []
+    for transform in (matrix, far_corner @ matrix):
+        views.append(cv2.warpPerspective(frame, scale @ transform, (crop_w, crop_h),
+                                         flags=cv2.INTER_LINEAR))
+    return views
 
 
 def warp_index(frame: Image, origin: npt.NDArray[np.float32], across: npt.NDArray[np.float32],
                down: npt.NDArray[np.float32], unit: float, config: VisionConfig) -> Image:
     """The upright index view whose top-left is `origin`, its x along `across` and y along
-    `down`, at `unit` frame pixels per rectified card pixel."""
+    `down`, at `unit` frame pixels per rectified card pixel (warped finer when detailed)."""
+    zoom = index_zoom(unit, config)
     crop_w = round(config.index_width * config.card_width)
     crop_h = round(config.index_height * config.card_height)
     source = np.array([origin, origin + across * crop_w * unit, origin + down * crop_h * unit],
                       np.float32)
-    target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32)
+    target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32) * zoom
     matrix = cv2.getAffineTransform(source, target)
-    return cv2.warpAffine(frame, matrix, (crop_w, crop_h), flags=cv2.INTER_LINEAR)
+    return cv2.warpAffine(frame, matrix, (crop_w * zoom, crop_h * zoom), flags=cv2.INTER_LINEAR)
+
+
+def index_zoom(frame_pixels_per_unit: float, config: VisionConfig) -> int:
+    """How many times finer than the rectified card an index is warped: about as fine as the
+    frame holds detail (rounded), so thin strokes of a large card are not lost between samples."""
+    return max(1, min(config.max_index_zoom, int(frame_pixels_per_unit + 0.5)))
+
+
+def _short_side(corners: Quad) -> float:
+    """Mean length of a quad's two shorter opposite sides, in frame pixels."""
+    a, b, c, d = np.asarray(corners, dtype=np.float64).tolist()
+    return min(math.dist(a, b) + math.dist(c, d), math.dist(b, c) + math.dist(d, a)) / 2
 
 
 def normalise_glyph(mask: Image, size: int) -> Image:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -21,7 +23,7 @@ from tools.glyph_fonts import (
 from tools.scenes import paste_card, table_background
 from tools.synthetic import suit_shape
 from vision.config import VisionConfig
-from vision.glyphs import split_index
+from vision.glyphs import index_views, split_index
 from vision.model import GlyphModel
 from vision.read import BLOB, read_corner, read_outline
 
@@ -119,9 +121,16 @@ def _large_card_frame() -> tuple[np.ndarray, np.ndarray]:
     return frame, quad
 
 
-def test_a_large_card_with_thin_strokes_is_read() -> None:
+def test_a_large_card_is_warped_finer_and_read() -> None:
     frame, quad = _large_card_frame()
-    reading = read_outline(frame, quad, GlyphModel.load(), VisionConfig())[0]
+    config = VisionConfig()
+    views = index_views(frame, quad, config)
+    nominal = (round(config.index_height * config.card_height),
+               round(config.index_width * config.card_width))
+    assert views[0].shape[:2] == (nominal[0] * 3, nominal[1] * 3)
+    coarse = index_views(frame, quad, replace(config, max_index_zoom=1))
+    assert coarse[0].shape[:2] == nominal
+    reading = read_outline(frame, quad, GlyphModel.load(), config)[0]
     assert reading is not None
     assert (reading.rank.value, reading.suit.value) == ("A", "C")
 
