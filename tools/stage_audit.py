@@ -39,24 +39,37 @@ class Stage:
     other: Any
     """The value that differs from the shipped one: off for a stage shipped on, on otherwise."""
     shipped_off: bool = False
+    key: str = ""
+    """What `--stages` calls it (the config field unless given: a finder's name)."""
 
     def shipped_on(self) -> bool:
         """True when the shipped settings run it (`other` turns it off)."""
         return not self.shipped_off
 
+    @property
+    def called(self) -> str:
+        """What `--stages` calls it."""
+        return self.key or self.field
+
+
+def finder_off(name: str, finder: str) -> Stage:
+    """The stage of the finder registered as `finder`: the shipped finders less that one."""
+    shipped = VisionConfig().finders
+    return Stage(name, "finders", tuple(f for f in shipped if f != finder), key=finder)
+
 
 STAGES = (
-    Stage("loose corners", "read_corners", False),
+    finder_off("loose corners", "corners"),
     Stage("loose corners in the brightest whiteness mask", "corner_finder",
           CornerFinderConfig(masks=2)),
     Stage("second look at lower ink levels", "second_look_shifts", ()),
     Stage("higher ink level at loose corners", "corner_shifts", ()),
     Stage("loose corner width from its long edge", "corner_width_from_edge", False),
-    Stage("cloth finder", "finders", ("outlines", "sides")),
-    Stage("side finder", "finders", ("outlines", "cloth")),
+    finder_off("cloth finder", "cloth"),
+    finder_off("side finder", "sides"),
     Stage("sharpened look", "sharpen_looks", ()),
     Stage("grown outlines of blurred cards", "blurred_outline_growth", 0.0),
-    Stage("index finder", "index_finder", None),
+    finder_off("index finder", "index"),
     Stage("learned reader first: no rescue of cards it names surely", "learned_first", False),
     Stage("index reader: second opinion on unread cards and weak loose corners",
           "learned_index", False),
@@ -163,7 +176,7 @@ def stage_rows(stage: Stage, half: str, off: dict[str, SetScore],
             changes.append(f"{name}: " + ", ".join(p for p in parts if p))
     listed = ", ".join(f"{key.rsplit('/', 1)[-1]} {name}" for key, name in sorted(added)) or "-"
     dropped = ", ".join(f"{key.rsplit('/', 1)[-1]} {name}" for key, name in sorted(removed))
-    return (f"| {stage.name} (`{stage.field}`{'' if stage.shipped_on() else ', shipped off'}) "
+    return (f"| {stage.name} (`{stage.called}`{'' if stage.shipped_on() else ', shipped off'}) "
             f"| {half} | {_change(total_off.found, total_on.found)} "
             f"| {_change(total_off.identified, total_on.identified)} "
             f"| {_change(sum(total_off.wrong.values()), sum(total_on.wrong.values()))} "
@@ -207,7 +220,7 @@ def audit(shared: Path, scale: float, stages: Sequence[Stage], work: Path,
     shipped = scored(VisionConfig(), "shipped")
     lines = [HEADER]
     for stage in stages:
-        other = scored(replace(VisionConfig(), **{stage.field: stage.other}), stage.field)
+        other = scored(replace(VisionConfig(), **{stage.field: stage.other}), stage.called)
         off, on = (other, shipped) if stage.shipped_on() else (shipped, other)
         for half in halves:
             lines.append(stage_rows(stage, half, off[half], on[half]))
@@ -228,8 +241,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         default=Path(__file__).resolve().parents[2] / "shared" / "vision",
                         help="labelled folder with labels.json and score.py")
     parser.add_argument("--scale", type=float, default=140.0, metavar="PX")
-    parser.add_argument("--stages", default="", metavar="FIELDS",
-                        help="comma-separated config fields (default: every stage)")
+    parser.add_argument("--stages", default="", metavar="NAMES",
+                        help="comma-separated config fields or finder names "
+                             "(default: every stage)")
     parser.add_argument("--out", type=Path, metavar="TABLE.md")
     parser.add_argument("--work", type=Path, metavar="DIR",
                         help="keep the predictions here (default: a temporary folder)")
@@ -237,11 +251,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="with --work: score predictions already there instead of reading")
     args = parser.parse_args(argv)
     wanted = [field for field in args.stages.split(",") if field]
-    unknown = sorted(set(wanted) - {stage.field for stage in STAGES})
+    unknown = sorted(set(wanted) - {stage.called for stage in STAGES})
     if unknown:
         print(f"error: no stage is switched by {', '.join(unknown)}", file=sys.stderr)
         return 2
-    stages = [stage for stage in STAGES if not wanted or stage.field in wanted]
+    stages = [stage for stage in STAGES if not wanted or stage.called in wanted]
     if not (args.shared / "labels.json").is_file() or not (args.shared / "score.py").is_file():
         print(f"error: {str(args.shared)!r} has no labels.json or score.py", file=sys.stderr)
         return 2

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -369,10 +371,8 @@ class VisionConfig:
     """Share of the rectified card searched for the corner index."""
     index_margin: float = 0.04
     """Ink this close to the card's outer edges (share of the index width) is ignored."""
-    read_corners: bool = True
-    """Also read cards of which only a corner shows (trick piles), once some card was found."""
     corner_finder: CornerFinderConfig = CornerFinderConfig()
-    """The loose-corner finder's tunables (`corners.find_corners`)."""
+    """The loose-corner finder's tunables (`corners.find_corners`, the finder "corners")."""
     min_loose_confidence: float = 0.55
     """A card read from a loose corner alone must reach this confidence."""
     conflict_margin: float = 0.25
@@ -506,12 +506,12 @@ class VisionConfig:
     outline moved outward by this many times the measured edge width (in frame pixels); 0
     turns this off."""
 
-    index_finder: IndexFinderConfig | None = IndexFinderConfig()
-    """Cards are looked for by their index glyphs where light area is left unexplained by the
-    cards read (`finder_index.py`); None: off."""
+    index_finder: IndexFinderConfig = IndexFinderConfig()
+    """The index finder's tunables (`finder_index.py`, the finder "index")."""
 
-    finders: tuple[str, ...] = ("outlines", "sides", "cloth")
-    """The finders that propose outlines (`vision.propose.FINDERS`, by name)."""
+    finders: tuple[str, ...] = ("outlines", "sides", "cloth", "corners", "index")
+    """The finders that run, by name (`vision.propose`): those that propose outlines
+    (`FINDERS`) and those that read cards seen in part (`PART_FINDERS`)."""
     side_finder: SideFinderConfig = SideFinderConfig()
     """The side finder's tunables."""
     felt_finder: FeltFinderConfig = FeltFinderConfig()
@@ -569,3 +569,10 @@ class VisionConfig:
     """A whole card longer than `learned_max_length` that the glyph reader leaves unread is
     shown to the learned reader shrunk to this long side (area averaging), and named where both
     its views agree at the manifest's `threshold` (never against a glyph reading); 0: off."""
+
+
+@lru_cache(maxsize=64)
+def config_with(config: VisionConfig, changes: tuple[tuple[str, Any], ...]) -> VisionConfig:
+    """`replace(config, **dict(changes))`, kept: each frame derives the same few settings from
+    its config, and a replace of the whole config costs about 50 us."""
+    return replace(config, **dict(changes))

@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.card_size import card_shaped
 from vision.cards import CardObservation, Image, Quad, Reading, inside
-from vision.config import IndexFinderConfig, VisionConfig
+from vision.config import VisionConfig
 from vision.corners import CardCorner, corner_views
 from vision.detect import MaskSet
 from vision.index_pairs import IndexPair, index_pairs
@@ -51,10 +51,10 @@ def unexplained_light(masks: MaskSet, observations: list[CardObservation],
     scale = masks.scale
     shape = masks.masks[0].shape
     if width is not None:
-        least = finder_of(config).min_light * (width * scale) ** 2
+        least = config.index_finder.min_light * (width * scale) ** 2
     else:
         side = config.corner_finder.min_share * min(shape)
-        least = finder_of(config).min_light * side ** 2 * 4.0
+        least = config.index_finder.min_light * side ** 2 * 4.0
     explained = [o.corners for o in observations if o.reading is not None and o.whole] + [
         o.corners for o in observations
         if o.reading is None and o.whole and width is not None
@@ -81,7 +81,7 @@ def unexplained_light(masks: MaskSet, observations: list[CardObservation],
             continue
         covered = sum(a for a, centre in zip(areas, centres, strict=True)
                       if cv2.pointPolygonTest(contour, centre, False) >= 0)
-        if area - (1.0 + finder_of(config).outline_margin) * covered >= least:
+        if area - (1.0 + config.index_finder.outline_margin) * covered >= least:
             large.append(contour)
     if not large:
         return None
@@ -99,7 +99,7 @@ def unexplained_light(masks: MaskSet, observations: list[CardObservation],
     light[:] = 0
     cv2.drawContours(light, kept, -1, 255, cv2.FILLED)
     # Glyphs near a card's edge may open into the dark beyond it: the light area is grown.
-    reach = max(3, round(finder_of(config).light_grow * min(shape)) | 1)
+    reach = max(3, round(config.index_finder.light_grow * min(shape)) | 1)
     light = cv2.dilate(light, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
     for points in outlines:
         cv2.fillPoly(light, [points], 0)
@@ -123,8 +123,8 @@ def find_by_index(frame: Image, masks: MaskSet, observations: list[CardObservati
     paper = masks.masks[0]
     # The first pairs on paper, up to `max_pairs`: pairs further on are not sought.
     pairs = islice((p for p in index_pairs(masks.gray[y0:y1, x0:x1], allowed[y0:y1, x0:x1],
-                                           finder_of(config), min(masks.gray.shape[:2]))
-                    if on_paper(p, paper, origin, config)), finder_of(config).max_pairs)
+                                           config.index_finder, min(masks.gray.shape[:2]))
+                    if on_paper(p, paper, origin, config)), config.index_finder.max_pairs)
     width = read_width(read)
     looks = IndexLooks.of(config)
     for pair in pairs:
@@ -132,8 +132,8 @@ def find_by_index(frame: Image, masks: MaskSet, observations: list[CardObservati
         height = pair.rank_height / masks.scale
         # The cards on one table are of one size: a rank far from the read cards' share of
         # their width is another glyph (a pip, a picture's detail).
-        if width is not None and not (finder_of(config).read_shares[0] * width <= height
-                                      <= finder_of(config).read_shares[1] * width):
+        if width is not None and not (config.index_finder.read_shares[0] * width <= height
+                                      <= config.index_finder.read_shares[1] * width):
             continue
         key = (corner_at, pair.down, height)
         # The same index found again (at the other ink level) is read again only when its
@@ -152,11 +152,6 @@ def find_by_index(frame: Image, masks: MaskSet, observations: list[CardObservati
             here.reading.rank, here.reading.suit, confidence), confidence, whole=False)
         found.append(observation)
     return found
-
-
-def finder_of(config: VisionConfig) -> IndexFinderConfig:
-    """The index finder's tunables of a configuration (the shipped ones where it is off)."""
-    return config.index_finder or IndexFinderConfig()
 
 
 def read_width(read: list[CardObservation]) -> float | None:
@@ -179,7 +174,7 @@ def on_paper(pair: IndexPair, paper: Image, origin: np.ndarray, config: VisionCo
     inside = (points[:, 0] >= 0) & (points[:, 0] < cols) & (points[:, 1] >= 0) & (
         points[:, 1] < rows)
     light = np.count_nonzero(paper[points[inside, 1], points[inside, 0]])
-    return bool(light >= finder_of(config).paper_share * len(points))
+    return bool(light >= config.index_finder.paper_share * len(points))
 
 
 def index_corner(pair: IndexPair, corner_at: np.ndarray, width: float,
@@ -187,7 +182,7 @@ def index_corner(pair: IndexPair, corner_at: np.ndarray, width: float,
     """The card corner an index implies at a card width: the rank's box lies
     `IndexFinderConfig.rank_offset` rectified card pixels in from it."""
     unit = width / config.card_width
-    across_off, down_off = finder_of(config).rank_offset
+    across_off, down_off = config.index_finder.rank_offset
     tip = corner_at - (pair.across * across_off + pair.down * down_off) * unit
     return CardCorner(tip.astype(np.float32), pair.across, pair.down, width, width)
 
@@ -218,7 +213,7 @@ def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: flo
     readings: list[tuple[Reading, float, Quad, CardCorner, float]] = []
     looks = looks or IndexLooks.of(config)
     config = looks.full
-    for share in finder_of(config).rank_heights:
+    for share in config.index_finder.rank_heights:
         width = height / share
         corner = index_corner(pair, corner_at, width, config)
         for view, outline in corner_views(frame, corner, width, config, (True,)):
@@ -229,7 +224,7 @@ def read_index(frame: Image, pair: IndexPair, corner_at: np.ndarray, height: flo
     if len({r[0].name for r in readings}) != 1:
         return None
     reading, confidence, outline, corner, width = max(readings, key=lambda r: r[1])
-    if confidence < finder_of(config).min_confidence:
+    if confidence < config.index_finder.min_confidence:
         return None
     height_card = width * config.card_height / config.card_width
     card = np.array([corner.tip, corner.tip + corner.first * width,

@@ -1,10 +1,12 @@
-"""Propose: the finders that offer card outlines, behind one interface and registered by name.
+"""Propose: the finders that offer card outlines, and those that read cards seen in part, each
+behind its interface and registered by name.
 
-Each finder is shown the frame's masks (`detect.card_masks`) and what the finders before it
+Each outline finder is shown the frame's masks (`detect.card_masks`) and what the finders before it
 proposed, and offers candidate outlines, each with its own score (edge support in steps of 0.1,
 then area share). The finder's priority is added to that score: the outline finder's outlines
 come first, the others only fill gaps. One suppression of overlapping candidates, best first,
-gives the outlines that are read.
+gives the outlines that are read. Once they are read, the part finders look for cards seen only
+in part (a loose corner, an index alone) away from the cards read, each reading what it finds.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.cards import Image, Quad
+from vision.cards import CardObservation, Image, Quad
 from vision.config import VisionConfig
+from vision.corners import CardCorner
 from vision.detect import (
     MaskSet,
     card_masks,
@@ -29,8 +32,11 @@ from vision.detect import (
     touches_border,
 )
 from vision.errors import VisionError
+from vision.finder_corners import read_loose_corners
 from vision.finder_felt import card_regions, light_share, object_mask
+from vision.finder_index import find_by_index
 from vision.finder_parts import parted_pieces
+from vision.model import GlyphModel
 from vision.outline_boxes import Bounds, bounds, bounds_iou
 from vision.outline_sides import crossed, side_quads
 
@@ -273,15 +279,89 @@ class ClothFinder:
 
 FINDERS: dict[str, Finder] = {finder.name: finder
                               for finder in (OutlineFinder(), SideFinder(), ClothFinder())}
-"""Every finder by name, in the order they run (each sees what those before it proposed)."""
+"""Every outline finder by name, in the order they run (each sees what those before it
+proposed)."""
+
+
+@dataclass
+class PartSearch:
+    """One frame's search for cards seen in part, once its outlines are read: the frame, its
+    masks, the outlines found, the cards read so far, and the loose corners found."""
+
+    frame: Image
+    masks: MaskSet
+    model: GlyphModel
+    config: VisionConfig
+    outlines: list[Quad]
+    observations: list[CardObservation]
+    corners: list[CardCorner] = field(default_factory=list)
+    """Loose corners the corner finder found (the networks look at them later)."""
+
+
+class PartFinder(Protocol):
+    """A source of cards seen in part (a corner, an index) where no outline showed them."""
+
+    name: str
+    priority: float
+    """Finders of higher priority run first; each sees the cards those before it read."""
+
+    def read(self, search: PartSearch) -> list[CardObservation]:
+        """The cards it finds and reads (`whole=False`), each named with its reading's
+        confidence."""
+        ...
+
+
+class CornerFinder:
+    """Cards of which only a corner shows (trick piles, fans), read at the corners of the light
+    regions away from the cards read (`finder_corners.py`)."""
+
+    name = "corners"
+    priority = 0.0
+
+    def read(self, search: PartSearch) -> list[CardObservation]:
+        """The cards read at loose corners; the corners found are kept in `search`."""
+        return read_loose_corners(search.frame, search.masks, search.outlines,
+                                  search.observations, search.model, search.config,
+                                  search.corners)
+
+
+class IndexFinder:
+    """Cards found by their index glyphs in light area no card read explains
+    (`finder_index.py`)."""
+
+    name = "index"
+    priority = -10.0
+
+    def read(self, search: PartSearch) -> list[CardObservation]:
+        """The cards read at indices found by their glyphs."""
+        return find_by_index(search.frame, search.masks, search.observations, search.model,
+                             search.config)
+
+
+PART_FINDERS: dict[str, PartFinder] = {finder.name: finder
+                                       for finder in (CornerFinder(), IndexFinder())}
+"""Every finder of cards seen in part by name."""
+
+
+def _named(config: VisionConfig) -> set[str]:
+    """The finders `config.finders` names, every name checked against the registries."""
+    unknown = sorted(set(config.finders) - set(FINDERS) - set(PART_FINDERS))
+    if unknown:
+        raise VisionError(f"no finder is registered as {', '.join(map(repr, unknown))}")
+    return set(config.finders)
 
 
 def finders_of(config: VisionConfig) -> list[Finder]:
-    """The registered finders `config.finders` names, in the registry's order."""
-    unknown = sorted(set(config.finders) - set(FINDERS))
-    if unknown:
-        raise VisionError(f"no finder is registered as {', '.join(map(repr, unknown))}")
-    return [finder for name, finder in FINDERS.items() if name in config.finders]
+    """The outline finders `config.finders` names, in the registry's order."""
+    named = _named(config)
+    return [finder for name, finder in FINDERS.items() if name in named]
+
+
+def part_finders_of(config: VisionConfig) -> list[PartFinder]:
+    """The finders of cards seen in part `config.finders` names, highest priority first."""
+    named = _named(config)
+    return sorted((finder for name, finder in PART_FINDERS.items() if name in named),
+                  key=lambda finder: -finder.priority)
 
 
 def find_cards(

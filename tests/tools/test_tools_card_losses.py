@@ -103,11 +103,11 @@ def test_a_stage_is_turned_on_by_a_setting(folder: Path, tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     work = tmp_path / "work"
     argv = ["--shared", str(folder), "--half", "all", "--work", str(work), "--set",
-            "learned_finder=LearnedFinderConfig(level=0.6)", "--set", "read_corners=False"]
+            "learned_finder=LearnedFinderConfig(level=0.6)", "--set", "learned_index=False"]
     assert main(argv) == 0
     assert int(_rows(capsys.readouterr().out)["ALL"][1]) >= 3
     (kept,) = work.glob("predictions-photo-all-all-*.jsonl")
-    assert "LearnedFinderConfig(level=0.6)" in kept.name and "read_corners=False" in kept.name
+    assert "LearnedFinderConfig(level=0.6)" in kept.name and "learned_index=False" in kept.name
 
 
 @pytest.mark.parametrize(("text", "value"), [
@@ -135,10 +135,10 @@ def test_bad_input_is_refused_with_exit_2_naming_it(
             "bad predictions": ["--shared", str(folder), "--predictions", str(predictions)],
             "missing predictions": ["--shared", str(folder), "--predictions",
                                     str(tmp_path / "none.jsonl")],
-            "bad setting": ["--shared", str(folder), "--set", "read_corners=maybe"]}[problem]
+            "bad setting": ["--shared", str(folder), "--set", "learned_index=maybe"]}[problem]
     assert main(argv) == 2
     error = capsys.readouterr().err
     assert error.startswith("error: ")
     assert {"no labels": "labels.json", "no such stage": "no_such_stage",
             "bad predictions": "bad.jsonl", "missing predictions": "none.jsonl",
-            "bad setting": "read_corners=maybe"}[problem] in error
+            "bad setting": "learned_index=maybe"}[problem] in error

@@ -56,12 +56,12 @@ def test_the_audit_prints_both_halves_for_each_stage_asked(
     monkeypatch.setattr(tools.scaling, "CACHE", tmp_path / "cache")
     folder = rendered_folder(tmp_path / "photos", {"rendered": 4},
                              scorer=shared_dir / "vision" / "score.py")
-    assert main(["--shared", str(folder), "--stages", "index_finder,read_corners"]) == 0
+    assert main(["--shared", str(folder), "--stages", "index,corners"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
     assert [row.split(" | ")[1] for row in rows] == ["photos", "all", "measured half",
                                                       "all", "measured half"]
-    assert rows[1].startswith("| loose corners (`read_corners`)")
-    assert rows[3].startswith("| index finder (`index_finder`)")
+    assert rows[1].startswith("| loose corners (`corners`)")
+    assert rows[3].startswith("| index finder (`index`)")
 
 
 def test_an_unknown_stage_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,7 +6,7 @@ import numpy as np
 
 from vision.card_size import CARD_ASPECT, known_width
 from vision.config import VisionConfig
-from vision.pipeline import typical_width
+from vision.finder_corners import typical_width
 
 CARD = 140.0
 """A card's length in a 1080p camera's play-area view."""

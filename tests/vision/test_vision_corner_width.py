@@ -6,14 +6,15 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.finder_switch import without_finders
 from tools.scenes import paste_card, plain_card, table_background
 from vision.config import VisionConfig
 from vision.corners import CardCorner
 from vision.detect import card_masks
+from vision.finder_corners import corner_widths, read_loose_corners
 from vision.model import GlyphModel
-from vision.pipeline import corner_widths, read_loose_corners
 
-NO_EDGE_WIDTH = VisionConfig(corner_width_from_edge=False, index_finder=None)
+NO_EDGE_WIDTH = without_finders(VisionConfig(corner_width_from_edge=False), "index")
 
 
 @pytest.fixture(scope="module")

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import cv2
 import numpy as np
 import pytest
 
+from tests.vision.finder_switch import without_finders
 from tools.scenes import paste_card, plain_card
 from vision.cards import Image, Quad
 from vision.config import VisionConfig
@@ -18,7 +18,7 @@ from vision.outline_boxes import box_iou
 from vision.propose import FINDERS, Search, find_cards
 
 CONFIG = VisionConfig()
-NO_CLOTH = dataclasses.replace(CONFIG, finders=("outlines", "sides"))
+NO_CLOTH = without_finders(CONFIG, "cloth")
 CLOTHS = {"green": (40, 85, 30), "blue": (120, 60, 25), "red": (35, 30, 120),
           "black": (28, 28, 28), "brown": (45, 70, 110)}
 """Cloth colours (BGR) of the rendered mats."""

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from tests.vision.dev_family import family_sample
+from tests.vision.finder_switch import without_finders
 from tests.vision.glyphs_only import glyph_config
 from tools.synthetic import suit_shape
 from vision.cards import Rank, Suit
@@ -22,7 +23,7 @@ from vision.model import GlyphModel
 from vision.pipeline import recognise
 
 CONFIG = glyph_config()
-WITHOUT = dataclasses.replace(CONFIG, index_finder=None)
+WITHOUT = without_finders(CONFIG, "index")
 FINDER = IndexFinderConfig()
 assert CONFIG.outline_fit is not None
 CLUTTERED = dataclasses.replace(WITHOUT, outline_fit=dataclasses.replace(

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.finder_switch import without_finders
 from tools.drawn_deck import covered_trick
 from tools.synthetic import artwork_cards
 from vision.cards import CardObservation, Image, Reading, parse_card
@@ -165,7 +166,7 @@ def test_without_the_loose_corners_the_stage_seeks_its_own_corners(shared_dir: P
     """With the loose-corner reading off, the stage finds corners itself: covered cards are
     still named, and nothing outside the trick."""
     model = GlyphModel.load()
-    on = replace(VisionConfig(), read_corners=False)
+    on = without_finders(VisionConfig(), "corners")
     off = replace(on, learned_corners=None)
     gained = 0
     for frame, under, over in _tricks(shared_dir, 140)[:8]:

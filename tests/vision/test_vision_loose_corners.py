@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from tests.vision.dev_family import family_sample
+from tests.vision.finder_switch import without_finders
 from tests.vision.glyphs_only import glyph_config
-from vision import pipeline
+from vision import finder_corners
 from vision.corners import CardCorner, find_corners
 from vision.detect import MaskSet
 from vision.imageio import read_image
@@ -20,7 +21,7 @@ from vision.model import GlyphModel
 from vision.pipeline import recognise
 
 GLYPHS = glyph_config()
-NO_REPEAT_RULE = replace(GLYPHS, corner_repeat_reach=0.0, index_finder=None)
+NO_REPEAT_RULE = replace(without_finders(GLYPHS, "index"), corner_repeat_reach=0.0)
 
 
 def _tips(corners: list[CardCorner]) -> set[tuple[int, int]]:
@@ -51,19 +52,18 @@ def test_corners_found_again_are_not_read_again_unless_read_unsurely(
     vision = shared_dir / "vision"
     model = GlyphModel.load()
     tips: list[tuple[float, float]] = []
-    reader = pipeline._read_corner
+    reader = finder_corners._read_corner
 
     def counted(frame: np.ndarray, corner: CardCorner, *args: object) -> object:
         tips.append((float(corner.tip[0]), float(corner.tip[1])))
         return reader(frame, corner, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline, "_read_corner", counted)
+    monkeypatch.setattr(finder_corners, "_read_corner", counted)
     reads = {"with": 0, "without": 0}
     for key in family_sample(vision, "edje_train", 8):
         frame = read_image(vision / "dev" / key)
         tips.clear()
-        with_rule = [o.name for o in recognise(frame, model, replace(GLYPHS,
-                                                                     index_finder=None))]
+        with_rule = [o.name for o in recognise(frame, model, without_finders(GLYPHS, "index"))]
         reads["with"] += len(tips)
         tips.clear()
         without_rule = [o.name for o in recognise(frame, model, NO_REPEAT_RULE)]

@@ -9,8 +9,8 @@ import pytest
 from tools.scenes import paste_card, plain_card, table_background
 from vision.config import VisionConfig
 from vision.detect import card_masks
+from vision.finder_corners import read_loose_corners, typical_width
 from vision.model import GlyphModel
-from vision.pipeline import read_loose_corners, typical_width
 
 
 def _rect(x0: float, y0: float, width: float, height: float) -> np.ndarray:

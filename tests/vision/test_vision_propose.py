@@ -1,4 +1,4 @@
-"""The finders behind one interface: registered by name, run in order, each only filling gaps."""
+"""The finders behind their interfaces: registered by name, run in order, each only filling gaps."""
 
 from __future__ import annotations
 
@@ -14,7 +14,15 @@ from vision.config import VisionConfig
 from vision.detect import card_masks
 from vision.errors import VisionError
 from vision.outline_boxes import box_iou
-from vision.propose import FINDERS, Search, find_cards, finders_of, unexplained_light
+from vision.propose import (
+    FINDERS,
+    PART_FINDERS,
+    Search,
+    find_cards,
+    finders_of,
+    part_finders_of,
+    unexplained_light,
+)
 
 CONFIG = VisionConfig()
 
@@ -31,16 +39,28 @@ def _table(cloth: tuple[int, int, int]) -> tuple[Image, list[Quad]]:
 
 
 def test_every_shipped_finder_is_registered_in_priority_order() -> None:
-    assert set(CONFIG.finders) <= set(FINDERS)
-    priorities = [finder.priority for finder in finders_of(CONFIG)]
-    assert priorities == sorted(priorities, reverse=True)
+    assert set(CONFIG.finders) == set(FINDERS) | set(PART_FINDERS)
+    for found in (finders_of(CONFIG), part_finders_of(CONFIG)):
+        priorities = [finder.priority for finder in found]
+        assert priorities == sorted(priorities, reverse=True)
     assert all(FINDERS[name].name == name for name in FINDERS)
+    assert all(PART_FINDERS[name].name == name for name in PART_FINDERS)
+
+
+def test_the_part_finders_run_only_when_named_and_after_the_outline_finders() -> None:
+    outlines_only = dataclasses.replace(CONFIG, finders=("outlines", "sides", "cloth"))
+    assert part_finders_of(outlines_only) == []
+    assert [f.name for f in part_finders_of(dataclasses.replace(
+        CONFIG, finders=("index", "outlines", "corners")))] == ["corners", "index"]
+    assert [f.name for f in finders_of(dataclasses.replace(CONFIG, finders=("index",)))] == []
 
 
 def test_a_finder_not_registered_is_a_clear_error() -> None:
     config = dataclasses.replace(CONFIG, finders=("outlines", "no such finder"))
     with pytest.raises(VisionError, match="no such finder"):
         find_cards(np.zeros((120, 160, 3), np.uint8), config)
+    with pytest.raises(VisionError, match="no such finder"):
+        part_finders_of(config)
 
 
 @pytest.mark.parametrize("cloth", [(40, 85, 30), (120, 60, 25), (60, 60, 60)])

@@ -8,13 +8,15 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.finder_switch import without_finders
 from tests.vision.glyphs_only import glyph_config
 from tools.scenes import paste_card, plain_card, table_background
 from tools.synthetic import artwork_cards
 from vision.config import VisionConfig
 from vision.detect import card_masks
+from vision.finder_corners import read_loose_corners
 from vision.model import GlyphModel
-from vision.pipeline import read_loose_corners, recognise
+from vision.pipeline import recognise
 from vision.propose import find_cards
 from vision.read import read_outline
 
@@ -96,7 +98,7 @@ def test_corner_reading_can_be_switched_off(model: GlyphModel) -> None:
     scene = table_background(960, 540, seed=8)
     paste_card(scene, plain_card("9", "D"), (400, 250), 300, -8)
     paste_card(scene, plain_card("K", "S"), (520, 330), 300, 25)
-    observations = recognise(scene, model, glyph_config(read_corners=False))
+    observations = recognise(scene, model, without_finders(glyph_config(), "corners"))
     assert [o.name for o in observations] == ["KS"]
 
 

@@ -23,24 +23,36 @@ from vision.config import VisionConfig
 
 CAMERA_SCALE = 140.0
 
+def _finders_without(name: str) -> tuple[str, ...]:
+    """The shipped finders less the one registered as `name`."""
+    return tuple(finder for finder in VisionConfig().finders if finder != name)
+
+
 GLYPH_STAGES: list[tuple[str, Any]] = [
-    ("read_corners", False),          # cards named at a loose corner (covered, fanned)
+    ("finders", _finders_without("corners")),  # cards named at a loose corner (covered, fanned)
     ("second_look_shifts", ()),       # pale index ink read at lower ink levels
     ("corner_shifts", ()),            # loose corners read at a higher ink level too
     ("merged_ten_similarity", 1.01),  # a ten whose digits ran together
-    ("index_finder", None),           # cards without an outline found by their index
+    ("finders", _finders_without("index")),  # cards without an outline found by their index
     ("blurred_outline_growth", 0.0),  # blurred cards read again from a grown outline
 ]
 """Glyph-reader stages and the value that turns each off."""
 
 SHIPPED_STAGES: list[tuple[str, Any]] = [
     ("second_look_shifts", ()),
-    ("index_finder", None),
+    ("finders", _finders_without("index")),
     ("blurred_outline_growth", 0.0),
 ]
 """Stages that still name cards the learned readers leave, with the shipped settings, at 140 px
 (a ten whose digits ran together no longer does there: on every dev photo it adds two whole
 cards at 95 px and none at 140 px or as photographed)."""
+
+
+def _stage_id(field: str, off: Any) -> str:
+    """The test's id: the field, or the finder a `finders` value leaves out."""
+    if field != "finders":
+        return field
+    return "finder " + "".join(set(VisionConfig().finders) - set(off))
 
 
 def _judged(folder: Path, config: VisionConfig, field: str, off: Any, scorer: Path) -> None:
@@ -57,13 +69,14 @@ def _scorer(shared_dir: Path) -> Path:
     return shared_dir / "vision" / "score.py"
 
 
-@pytest.mark.parametrize(("field", "off"), GLYPH_STAGES, ids=[f for f, _ in GLYPH_STAGES])
+@pytest.mark.parametrize(("field", "off"), GLYPH_STAGES, ids=[_stage_id(*s) for s in GLYPH_STAGES])
 def test_each_glyph_stage_names_more_of_the_family_as_photographed(
         shared_dir: Path, field: str, off: Any) -> None:
     _judged(family_folder(shared_dir), glyph_config(), field, off, _scorer(shared_dir))
 
 
-@pytest.mark.parametrize(("field", "off"), SHIPPED_STAGES, ids=[f for f, _ in SHIPPED_STAGES])
+@pytest.mark.parametrize(("field", "off"), SHIPPED_STAGES,
+                         ids=[_stage_id(*s) for s in SHIPPED_STAGES])
 def test_each_stage_still_adds_cards_at_camera_scale_with_the_shipped_settings(
         shared_dir: Path, field: str, off: Any) -> None:
     _judged(family_folder(shared_dir, CAMERA_SCALE), VisionConfig(), field, off,
