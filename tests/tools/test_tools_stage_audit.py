@@ -67,3 +67,9 @@ def test_the_audit_prints_both_halves_for_each_stage_asked(
 def test_an_unknown_stage_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--stages", "finders,tea_leaves"]) == 2
     assert "tea_leaves" in capsys.readouterr().err
+
+
+def test_each_stage_is_called_by_a_name_of_its_own() -> None:
+    called = [stage.called for stage in STAGES]
+    assert len(set(called)) == len(called)
+    assert {"corners", "index", "sides", "cloth"} <= set(called)
