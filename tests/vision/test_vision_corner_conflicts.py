@@ -7,7 +7,7 @@ import numpy as np
 from vision.card_size import CARD_ASPECT
 from vision.cards import CardObservation, Rank, Reading, Suit
 from vision.config import VisionConfig
-from vision.pipeline import _without_conflicts, implied_centre
+from vision.finder_corners import _without_conflicts, implied_centre
 
 WIDTH = 70.0
 LENGTH = WIDTH / CARD_ASPECT
