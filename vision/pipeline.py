@@ -7,38 +7,29 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
-from vision.card_size import card_shaped
 from vision.cards import CardObservation, Image, Quad, Rank, Reading, inside
 from vision.config import VisionConfig, config_with
-from vision.corners import CardCorner, cards_of_index, find_corners
+from vision.corners import CardCorner, find_corners
 from vision.deblur_outline import long_side
 from vision.decide import decided
 from vision.deck_limit import within_deck
 from vision.deck_match import read_known_deck
-from vision.detect import MaskSet, card_masks, is_even, with_learned_faces
-from vision.doubt import doubt_region, in_doubt, merged, on_one_card
+from vision.detect import MaskSet, card_masks, with_learned_faces
+from vision.doubt import doubt_region, in_doubt, merged
 from vision.faces import JOKER, FaceSet, builtin_faces
-from vision.finder_corners import cards_area, on_area, repeats, short_side, typical_width
-from vision.learned import CardScores, checked, decide, shipped_reader, surer_of
+from vision.finder_corners import cards_area, on_area, repeats, typical_width
+from vision.learned import shipped_reader
+from vision.learned_check import checked_by_learned
 from vision.learned_corners import named_at_corners
 from vision.learned_first import LearnedViews, learned_views, outline_key, sharing
-from vision.learned_index import (
-    index_support,
-    kept_by_one_end,
-    named_with_index,
-    shipped_index_reader,
-    vouched_by_index,
-)
-from vision.learned_large import named_large, shrunk
+from vision.learned_index import shipped_index_reader
 from vision.model import GlyphModel
-from vision.outline_fit import fitted_outline
-from vision.outline_lines import cards_within
 from vision.pips import checked_by_pips
 from vision.propose import PartSearch, find_cards, part_finders_of
 from vision.read import read_outline
+from vision.unread_outlines import fitted_unread
 
 
 def read_frame(
@@ -213,103 +204,6 @@ def within_frame(corners: Quad, frame: Image) -> bool:
     return bool(quad.min() >= 0 and quad[:, 0].max() <= width and quad[:, 1].max() <= height)
 
 
-def fitted_unread(frame: Image, observations: list[CardObservation], model: GlyphModel,
-                  config: VisionConfig, views: LearnedViews | None,
-                  elsewhere: Sequence[CardObservation] = ()) -> list[CardObservation]:
-    """The observations with each whole outline left unread by every stage fitted to the
-    card's own edges (`vision.outline_fit`), and one larger than the cards read looked in for
-    cards of straight lines (`vision.outline_lines`), each read there as any outline is (the
-    glyph reader, then the learned check). It is replaced only where these name one card and
-    nothing named lies there (the cards' size is judged with `elsewhere` too: cards settled
-    before); a card covering under `rest_share` of it is added beside it instead, and it stays
-    unread."""
-    fit = config.outline_fit
-    unread = [k for k, o in enumerate(observations) if o.whole and o.reading is None]
-    if fit is None or not unread:
-        return observations
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    # The cards named in the frame, those settled before (`elsewhere`) too, give the cards'
-    # size.
-    read = [o.corners for o in (*observations, *elsewhere) if o.whole and o.reading is not None]
-    width = float(np.median([short_side(q) for q in read])) if read else None
-    card_area = float(np.median([_area(q) for q in read])) if read else 0.0
-    tried: list[tuple[int, CardObservation]] = []
-    alone: list[tuple[int, CardObservation]] = []
-    """Cards of the lines within an outline, each checked apart: several quads of one card
-    would each be named by the network alone, and a name so given twice is given to none."""
-    for k in unread:
-        corners = observations[k].corners
-        fitted = fitted_outline(gray, corners, fit)
-        # An outline no larger than the cards read holds no more than one card: the lines in
-        # it are its own sides.
-        lines = (cards_within(gray, corners, config, width, fit.lines_within,
-                              fit.lines_min_inside)
-                 if fit.lines_within and _area(corners) > fit.lines_min_area * card_area
-                 else [])
-        for quad in [fitted, *lines]:
-            if quad is None or not (card_shaped(quad, None, config,
-                                                (config.min_aspect, config.max_aspect))
-                                    and is_even(quad, config.max_side_ratio)):
-                continue
-            seen = _read_refitted(frame, quad, model, config, views)
-            (tried if quad is fitted else alone).append((k, seen))
-    if not tried and not alone:
-        return observations
-    found = [o for _, o in tried]
-    if views is not None:
-        found = checked_by_learned(frame, found, config, views) if found else []
-        found += [checked_by_learned(frame, [o], config, views)[0] for _, o in alone]
-    else:
-        found += [o for _, o in alone]
-    tried += alone
-    named: dict[int, list[CardObservation]] = {}
-    for (k, _), observation in zip(tried, found, strict=True):
-        if observation.reading is not None:
-            named.setdefault(k, []).append(observation)
-    out: list[CardObservation | None] = list(observations)
-    beside: list[CardObservation] = []
-    for k, choices in named.items():
-        # A name from one end yields to a card read whole in the same outline.
-        choices = [o for o in choices if not o.one_end] or choices
-        if len({o.name for o in choices}) > 1:
-            continue  # the fit and the lines name different cards: it stays unread
-        observation = choices[0]
-        on = [n for n, other in enumerate(out) if n != k and other is not None
-              and other.reading is not None and on_one_card(observation.corners, other.corners)]
-        # A card named there already: the fit is a piece of it, or of another card.
-        if any(out[n].whole or out[n].name != observation.name for n in on):  # type: ignore[union-attr]
-            continue
-        if _area(observation.corners) < fit.rest_share * _area(observations[k].corners):
-            # The outline held more than this card (a card on a card): it stays unread.
-            beside.append(observation)
-        else:
-            out[k] = observation
-        # A loose corner of the same name on the fitted card is that card's index.
-        for n in on:
-            out[n] = None
-    return [o for o in out if o is not None] + beside
-
-
-def _area(quad: Quad) -> float:
-    """A quad's area in pixels."""
-    return float(cv2.contourArea(np.asarray(quad, np.float32).reshape(-1, 1, 2)))
-
-
-def _read_refitted(frame: Image, quad: Quad, model: GlyphModel, config: VisionConfig,
-                   views: LearnedViews | None) -> CardObservation:
-    """A refitted outline read by the glyph reader (above the learned reader's size, backed by
-    the network on a shrunk view too)."""
-    reading, confidence = read_outline(frame, quad, model, config)
-    if views is not None and long_side(quad) > config.learned_max_length:
-        # A close-up: the network, shown it shrunk, must back the glyph name here too.
-        small, part = shrunk(frame, quad, config.learned_large_length)
-        rule = views.reader.rule
-        reading = decide(reading, views.reader.scores(small, [part])[0], rule.threshold,
-                         rule.support, rule.courts)
-        confidence = reading.confidence if reading is not None else 0.0
-    return CardObservation(quad, reading, round(confidence, 3))
-
-
 def same_outline(known: Quad, found: Quad, reach: float = 0.03) -> bool:
     """Whether two outlines are one card lying still: every corner of one within `reach` of
     the card's long side of a corner of the other, in turn."""
@@ -371,65 +265,6 @@ class StageClock:
 def _never(quad: Quad) -> bool:
     """No outline is named surely (no learned reader)."""
     return False
-
-
-def checked_by_learned(frame: Image, observations: list[CardObservation],
-                       config: VisionConfig, views: LearnedViews | None = None
-                       ) -> list[CardObservation]:
-    """Every card named only where the learned reader's cues agree (vision.learned); `views`
-    holds the scores of outlines the network has seen already."""
-    views = views or LearnedViews(frame, shipped_reader())
-    rule = views.reader.rule
-    whole = [k for k, o in enumerate(observations) if o.whole]
-    large = {k for k in whole if long_side(observations[k].corners) > config.learned_max_length}
-    whole = [k for k in whole if k not in large]
-    # A loose corner too weak to be named alone is shown to the network as the card it implies.
-    loose = [k for k, o in enumerate(observations) if not o.whole and o.reading is not None
-             and rule.loose_backed <= o.confidence < rule.loose]
-    quads = [observations[k].corners for k in whole]
-    for k in loose:
-        quads += cards_of_index(observations[k].corners, config)
-    found = views.scores(quads)
-    scores: list[CardScores | None] = [None] * len(observations)
-    for k, card_scores in zip(whole, found, strict=False):
-        scores[k] = card_scores
-    for n, k in enumerate(loose):
-        scores[k] = surer_of(found[len(whole) + 2 * n:len(whole) + 2 * n + 2],
-                             observations[k].reading, rule.courts)
-    backed: frozenset[int] = frozenset()
-    if config.learned_index and loose:
-        index = shipped_index_reader()
-        readings = [observations[k].reading for k in loose]
-        support = index_support(frame, [observations[k].corners for k in loose],
-                                [r for r in readings if r is not None], index, config,
-                                lambda quads: views.index_scores(index, quads))
-        backed = frozenset(k for k, level in zip(loose, support, strict=True)
-                           if level >= index.loose_support)
-    out = checked(observations, scores, rule, backed)
-    if config.learned_index and config.index_vouch is not None:
-        out = vouched_by_index(observations, out, config.index_vouch,
-                               lambda quads: views.index_scores(shipped_index_reader(), quads))
-    out = [observations[k] if k in large else o for k, o in enumerate(out)]
-    if config.learned_index:
-        index = shipped_index_reader()
-        if config.index_one_end is not None:
-            out = kept_by_one_end(observations, out, dict(zip(whole, found, strict=False)),
-                                  lambda quads: views.index_scores(index, quads),
-                                  (config.index_one_end_glyph, config.index_one_end,
-                                   config.index_one_end_suit),
-                                  lambda quad: card_shaped(quad, None, config))
-            if config.pip_count is not None:
-                # Counted now, not only at the end: a name the pips withdraw then would have
-                # kept the same name from a card's corner found meanwhile.
-                pip_count = config.pip_count
-                out = [checked_by_pips(frame, [o], pip_count, views.pips)[0] if o.one_end
-                       else o for o in out]
-        out = named_with_index(frame, out, dict(zip(whole, found, strict=False)), index, config,
-                               lambda quads: views.index_scores(index, quads))
-    if config.learned_large_length > 0:
-        out = named_large(frame, out, views.reader, config,
-                          shipped_index_reader() if config.learned_index else None)
-    return out
 
 
 def read_joker(

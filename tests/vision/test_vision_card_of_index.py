@@ -86,7 +86,7 @@ def test_the_pipeline_names_a_weak_corner_only_when_the_network_sees_its_card(
 
     from tools.scenes import paste_card, table_background
     from vision.corners import CardCorner
-    from vision.pipeline import checked_by_learned
+    from vision.learned_check import checked_by_learned
 
     artwork = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
     face = cv2.imread(str(artwork / f"{card}.png"))

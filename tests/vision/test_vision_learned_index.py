@@ -201,6 +201,7 @@ def test_a_bad_index_model_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_switched_off_the_pipeline_never_asks_the_index_reader(
         monkeypatch: pytest.MonkeyPatch, table: tuple[Image, list[Quad], float]) -> None:
+    import vision.learned_check as check_module
     import vision.pipeline as pipeline_module
     from vision.model import GlyphModel
     from vision.pipeline import recognise
@@ -211,6 +212,7 @@ def test_switched_off_the_pipeline_never_asks_the_index_reader(
         raise AssertionError("the index reader was asked")
 
     monkeypatch.setattr(pipeline_module, "shipped_index_reader", refused)
+    monkeypatch.setattr(check_module, "shipped_index_reader", refused)
     config = replace(VisionConfig(), learned_index=False)
     assert recognise(frame, GlyphModel.load(), config)
 

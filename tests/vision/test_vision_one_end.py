@@ -137,7 +137,7 @@ def test_recognise_with_the_rule_names_only_cards_of_the_trick(
 def test_a_name_from_one_end_the_pips_deny_is_withdrawn_at_once(
         shared_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Counted in the check itself, so the name is free for a corner found after it."""
-    import vision.pipeline as pipeline_module
+    import vision.learned_check as check_module
 
     faces = dict(artwork_cards(shared_dir / "vision" / "artwork"))
     frame = table_background(320, 320, seed=3)
@@ -149,10 +149,10 @@ def test_a_name_from_one_end_the_pips_deny_is_withdrawn_at_once(
         return [replace(b, one_end=True) if b.whole else a
                 for b, a in zip(before, after, strict=True)]
 
-    monkeypatch.setattr(pipeline_module, "kept_by_one_end", from_one_end)
+    monkeypatch.setattr(check_module, "kept_by_one_end", from_one_end)
     config = VisionConfig()
-    out = pipeline_module.checked_by_learned(frame, [misread], config)
+    out = check_module.checked_by_learned(frame, [misread], config)
     assert out[0].name in (None, "TS")
     assert config.pip_count is not None
-    kept = pipeline_module.checked_by_learned(frame, [misread], replace(config, pip_count=None))
+    kept = check_module.checked_by_learned(frame, [misread], replace(config, pip_count=None))
     assert kept[0].name == "9S"

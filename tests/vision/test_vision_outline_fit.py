@@ -17,7 +17,7 @@ from vision.learned import shipped_reader
 from vision.learned_first import LearnedViews
 from vision.model import GlyphModel
 from vision.outline_fit import fitted_outline
-from vision.pipeline import fitted_unread
+from vision.unread_outlines import fitted_unread
 
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
 CARDS = ("TS", "QH", "9C", "AD")

@@ -18,7 +18,7 @@ from vision.learned import shipped_reader
 from vision.learned_first import LearnedViews
 from vision.model import GlyphModel
 from vision.outline_lines import cards_within
-from vision.pipeline import fitted_unread
+from vision.unread_outlines import fitted_unread
 
 ARTWORK = Path(__file__).resolve().parents[2] / "vision" / "data" / "artwork"
 PAIRS = (("TS", "QH"), ("9C", "AD"), ("KD", "JS"), ("AH", "TC"), ("QC", "9H"), ("JD", "KS"))
@@ -126,7 +126,7 @@ def test_only_outlines_larger_than_the_cards_read_are_looked_in(
         model: GlyphModel, monkeypatch: pytest.MonkeyPatch) -> None:
     """An unread outline of one card's size beside a card read holds one card at most: no line
     search there; one spanning two cards is searched; with nothing read, every one is."""
-    import vision.pipeline as pipeline
+    import vision.unread_outlines as unread_outlines
 
     looked: list[float] = []
 
@@ -134,7 +134,7 @@ def test_only_outlines_larger_than_the_cards_read_are_looked_in(
         looked.append(float(cv2.contourArea(np.asarray(outline, np.float32))))
         return cards_within(gray, outline, *rest)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline, "cards_within", counted)
+    monkeypatch.setattr(unread_outlines, "cards_within", counted)
     frame, top, spanning, beneath = _card_on_card("TS", "QH", 140.0, seed=40)
     views = LearnedViews(frame, shipped_reader())
     config = VisionConfig()
