@@ -561,10 +561,7 @@ class VisionConfig:
     outline of a card's shape (`learned_index.kept_by_one_end`): the card network, shown a card
     whose other end lies under another card, sees mostly that card. None: off."""
     index_one_end_glyph: float = 0.45
-    index_one_end_suit: float = 0.5
-    """The card network must give the name's suit this much in one of its views, covered or
-    not: its ink shows on the card's uncovered part. The index and glyph readers, colour-blind
-    at this size, take a four-colour deck's blue diamonds and green clubs for spades."""
+    """The least glyph reading's confidence `index_one_end` puts back."""
     learned_large_length: float = 140.0
     """A whole card longer than `learned_max_length` that the glyph reader leaves unread is
     shown to the learned reader shrunk to this long side (area averaging), and named where both

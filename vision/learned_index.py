@@ -116,19 +116,18 @@ def named_with_index(frame: Image, observations: list[CardObservation],
 def kept_by_one_end(before: list[CardObservation], after: list[CardObservation],
                     card_scores: dict[int, CardScores],
                     index_scores: Callable[[list[Quad]], list[CardScores]],
-                    levels: tuple[float, float, float],
+                    levels: tuple[float, float],
                     shaped: Callable[[Quad], bool]) -> list[CardObservation]:
-    """`after` with each whole card's glyph reading that the check vetoed put back where the
-    index reader backs it at one end (a card whose other end lies under another, which the
-    card network sees on it), on outlines of a card's shape (`shaped`). `levels`: the least
-    glyph confidence, the index reader's probability for the card at one end, and the card
-    network's for its suit in one view (the card network scores by position, `card_scores`)."""
-    least_glyph, least_index, least_suit = levels
+    """`after` with each whole card's glyph reading that the check vetoed (a card the card
+    network scored, `card_scores` by position) put back where the index reader backs it at one
+    end (a card whose other end lies under another, which the card network sees on it), on
+    outlines of a card's shape (`shaped`). `levels`: the least glyph confidence and the index
+    reader's probability for the card at one end."""
+    least_glyph, least_index = levels
     vetoed = [k for k, (earlier, now) in enumerate(zip(before, after, strict=True))
               if earlier.whole and now.reading is None and earlier.reading is not None
               and earlier.reading.is_euchre and earlier.confidence >= least_glyph
-              and k in card_scores and _suit_seen(earlier.reading, card_scores[k]) >= least_suit
-              and shaped(earlier.corners)]
+              and k in card_scores and shaped(earlier.corners)]
     if not vetoed:
         return after
     found: dict[int, CardObservation] = {}
@@ -141,12 +140,6 @@ def kept_by_one_end(before: list[CardObservation], after: list[CardObservation],
             found[k] = replace(before[k], reading=kept, confidence=kept.confidence,
                                one_end=True)
     return with_fresh_names(after, found)
-
-
-def _suit_seen(reading: Reading, scores: CardScores) -> float:
-    """The card network's probability for a reading's suit, in the view that gives it most."""
-    suit = SUIT_CLASSES.index(reading.suit.value if reading.suit else "none")
-    return float(max(scores.suit[view][suit] for view in (0, 1)))
 
 
 def index_support(frame: Image, corners: list[Quad], readings: list[Reading],

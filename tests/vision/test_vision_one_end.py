@@ -44,12 +44,12 @@ def _glyph(quad: Quad, name: str, confidence: float = 0.9) -> CardObservation:
     return CardObservation(quad, reading, confidence, whole=True)
 
 
-LEVELS = (0.45, 0.6, 0.5)
-"""The shipped levels: glyph confidence, index reader at one end, card network for the suit."""
+LEVELS = (0.45, 0.6)
+"""The shipped levels: glyph confidence, index reader at one end."""
 
 
 def _kept(frame: Image, before: list[CardObservation],
-          levels: tuple[float, float, float] = LEVELS,
+          levels: tuple[float, float] = LEVELS,
           elsewhere: tuple[CardObservation, ...] = ()) -> list[CardObservation]:
     """`kept_by_one_end` with every reading of `before` vetoed, `elsewhere` named as it is."""
     config = VisionConfig()
@@ -78,13 +78,13 @@ def test_a_covered_cards_glyph_name_is_kept_from_its_uncovered_end(
     assert kept >= 9
 
 
-def test_weak_readings_odd_shapes_unseen_suits_and_names_given_are_not_kept(
+def test_weak_readings_weak_backing_odd_shapes_and_names_given_are_not_kept(
         shared_dir: Path) -> None:
     tricks = _tricks(shared_dir, 140)
     frame, quad, under, over = next(t for t in tricks if _kept(t[0], [_glyph(t[1], t[2])])[0].name)
     assert _kept(frame, [_glyph(quad, under, 0.4)])[0].name is None
-    # A suit the card network gives less than the level in both views.
-    assert _kept(frame, [_glyph(quad, under)], (0.45, 0.6, 1.01))[0].name is None
+    # An index reader's backing under the level at both ends.
+    assert _kept(frame, [_glyph(quad, under)], (0.45, 1.01))[0].name is None
     # A square outline is no card's shape.
     centre = quad.mean(axis=0)
     square = (centre + (quad - centre) * np.array([1.0, 0.7], np.float32)).astype(np.float32)
