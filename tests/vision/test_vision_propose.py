@@ -47,7 +47,7 @@ def test_every_shipped_finder_is_registered_in_priority_order() -> None:
     assert all(PART_FINDERS[name].name == name for name in PART_FINDERS)
 
 
-def test_the_part_finders_run_only_when_named_and_after_the_outline_finders() -> None:
+def test_the_part_finders_run_only_when_named_highest_priority_first() -> None:
     outlines_only = dataclasses.replace(CONFIG, finders=("outlines", "sides", "cloth"))
     assert part_finders_of(outlines_only) == []
     assert [f.name for f in part_finders_of(dataclasses.replace(
