@@ -556,12 +556,10 @@ class VisionConfig:
     manifest) keeps its name where the index reader, shown that corner, gives its card the
     index reader's `loose_support` or more."""
     index_one_end: float | None = 0.6
-    """A whole card's glyph reading of `index_one_end_glyph` or more that the learned reader
-    vetoes stands where the index reader gives that card this or more at one end, on an
-    outline of a card's shape (`learned_index.kept_by_one_end`): the card network, shown a card
-    whose other end lies under another card, sees mostly that card. None: off."""
-    index_one_end_glyph: float = 0.45
-    """The least glyph reading's confidence `index_one_end` puts back."""
+    """A whole card's glyph reading that the learned reader vetoes stands where the index reader
+    gives that card this or more at one end, on an outline of a card's shape
+    (`learned_index.kept_by_one_end`): the card network, shown a card whose other end lies under
+    another card, sees mostly that card. None: off."""
     learned_large_length: float = 140.0
     """A whole card longer than `learned_max_length` that the glyph reader leaves unread is
     shown to the learned reader shrunk to this long side (area averaging), and named where both

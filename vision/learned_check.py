@@ -69,7 +69,7 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
         if config.index_one_end is not None:
             out = kept_by_one_end(observations, out, dict(zip(whole, found, strict=False)),
                                   lambda quads: views.index_scores(index, quads),
-                                  (config.index_one_end_glyph, config.index_one_end),
+                                  config.index_one_end,
                                   lambda quad: card_shaped(quad, None, config))
             if config.pip_count is not None:
                 # Counted now, not only at the end: a name the pips withdraw then would have

@@ -116,17 +116,16 @@ def named_with_index(frame: Image, observations: list[CardObservation],
 def kept_by_one_end(before: list[CardObservation], after: list[CardObservation],
                     card_scores: dict[int, CardScores],
                     index_scores: Callable[[list[Quad]], list[CardScores]],
-                    levels: tuple[float, float],
+                    least_index: float,
                     shaped: Callable[[Quad], bool]) -> list[CardObservation]:
     """`after` with each whole card's glyph reading that the check vetoed (a card the card
     network scored, `card_scores` by position) put back where the index reader backs it at one
     end (a card whose other end lies under another, which the card network sees on it), on
-    outlines of a card's shape (`shaped`). `levels`: the least glyph confidence and the index
-    reader's probability for the card at one end."""
-    least_glyph, least_index = levels
+    outlines of a card's shape (`shaped`), the index reader giving the card `least_index` or
+    more at one end."""
     vetoed = [k for k, (earlier, now) in enumerate(zip(before, after, strict=True))
               if earlier.whole and now.reading is None and earlier.reading is not None
-              and earlier.reading.is_euchre and earlier.confidence >= least_glyph
+              and earlier.reading.is_euchre
               and k in card_scores and shaped(earlier.corners)]
     if not vetoed:
         return after
