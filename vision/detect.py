@@ -19,6 +19,7 @@ from vision.cards import Image, Quad
 from vision.config import LearnedFinderConfig, VisionConfig
 from vision.errors import VisionError
 from vision.finder_net import inside_mask
+from vision.imageio import shrunk
 from vision.outline_boxes import Bounds
 
 OPENING = np.ones((3, 3), np.uint8)
@@ -46,8 +47,7 @@ def _shrink(frame: Image, config: VisionConfig) -> tuple[Image, float, int]:
     small = frame
     if scale != 1.0:
         size = (round(width * scale), round(height * scale))
-        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA if scale < 1.0
-                           else cv2.INTER_LINEAR)
+        small = shrunk(frame, *size)
     pad = max(2, round(config.pad_fraction * max(small.shape[:2])))
     padded = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(40, 40, 40))
     return padded, scale, pad
