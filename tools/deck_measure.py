@@ -2,9 +2,14 @@
 
 Cases: `vosloo_crops` (one variant per card enrolled, the other eight measured), `phone_felt`
 and `felt_tricks` (`--cases felt`; each enrolled from its training half through the labelled
-outlines, measured on the other half) and the drawn deck of `tools/drawn_deck.py` (enrolled
-from single renders, measured on scenes).
+outlines, measured on the other half), the drawn deck of `tools/drawn_deck.py` (enrolled
+from single renders, measured on scenes) and, with `--designs`, any design of
+`tools.decision_data` (`--designs anglo_poker,rheinland,tango`: the Debian deck themes the
+readers never trained on; enrolled from single renders, measured on the play-area views of
+`decision_data scenes` at seed 7). Each case prints the CPU per labelled card read without and
+with the profile.
 Run: .venv/bin/python -m tools.deck_measure [--scaled DIR140 DIR95] [--scenes N] [--table]
+[--designs NAMES]
 With --table every case is read with the table's settings for a play-area view
 (`vision.live.view_config`: outlines sought at up to 1088 px), not a photo's (shrunk to 640 px).
 """
@@ -15,6 +20,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,13 +28,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tools.drawn_deck import EUCHRE, drawn_scene, single_render
+from tools.decision_data import design_of, scene
+from tools.drawn_deck import EUCHRE, camera_look, drawn_scene, single_render
+from tools.scenes import paste_card, table_background
 from tools.split import training_keys
 from vision.cards import CardObservation, Image, Quad
 from vision.config import VisionConfig
 from vision.deck_config import DeckMatchConfig
 from vision.deck_faces import DeckFaces, face_views
 from vision.deck_match import DeckMatcher
+from vision.errors import VisionError
 from vision.imageio import read_image
 from vision.live import LiveConfig, view_config
 from vision.model import GlyphModel
@@ -72,6 +81,13 @@ class Tally:
     taken_wrong: int = 0
     """Counted cards named rightly, and wrong euchre names, at the confidence the table takes
     a reading at (`TrackerConfig.read_confidence`)."""
+    cards: int = 0
+    seconds: float = 0.0
+    """Labelled cards read (counted or not) and the CPU time of reading their frames."""
+
+    def ms_per_card(self) -> float:
+        """The CPU time of reading per labelled card, in milliseconds."""
+        return 1000.0 * self.seconds / max(1, self.cards)
 
     def row(self) -> str:
         recall = self.right / self.counted if self.counted else float("nan")
@@ -164,8 +180,14 @@ def measure(name: str, frames: Iterable[tuple[Image, list[Truth]]], base: GlyphM
     matcher = DeckMatcher(profiled.deck)
     plain, known = Tally(), Tally()
     for frame, truths in frames:
+        started = time.thread_time()
         before = recognise(frame, base, config)
+        between = time.thread_time()
         after = recognise(frame, profiled, config)
+        plain.seconds += between - started
+        known.seconds += time.thread_time() - between
+        plain.cards += len(truths)
+        known.cards += len(truths)
         right_before = tally_image(before, truths, plain)
         right_after = tally_image(after, truths, known)
         known.lost += [str(truths[k].name) for k in sorted(right_before - right_after)
@@ -175,6 +197,9 @@ def measure(name: str, frames: Iterable[tuple[Image, list[Truth]]], base: GlyphM
     print(f"{name:28s} without {plain.row()}  with {known.row()}", flush=True)
     print(f"{'  taken at the table':28s} without {plain.taken_row()}  with {known.taken_row()}")
     print(f"{'':28s} right-card margin {quantiles(known.margins)}")
+    print(f"{'':28s} CPU per card {plain.ms_per_card():.2f} ms without, "
+          f"{known.ms_per_card():.2f} ms with "
+          f"({known.ms_per_card() - plain.ms_per_card():+.2f} ms)")
     if known.overrides:
         print(f"{'':28s} renamed from the glyph reader's name: {sum(known.overrides)} right, "
               f"{len(known.overrides) - sum(known.overrides)} wrong")
@@ -276,6 +301,59 @@ def drawn(scenes: int, base: GlyphModel, config: VisionConfig, out: Path,
                 profiled, reading_config(True, long_side) if table else config)
 
 
+SCENE_SEED = 7
+"""The seed of the designs' scenes: that of the record of decks never seen, never fitted on."""
+RENDER_SIDE = 320
+"""The side of a design's single render, the card 200 px long in its middle."""
+
+
+def designs(names: list[str], scenes: int, base: GlyphModel, out: Path) -> None:
+    """Enrol each design of `tools.decision_data` from single renders of its euchre faces
+    (through `deck enroll`'s folder path), then read `scenes` of its play-area views at 140 and
+    95 px as the table does, knowing the card length."""
+    for design in names:
+        make, cards = design_of(design)
+        folder = out / design
+        folder.mkdir(parents=True, exist_ok=True)
+        photos = []
+        for k, name in enumerate(c for c in cards if c in EUCHRE):
+            rng = np.random.default_rng(k)
+            frame = table_background(RENDER_SIDE, RENDER_SIDE, seed=k)
+            paste_card(frame, make(name), (RENDER_SIDE / 2, RENDER_SIDE / 2), 200.0,
+                       angle=float(rng.uniform(-20, 20)))
+            path = folder / f"{name}.png"
+            # One light for the whole deck, as `deck enroll` sees it in one sitting.
+            cv2.imwrite(str(path), camera_look(frame, np.random.default_rng(0)))
+            photos.append((name, path))
+        profile, failed = enroll_images(photos, reading_config(True))
+        print(f"{design}: {len(photos)} cards enrolled"
+              + (f" (no index read on {', '.join(failed)}; faces still enrolled)"
+                 if failed else ""))
+        profiled = GlyphModel(base.ranks, base.suits, base.faces, profile.deck)
+        for length in (140, 95):
+            frames = design_frames(design, length, scenes)
+            measure(f"{design} {length} px", frames, base, profiled,
+                    reading_config(True, length))
+
+
+def design_frames(design: str, length: float, scenes: int
+                  ) -> Iterator[tuple[Image, list[Truth]]]:
+    """A design's play-area views (`tools.decision_data.scene`, seed `SCENE_SEED`), each
+    euchre card counted where no other card lies over or under it (the table's whole cards)."""
+    for k in range(scenes):
+        frame, labels = scene(design, length, SCENE_SEED * 100_000 + k)
+        quads = [np.array(label["quad"], np.float32) for label in labels]
+        yield frame, [Truth(label["card"], quad, label["card"] in EUCHRE and not any(
+            overlap(quad, other) for j, other in enumerate(quads) if j != n))
+            for n, (label, quad) in enumerate(zip(labels, quads, strict=True))]
+
+
+def overlap(a: Quad, b: Quad) -> bool:
+    """Whether two card outlines share any area."""
+    area, _ = cv2.intersectConvexConvex(a.reshape(-1, 1, 2), b.reshape(-1, 1, 2))
+    return float(area) > 1.0
+
+
 def reading_config(table: bool, card_length: float | None = None) -> VisionConfig:
     """The recognition settings the cases are read with: a photo's, or the table's for a
     play-area view (`vision.live.view_config`), knowing the card length when given (as the
@@ -295,6 +373,9 @@ def main(argv: list[str] | None = None) -> int:
                              "settings are tried on others, such as 100)")
     parser.add_argument("--cases", default="vosloo,phone,drawn")
     parser.add_argument("--renders", type=Path, default=Path("/tmp/drawn_deck_enrol"))
+    parser.add_argument("--designs", default="",
+                        help="decision_data designs to enrol and read, comma-separated "
+                             "(anglo_poker,rheinland,tango: the themes never trained on)")
     parser.add_argument("--table", action="store_true",
                         help="read with the table's settings for a play-area view "
                              "(vision.live.view_config) instead of a photo's")
@@ -315,6 +396,12 @@ def main(argv: list[str] | None = None) -> int:
         enrolled_from_half("felt_tricks", roots, base, config)
     if "drawn" in cases:
         drawn(args.scenes, base, config, args.renders, args.first_scene, args.table)
+    if args.designs:
+        try:
+            designs(args.designs.split(","), args.scenes, base, args.renders)
+        except VisionError as error:
+            print(f"deck_measure: {error}", file=sys.stderr)
+            return 2
     return 0
 
 

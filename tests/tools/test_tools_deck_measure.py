@@ -1,4 +1,5 @@
-"""Tests for tools.deck_measure: its tallies, the table's settings, and a drawn-deck run."""
+"""Tests for tools.deck_measure: its tallies, the table's settings, a drawn-deck run and a
+design enrolled from renders."""
 
 from __future__ import annotations
 
@@ -9,7 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tools.deck_measure import TABLE_CONFIDENCE, Tally, Truth, main, reading_config, tally_image
+from tools.deck_measure import (
+    TABLE_CONFIDENCE,
+    Tally,
+    Truth,
+    main,
+    overlap,
+    reading_config,
+    tally_image,
+)
 from vision.cards import CardObservation, Rank, Reading, Suit
 from vision.config import VisionConfig
 from vision.live import LiveConfig
@@ -70,3 +79,31 @@ def test_the_drawn_deck_enrolled_is_read_and_taken(
     for cards, _, _, cards_with, recall_with, wrong_with in taken:
         assert int(cards) == int(cards_with) == 16
         assert float(recall_with) >= 0.9 and int(wrong_with) == 0
+
+
+def test_a_design_is_enrolled_from_single_renders_and_its_scenes_read_with_their_cost(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--cases", "", "--designs", "artwork", "--scenes", "2",
+            "--renders", str(tmp_path / "renders")]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "artwork: 24 cards enrolled" in out
+    assert len(list((tmp_path / "renders" / "artwork").glob("*.png"))) == 24
+    rows = re.findall(r"artwork (\d+) px +without +(\d+) ", out)
+    assert [length for length, _ in rows] == ["140", "95"]
+    # Whole cards only: a card laid over another, or under it, is not counted.
+    assert all(0 < int(cards) <= 16 for _, cards in rows)
+    costs = re.findall(r"CPU per card ([\d.]+) ms without, ([\d.]+) ms with", out)
+    assert len(costs) == 2 and all(float(a) > 0 and float(b) > 0 for a, b in costs)
+
+
+def test_an_unknown_design_is_refused_by_name(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--cases", "", "--designs", "no_such_deck", "--renders", str(tmp_path)]
+    assert main(argv) == 2
+    assert "no_such_deck" in capsys.readouterr().err
+
+
+def test_whole_cards_are_those_no_other_card_touches() -> None:
+    assert not overlap(_quad(0, 0), _quad(100, 0))
+    assert overlap(_quad(0, 0), _quad(30, 40))
