@@ -14,7 +14,7 @@ import numpy as np
 from vision.cards import CardObservation, Image
 from vision.config import VisionConfig
 from vision.deck_faces import DeckFaces
-from vision.deck_match import DeckMatcher, matcher_for
+from vision.deck_match import DeckMatcher, matcher_for, touched
 from vision.errors import VisionError
 from vision.evidence import FEATURES, Evidence, as_vector, frame_evidence
 from vision.learned_first import LearnedViews
@@ -119,13 +119,18 @@ def decided(frame: Image, observations: Sequence[CardObservation], config: Visio
             continue
         probability = round(decision.probability(evidence), 6)
         if (matcher is not None and observation.whole and probability < decision.threshold
-                and _enrolled_as(matcher, frame, observation)):
+                and _enrolled_as(matcher, frame, observations, k)):
             probability = decision.threshold
         out[k] = replace(observation, confidence=probability)
     return out
 
 
-def _enrolled_as(matcher: DeckMatcher, frame: Image, observation: CardObservation) -> bool:
-    """Whether the enrolled deck's faces surely name the outlined card as it is named."""
+def _enrolled_as(matcher: DeckMatcher, frame: Image, observations: Sequence[CardObservation],
+                 k: int) -> bool:
+    """Whether the enrolled deck's faces surely name observation `k`'s card as it is named, in
+    its own outline, no other whole outline sharing area with it (`deck_match.touched`)."""
+    observation = observations[k]
+    if touched(k, observations):
+        return False
     match = matcher.match(frame, observation.corners)
     return match is not None and match.name == observation.name and matcher.is_sure(match)

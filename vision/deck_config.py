@@ -55,10 +55,11 @@ class DeckMatchConfig:
     them, as over shifts: an outline found a little inside a soft-edged card or a little
     outside it shows the enrolled faces shrunk or grown. () looks once."""
     network_rank_support: float = 0.08
-    """A card the glyph reader left unread is named from the profile alone only where the
-    card network, when on, gives its rank (any court card for a court) at least this in both
-    views: a low card of the deck's own design, which no euchre profile holds, can look more
-    like an enrolled nine than the sibling rule can tell."""
+    """A card the glyph reader left unread or named otherwise is named from the profile only
+    where the card network, when on, gives its rank (any court card for a court) at least this
+    in both views: a low card of the deck's own design, which no euchre profile holds, can look
+    more like an enrolled nine than the sibling rule can tell, and a ten whose outline leaves
+    out a strip of its pips more like its nine."""
     ink_overrule: float = 0.05
     """Where the ink rules out the suit of the card the faces look most like, the best card of
     a suit not ruled out takes its place when the faces put it less than this behind."""

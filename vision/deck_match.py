@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import CardObservation, Image, Quad, Reading, inside, parse_card
+from vision.deblur_outline import long_side
 from vision.deck_config import DeckMatchConfig
 from vision.deck_faces import (
     DeckFaces,
@@ -424,12 +425,15 @@ def _match_confidence(match: DeckMatch) -> float:
 def read_known_deck(
     frame: Image, observations: list[CardObservation], deck: DeckFaces | None,
     config: DeckMatchConfig = DEFAULT, read_before: Collection[int] = (),
-    reader: LearnedReader | None = None,
+    reader: LearnedReader | None = None, card_length: float | None = None,
 ) -> list[CardObservation]:
     """Every whole card outline read again against the enrolled deck (no deck: unchanged),
-    but those whose ids are in `read_before` (read against it when first seen). With the card
-    network (`reader`), a card named from the profile alone must have the rank the network
-    sees (`DeckMatchConfig.network_rank_support`).
+    but those whose ids are in `read_before` (read against it when first seen) and those
+    another whole outline shares area with (`touched`: the faces seen may be partly another
+    card's), each also seen at the frame's `card_length` when known (`at_card_length`). With
+    the card network (`reader`), a name the profile gives that the generic readers did not
+    must have the rank the network sees (`DeckMatchConfig.network_rank_support`); else the
+    generic reading stands (none, where the card lacks its suit's ink).
 
     A loose corner inside an outline named with the profile is that card's own corner: read as
     the same card it is a duplicate, read as another it is contradicted; either way it is
@@ -437,9 +441,12 @@ def read_known_deck(
     if deck is None or not len(deck):
         return observations
     matcher = matcher_for(deck, config)
-    fresh = [k for k, o in enumerate(observations) if o.whole and id(o) not in read_before]
+    fresh = [k for k, o in enumerate(observations)
+             if o.whole and id(o) not in read_before and not touched(k, observations)]
     found = dict(zip(fresh, matcher.matches(frame, [observations[k].corners for k in fresh]),
                      strict=True))
+    for k in fresh:
+        found[k] = at_card_length(matcher, frame, observations[k].corners, found[k], card_length)
     # An outline a little inside the card (a soft edge) or outside it shows the enrolled faces
     # shrunk or grown: a doubtful match is looked at again scaled. Not where the glyph reader
     # read a card the profile lacks: the best of several looks makes a stranger look more like
@@ -459,18 +466,49 @@ def read_known_deck(
             floor = matcher.sibling[match.name] - config.stranger_slack
             contradicted = (observation.name is not None
                             and matcher.ink_contradicts(observation.name, match.ink))
-            unread = observation.name is None
+            generic = observation
             twins = observation.name is not None and matcher.twins(observation.name, match.name)
             observation = deck_reading(observation, match, sure[k], floor, config,
                                        contradicted, twins)
-            if ink_vetoes(observation, match, matcher, config) or (
-                    unread and observation.name not in (None, JOKER) and reader is not None
+            if ink_vetoes(observation, match, matcher, config):
+                observation = replace(observation, reading=None, confidence=0.0)
+            elif (observation.name not in (None, JOKER, generic.name) and reader is not None
                     and reader.scores(frame, [observation.corners])[0].rank_support(
                         observation.name[:-1]) < config.network_rank_support):
-                observation = replace(observation, reading=None, confidence=0.0)
+                observation = (replace(observation, reading=None, confidence=0.0)
+                               if contradicted else generic)
         out.append(observation)
     named = [o for o in out if o.whole and o.name is not None]
     return [o for o in out if o.whole or not any(
         inside(o.corners.mean(axis=0), other.corners) for other in named)]
 
 
+
+
+def touched(k: int, observations: Sequence[CardObservation]) -> bool:
+    """Whether another whole outline shares area with observation `k`'s without lying wholly
+    inside it (a part of its own face): the faces seen in it may be partly another card's."""
+    outline = observations[k].corners
+    own = np.asarray(outline, np.float32).reshape(-1, 1, 2)
+    for j, other in enumerate(observations):
+        if j == k or not other.whole or all(inside(p, outline) for p in other.corners):
+            continue
+        area, _ = cv2.intersectConvexConvex(
+            own, np.asarray(other.corners, np.float32).reshape(-1, 1, 2))
+        if float(area) > 1.0:
+            return True
+    return False
+
+
+def at_card_length(matcher: DeckMatcher, frame: Image, corners: Quad, match: DeckMatch,
+                   card_length: float | None) -> DeckMatch:
+    """The match of an outline also seen scaled to the frame's card length, when known and
+    the outline's length is off it beyond `outline_scales` (a frame line printed inside the
+    card's edge taken for its edge): every card keeping its best similarity over both."""
+    scales = matcher.config.outline_scales
+    if not card_length or not scales:
+        return match
+    ratio = card_length / max(1.0, long_side(corners))
+    if min(scales) <= ratio <= max(scales):
+        return match
+    return matcher.matches(frame, [corners], (ratio,), [match])[0]

@@ -188,7 +188,8 @@ def _recognise(
                                                 config.learned_corners)
     with clock.stage("known deck"):
         observations = read_known_deck(frame, observations, model.deck, read_before=kept,
-                                       reader=views.reader if views is not None else None)
+                                       reader=views.reader if views is not None else None,
+                                       card_length=config.card_length)
     if config.pip_count is not None:
         pip_count = config.pip_count
         with clock.stage("pips"):

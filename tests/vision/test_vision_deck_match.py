@@ -9,10 +9,12 @@ import numpy as np
 import pytest
 
 from app.cli import main
+from tools.decision_data import design_of
 from tools.drawn_deck import EUCHRE, drawn_scene, single_render
+from tools.scenes import paste_card, table_background
 from vision.cards import CardObservation, Quad, Reading, parse_card
 from vision.config import VisionConfig
-from vision.decide import shipped_threshold
+from vision.decide import decided, shipped_threshold
 from vision.deck_config import DeckMatchConfig
 from vision.deck_faces import ARRAY_NAMES, DeckFaces
 from vision.deck_match import (
@@ -22,6 +24,7 @@ from vision.deck_match import (
     ink_vetoes,
     matcher_for,
     read_known_deck,
+    touched,
 )
 from vision.learned import shipped_reader
 from vision.model import GlyphModel
@@ -136,7 +139,8 @@ def test_a_card_outlined_a_little_off_is_read_at_its_best_scale(
             # found inside the card, or a shadow taken in.
             unread = [CardObservation((c.corners.mean(axis=0) + (c.corners - c.corners.mean(
                 axis=0)) * scale).astype(np.float32), None, 0.0) for c in cards]
-            total += len(unread)
+            # Grown, some outlines share area with a neighbour's: those are left unread.
+            total += sum(not touched(k, unread) for k in range(len(unread)))
             for observation in read_known_deck(frame, unread, profiled.deck, config):
                 if observation.name is not None:
                     right += observation.name == _card_at(observation, outlines)
@@ -384,3 +388,95 @@ def test_twins_share_a_rank_and_their_suits_ink(profiled: GlyphModel) -> None:
                                     np.full_like(deck.ink, np.nan)))
     assert inkless.twins("AC", "AS") and inkless.twins("QD", "QH")
     assert not inkless.twins("AC", "AH") and not inkless.twins("9S", "TS")
+
+
+def _scaled(corners: Quad, scale: float) -> Quad:
+    """An outline scaled about its centre."""
+    centre = corners.mean(axis=0)
+    return np.asarray(centre + (corners - centre) * scale, np.float32)
+
+
+@pytest.mark.parametrize("long_side", [140, 95])
+def test_a_card_outlined_well_inside_its_edge_is_read_at_the_card_length(
+        long_side: int, profiled: GlyphModel) -> None:
+    # An outline of a frame line printed inside the card's edge: 0.85 of the card's length.
+    assert profiled.deck is not None
+    named: dict[float | None, int] = {}
+    total = 0
+    for card_length in (None, float(long_side)):
+        right = wrong = total = 0
+        for seed in range(3):
+            frame, cards = drawn_scene(LOOK_ALIKES, long_side, 80 + seed)
+            outlines = [(c.name, c.corners) for c in cards]
+            inner = [CardObservation(_scaled(c.corners, 0.85), None, 0.0) for c in cards]
+            total += len(inner)
+            for observation in read_known_deck(frame, inner, profiled.deck,
+                                               card_length=card_length):
+                if observation.name is not None:
+                    right += observation.name == _card_at(observation, outlines)
+                    wrong += observation.name != _card_at(observation, outlines)
+        named[card_length] = right
+        if card_length is not None:
+            assert wrong == 0
+    assert named[float(long_side)] >= total - 1
+    assert named[None] < named[float(long_side)]
+
+
+def test_a_card_another_outline_overlaps_is_left_as_the_generic_readers_read_it(
+        profiled: GlyphModel) -> None:
+    assert profiled.deck is not None
+    frame, cards = drawn_scene(LOOK_ALIKES[:2], 140, 7)
+    alone = [CardObservation(c.corners, None, 0.0) for c in cards]
+    assert all(o.name == c.name for o, c in zip(
+        read_known_deck(frame, alone, profiled.deck), cards, strict=True))
+    # A second whole outline over half of the first card: the faces in its outline may be
+    # partly another card's.
+    over = CardObservation(cards[0].corners + (cards[0].corners[2] - cards[0].corners[1]) / 2,
+                           None, 0.0)
+    read = read_known_deck(frame, [*alone, over], profiled.deck)
+    assert read[0].name is None and read[1].name == cards[1].name
+    # An outline wholly inside the card (a part of its own face found as a region) is no card
+    # over it.
+    part = CardObservation(_scaled(cards[0].corners, 0.4), None, 0.0)
+    assert read_known_deck(frame, [*alone, part], profiled.deck)[0].name == cards[0].name
+
+
+def test_a_rename_to_a_rank_the_network_does_not_see_leaves_the_generic_name(
+        tmp_path: Path) -> None:
+    # A deck enrolled with its king and nine of hearts mixed up: its faces then call a king of
+    # hearts the nine, and the card network sees a king.
+    make, _ = design_of("artwork")
+    photos = []
+    for k, name in enumerate(EUCHRE):
+        frame = table_background(320, 320, seed=k)
+        paste_card(frame, make({"9H": "KH", "KH": "9H"}.get(name, name)), (160.0, 160.0),
+                   200.0, angle=5.0)
+        photos.append((name, tmp_path / f"{name}.png"))
+        cv2.imwrite(str(photos[-1][1]), frame)
+    profile, _ = enroll_images(photos, VisionConfig())
+    frame = table_background(400, 400, seed=9)
+    corners = paste_card(frame, make("KH"), (200.0, 200.0), 140.0, angle=20.0)
+    rank, suit = parse_card("KH")
+    read = CardObservation(corners, Reading(rank, suit, 0.9), 0.9)
+    assert [o.name for o in read_known_deck(frame, [read], profile.deck)] == ["9H"]
+    assert [o.name for o in read_known_deck(frame, [read], profile.deck,
+                                            reader=shipped_reader())] == ["KH"]
+
+
+def test_the_decision_lifts_a_name_the_faces_bear_out_only_where_no_outline_overlaps(
+        profiled: GlyphModel) -> None:
+    assert profiled.deck is not None
+    lifted = 0
+    for seed in range(6):
+        frame, cards = drawn_scene(LOOK_ALIKES[:2], 140, 20 + seed)
+        card = cards[0]
+        rank, suit = parse_card(card.name)
+        named = CardObservation(card.corners, Reading(rank, suit, 0.5), 0.5)
+        alone = decided(frame, [named], VisionConfig(), deck=profiled.deck)[0]
+        if alone.confidence != shipped_threshold():
+            continue  # the decision needs no lift here, or the faces do not bear it out
+        lifted += 1
+        over = CardObservation(card.corners + (card.corners[2] - card.corners[1]) / 2, None, 0.0)
+        overlapped = decided(frame, [named, over], VisionConfig(), deck=profiled.deck)[0]
+        assert overlapped.confidence < shipped_threshold()
+    assert lifted >= 2
