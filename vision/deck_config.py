@@ -47,8 +47,9 @@ class DeckMatchConfig:
     renames_twins: bool = False
     """Whether the profile may rename a card the generic reader named into its twin: the same
     rank in the other suit of the same ink (AC and AS, TD and TH). At camera scale twins'
-    faces differ only in the shape of their pips, which the index readers see larger; where the
-    profile leads the generic name's twin by `min_margin` or more, the card is unreadable."""
+    faces differ only in the shape of their pips, which the index readers see larger: where the
+    profile prefers the generic name's twin, the generic name stands, for the decision to
+    judge."""
     outline_scales: tuple[float, ...] = (0.97, 1.03, 1.06)
     """Where a match is not sure, or leads by less than `override_margin`, the outline is also
     seen scaled about its centre by each of these, every card keeping its best similarity over
