@@ -55,7 +55,7 @@ class DeckMatchConfig:
     seen scaled about its centre by each of these, every card keeping its best similarity over
     them, as over shifts: an outline found a little inside a soft-edged card or a little
     outside it shows the enrolled faces shrunk or grown. () looks once."""
-    network_rank_support: float = 0.08
+    network_rank_support: float = 0.15
     """A card the glyph reader left unread or named otherwise is named from the profile only
     where the card network, when on, gives its rank (any court card for a court) at least this
     in both views: a low card of the deck's own design, which no euchre profile holds, can look
