@@ -352,12 +352,13 @@ def deck_reading(
     `sure` tells whether the match may name its card; `sibling` is the similarity it needs
     where the glyph reader named a card the profile does not hold. Where the glyph reader
     named another enrolled card, the profile renames it when sure and ahead of it by
-    `override_margin`, leaves it when ahead by less than `min_margin` (the profile cannot tell
-    the two apart), and otherwise leaves it unreadable. `contradicted` tells that the card
-    does not show the ink of the glyph reader's suit: the profile names it when sure, else it
-    is unreadable. `twins` tells that the glyph reader's card and the profile's are twins
-    (`DeckMatcher.twins`): unless `renames_twins`, the profile neither renames one into the
-    other nor withdraws the name (the faces hardly tell twins apart; the index readers can)."""
+    `override_margin`, leaves it when not sure of its own card or ahead by less than
+    `min_margin` (the profile cannot tell), and otherwise leaves it unreadable.
+    `contradicted` tells that the card does not show the ink of the glyph reader's suit: the
+    profile names it when sure, else it is unreadable. `twins` tells that the glyph reader's
+    card and the profile's are twins (`DeckMatcher.twins`): unless `renames_twins`, the
+    profile neither renames one into the other nor withdraws the name (the faces hardly tell
+    twins apart; the index readers can)."""
     generic = observation.name
     if generic == match.name and generic != JOKER and sure:
         return _backed(observation, match)
@@ -381,7 +382,7 @@ def deck_reading(
     lead = match.similarity - match.scores[generic]
     if sure and lead >= config.override_margin and (config.renames_twins or not twins):
         return _named(observation, match)
-    if lead < config.min_margin or (twins and not config.renames_twins):
+    if not sure or lead < config.min_margin or (twins and not config.renames_twins):
         return observation  # the profile cannot tell the two apart: it contradicts nothing
     return replace(observation, reading=None, confidence=0.0)  # it does not bear it out
 
