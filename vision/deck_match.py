@@ -265,8 +265,8 @@ class DeckMatcher:
         return (match.similarity >= config.min_similarity
                 and match.similarity >= self.sibling[match.name] - config.sibling_slack
                 and self.ink_margin(match) >= config.min_margin
-                and match.name[1:] not in self.contradicted_suits(
-                    match.ink, config.ink_pick_margin if clear else None))
+                and not self.ink_contradicts(match.name, match.ink,
+                                             config.ink_pick_margin if clear else None))
 
     def ink_margin(self, match: DeckMatch) -> float:
         """The best card's lead over the next card whose suit's ink the card does not
@@ -289,10 +289,22 @@ class DeckMatcher:
             return not bool(apart[suits.index(one), suits.index(other)])
         return {one, other} in ({"C", "S"}, {"D", "H"})
 
-    def ink_contradicts(self, name: str, ink: npt.NDArray[np.float32] | None) -> bool:
+    def ink_contradicts(self, name: str, ink: npt.NDArray[np.float32] | None,
+                        margin: float | None = None) -> bool:
         """Whether the ink seen lies nearer the enrolled ink of a suit of another colour than
-        that of the named card's suit (by `ink_margin`); never when either is unknown."""
-        return name[1:] in self.contradicted_suits(ink)
+        that of the named card's suit (by `margin`, `ink_margin` unless given), and than the
+        card's own enrolled ink (a figure reaching into the index, as a jack's blue hat);
+        never when either is unknown."""
+        if ink is None or name[1:] not in self.contradicted_suits(ink, margin):
+            return False
+        suits, table, apart = self._inks
+        mine = suits.index(name[1:])
+        own = self.deck.ink[self.deck.names == name]
+        inks = np.vstack([table[mine][None, :], own[~np.isnan(own).any(axis=1)]])
+        nearest_own = float(np.hypot(*(inks - ink).T).min())
+        others = np.hypot(*(table[apart[mine]] - ink).T)
+        margin = self.config.ink_margin if margin is None else margin
+        return bool((others + margin < nearest_own).any())
 
     def contradicted_suits(self, ink: npt.NDArray[np.float32] | None,
                            margin: float | None = None) -> frozenset[str]:

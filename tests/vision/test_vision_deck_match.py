@@ -390,6 +390,24 @@ def test_twins_share_a_rank_and_their_suits_ink(profiled: GlyphModel) -> None:
     assert not inkless.twins("AC", "AH") and not inkless.twins("9S", "TS")
 
 
+def test_a_card_showing_its_own_enrolled_ink_is_not_contradicted(profiled: GlyphModel) -> None:
+    assert profiled.deck is not None
+    deck = profiled.deck
+    # A jack of hearts whose figure reaches into the index (a blue hat): its index ink was
+    # enrolled nearly as the spades' black.
+    spades = deck.suit_inks["S"]
+    ink = np.asarray(spades + np.float32(0.03), np.float32)
+    inks = deck.ink.copy()
+    inks[deck.names == "JH"] = ink
+    matcher = matcher_for(DeckFaces(deck.names, deck.grey, deck.colour, deck.index, inks))
+    assert "H" in matcher.contradicted_suits(ink, DeckMatchConfig().ink_pick_margin)
+    assert not matcher.ink_contradicts("JH", ink)
+    assert matcher.ink_contradicts("QH", ink)  # no other heart shows that ink
+    clear = DeckMatch("JH", {"JH": 0.95, "QH": 0.6, "JS": 0.55}, ink)
+    assert matcher.is_sure(clear)
+    assert not matcher.is_sure(DeckMatch("QH", {"QH": 0.95, "JH": 0.6, "QS": 0.55}, ink))
+
+
 def _scaled(corners: Quad, scale: float) -> Quad:
     """An outline scaled about its centre."""
     centre = corners.mean(axis=0)
