@@ -88,13 +88,28 @@ def read_pips(frame: Image, quad: Quad, config: PipCountConfig) -> Pips | None:
     view = upright_view(frame, quad, config.width, config.height)
     pieces, reaching_in, labels = ink_pieces(view, config)
     counted = _pip_pieces(pieces, reaching_in, config)
-    if counted is None:
+    if counted is None or _pip_joined_to_edge(labels, pieces, counted, config):
         return None
     lookup = np.zeros(int(labels.max()) + 1, np.uint8)
     lookup[[p.label for p in counted]] = 255
     paper = (labels == 0).astype(np.uint8)
     redness, chroma = ink_colour(view, lookup[labels], paper)
     return Pips(len(counted), redness, chroma)
+
+
+def _pip_joined_to_edge(labels: Image, pieces: list[Piece], counted: list[Piece],
+                        config: PipCountConfig) -> bool:
+    """Whether ink joined to the card's edge holds as much ink inside the pips' box as a stray
+    piece (`stray_floor` times a pip): a pip printed against the index, joined to it, is not
+    counted, and the count would be short."""
+    left, top, right, bottom = config.body
+    height, width = labels.shape
+    box = labels[int(top * height):int(bottom * height), int(left * width):int(right * width)]
+    inner = {p.label for p in pieces}
+    found = np.bincount(box.ravel(), minlength=int(labels.max()) + 1)
+    found[0] = 0
+    found[list(inner)] = 0
+    return bool(found.max(initial=0) >= config.stray_floor * min(p.area for p in counted))
 
 
 def ink_colour(view: Image, ink: Image, paper: Image) -> tuple[float, float]:

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tools.decision_data import design_of
 from tools.drawn_deck import camera_look, drawn_face, drawn_scene
 from tools.scenes import paste_card, table_background
 from tools.synthetic import artwork_cards
@@ -219,3 +220,32 @@ def test_an_ace_of_the_other_colour_is_denied(long_side: int) -> None:
             rank, suit = parse_card(name)
             observation = CardObservation(card.corners, Reading(rank, suit, 0.9), 0.9)
             assert pips_deny(frame, observation, CONFIG) == (name != card.name), (card.name, name)
+
+
+@pytest.mark.parametrize("strip", [0.05, 0.08])
+def test_a_pip_joined_to_the_index_leaves_the_count_untold(strip: float) -> None:
+    # The svg-cards artwork prints its ten's end pips against the index; on an outline a strip
+    # narrower than the card, a pip joins the index and the card's edge. The other eight are
+    # no count of the card.
+    make, _ = design_of("artwork")
+    counted: dict[str, list[int | None]] = {}
+    for name in ("TH", "TD", "TC", "TS", "9H", "9S"):
+        counted[name] = []
+        for seed in range(8):
+            rng = np.random.default_rng(seed)
+            frame = table_background(400, 400, seed=seed)
+            corners = paste_card(frame, make(name), (200.0, 200.0), 140.0,
+                                 angle=float(rng.uniform(-180, 180)))
+            frame = camera_look(frame, rng)
+            top_short = (np.linalg.norm(corners[1] - corners[0])
+                         < np.linalg.norm(corners[2] - corners[1]))
+            moves = ((1, 0), (2, 3)) if top_short else ((2, 1), (3, 0))
+            narrow = corners.copy()
+            for corner, towards in moves:
+                narrow[corner] = corners[corner] + (corners[towards] - corners[corner]) * strip
+            counted[name].append(count_pips(frame, narrow, PipCountConfig()))
+    assert all(count in (None, PIP_RANKS[name[0]]) for name, counts in counted.items()
+               for count in counts)
+    # Where no pip lies against the index, the count keeps its say.
+    assert all(count == PIP_RANKS[name[0]] for name in ("TD", "TC", "TS", "9H", "9S")
+               for count in counted[name])
