@@ -50,7 +50,9 @@ def corner_widths(read_width: float | None, typical: float | None, corner: CardC
                   config: VisionConfig) -> list[float]:
     """Card widths to try at a corner: the read cards' width; or, when no card was read, the
     unread outlines' typical width, then the corner's own shorter edge. None is narrower than
-    the card's longest visible edge allows (a card's side is at most its height)."""
+    the card's longest visible edge allows (a card's side is at most its height), nor, with a
+    known card length, wider than the table's cards: an edge longer than one card's is cards
+    lying in line, or a box's or a picture's."""
     if read_width is not None:
         widths = [read_width]
     elif typical is not None:
@@ -60,6 +62,9 @@ def corner_widths(read_width: float | None, typical: float | None, corner: CardC
     if not config.corner_width_from_edge:
         return widths
     least = corner.longer_edge * config.card_width / config.card_height
+    known = known_width(config)
+    if known is not None:
+        least = min(least, known)
     out: list[float] = []
     for width in widths:
         width = max(width, least)
