@@ -3,13 +3,33 @@ judged from an outline."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from vision.cards import NEXT_CORNER, PREVIOUS_CORNER, Quad, side_lengths
 from vision.config import VisionConfig
+from vision.deblur_outline import long_side
 
 CARD_ASPECT = 63.0 / 88.0
 """A poker-size card's width over its length (63 x 88 mm)."""
+
+
+def longer_than_a_card(corners: Quad, config: VisionConfig) -> bool:
+    """Whether a whole outline is longer than one card of the known length can be
+    (`known_card_longest` card lengths): a box, a tray, a picture, cards outlined together. The
+    outline stage does not read it; the searches within it still look for cards there."""
+    return bool(config.card_length) and long_side(corners) > (config.known_card_longest
+                                                              * float(config.card_length or 0))
+
+
+def beside_known_cards(corners: Quad, named: Sequence[Quad], config: VisionConfig) -> bool:
+    """Whether a whole outline is `longer_than_a_card` while a card of the known length is
+    named in the view (`named`: the outlines of the cards named whole): a box or a picture of a
+    card beside the table's cards. With none named, the camera may have come nearer: the
+    outline may be one card of a new length, and is named as any other."""
+    return longer_than_a_card(corners, config) and any(
+        not longer_than_a_card(quad, config) for quad in named)
 
 
 def known_width(config: VisionConfig) -> float | None:

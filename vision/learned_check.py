@@ -9,6 +9,8 @@ unread, and close-ups are shown shrunk (`vision.learned_index`, `vision.learned_
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from vision.card_size import card_shaped
 from vision.cards import CardObservation, Image
 from vision.config import VisionConfig
@@ -28,10 +30,11 @@ from vision.pips import checked_by_pips
 
 
 def checked_by_learned(frame: Image, observations: list[CardObservation],
-                       config: VisionConfig, views: LearnedViews | None = None
-                       ) -> list[CardObservation]:
+                       config: VisionConfig, views: LearnedViews | None = None,
+                       elsewhere: Sequence[CardObservation] = ()) -> list[CardObservation]:
     """Every card named only where the learned reader's cues agree (vision.learned); `views`
-    holds the scores of outlines the network has seen already."""
+    holds the scores of outlines the network has seen already, `elsewhere` the cards settled
+    before (for the cards' length)."""
     views = views or LearnedViews(frame, shipped_reader())
     rule = views.reader.rule
     whole = [k for k, o in enumerate(observations) if o.whole]
@@ -81,5 +84,5 @@ def checked_by_learned(frame: Image, observations: list[CardObservation],
                                lambda quads: views.index_scores(index, quads))
     if config.learned_large_length > 0:
         out = named_large(frame, out, views.reader, config,
-                          shipped_index_reader() if config.learned_index else None)
+                          shipped_index_reader() if config.learned_index else None, elsewhere)
     return out

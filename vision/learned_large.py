@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import cv2
 import numpy as np
 
-from vision.card_size import card_shaped
+from vision.card_size import beside_known_cards, card_shaped
 from vision.cards import CardObservation, Image, Quad
 from vision.config import VisionConfig
 from vision.deblur_outline import long_side
@@ -32,17 +33,20 @@ def shrunk(frame: Image, quad: Quad, length: float) -> tuple[Image, Quad]:
 
 
 def named_large(frame: Image, observations: list[CardObservation], reader: LearnedReader,
-                config: VisionConfig, index: IndexReader | None = None
-                ) -> list[CardObservation]:
+                config: VisionConfig, index: IndexReader | None = None,
+                elsewhere: Sequence[CardObservation] = ()) -> list[CardObservation]:
     """The observations with each unnamed whole card of a card's shape longer than
-    `learned_max_length` named by the network, shown it shrunk to `learned_large_length`,
-    where both views agree on a euchre card at the reader's `threshold` (a joker is known by
-    its face alone: shown a book cover, the network saw one), or, given the index reader,
-    where both readers name it alike (`named_by_both`)."""
+    `learned_max_length` (none `beside_known_cards`) named by the network, shown it shrunk to
+    `learned_large_length`, where both views agree on a euchre card at the reader's `threshold`
+    (a joker is known by its face alone: shown a book cover, the network saw one), or, given
+    the index reader, where both readers name it alike (`named_by_both`); `elsewhere`: the
+    cards settled before."""
     length = config.learned_large_length
+    named = [o.corners for o in (*observations, *elsewhere) if o.whole and o.reading is not None]
     unread = [k for k, o in enumerate(observations)
               if o.whole and o.reading is None and long_side(o.corners) > config.learned_max_length
-              and card_shaped(o.corners, None, config)]
+              and card_shaped(o.corners, None, config)
+              and not beside_known_cards(o.corners, named, config)]
     found: dict[int, CardObservation] = {}
     for k in unread:
         small, quad = shrunk(frame, observations[k].corners, length)

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from vision.card_size import longer_than_a_card
 from vision.cards import CardObservation, Image, Quad, Rank, Reading, inside
 from vision.config import VisionConfig, config_with
 from vision.corners import CardCorner, find_corners
@@ -116,8 +117,7 @@ def _recognise(
                 kept.add(id(known))
                 observations.append(known)
                 continue
-            if (config.card_length
-                    and long_side(corners) > config.known_card_longest * config.card_length):
+            if longer_than_a_card(corners, config):
                 observations.append(CardObservation(corners, None, 0.0))
                 continue
             alone = views.alone_reading(corners) if views is not None else None
@@ -159,8 +159,9 @@ def _recognise(
                             if o.whole and outline_key(o.corners) in provisional else o
                             for o in observations]
             seen = views
+            before = [o for o in observations if id(o) in kept]
             observations = _apart(observations, kept, lambda fresh: checked_by_learned(
-                frame, fresh, config, seen))
+                frame, fresh, config, seen, before))
     if config.outline_fit is not None:
         with clock.stage("fitted outlines"):
             settled_here = [o for o in observations if id(o) in kept]

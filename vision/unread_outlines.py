@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.card_size import card_shaped
+from vision.card_size import beside_known_cards, card_shaped
 from vision.cards import CardObservation, Image, Quad
 from vision.config import VisionConfig
 from vision.deblur_outline import long_side
@@ -60,9 +60,9 @@ def fitted_unread(frame: Image, observations: list[CardObservation], model: Glyp
                  if fit.lines_within and _area(corners) > fit.lines_min_area * card_area
                  else [])
         for quad in [fitted, *lines]:
-            if quad is None or not (card_shaped(quad, None, config,
-                                                (config.min_aspect, config.max_aspect))
-                                    and is_even(quad, config.max_side_ratio)):
+            if quad is None or beside_known_cards(quad, read, config) or not (
+                    card_shaped(quad, None, config, (config.min_aspect, config.max_aspect))
+                    and is_even(quad, config.max_side_ratio)):
                 continue
             seen = _read_refitted(frame, quad, model, config, views)
             (tried if quad is fitted else alone).append((k, seen))

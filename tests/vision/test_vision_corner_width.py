@@ -1,29 +1,20 @@
 """Loose corners are read at no less than the card width their longest visible edge implies, and
-no wider than the table's cards where their length is known (a box's or a picture's corner)."""
+no wider than the table's cards where their length is known."""
 
 from __future__ import annotations
-
-from dataclasses import replace
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from tests.vision.finder_switch import without_finders
-from tools.drawn_deck import camera_look, drawn_face
 from tools.scenes import paste_card, plain_card, table_background
-from tools.synthetic import artwork_cards
 from vision.card_size import CARD_ASPECT
-from vision.cards import Image, inside
 from vision.config import VisionConfig
 from vision.corners import CardCorner
-from vision.decide import shipped_threshold
 from vision.detect import card_masks
 from vision.finder_corners import corner_widths, read_loose_corners
-from vision.live import LiveConfig, view_config
 from vision.model import GlyphModel
-from vision.pipeline import recognise
 
 NO_EDGE_WIDTH = without_finders(VisionConfig(corner_width_from_edge=False), "index")
 
@@ -83,38 +74,3 @@ def test_covered_card_is_read_at_its_long_side_width_beside_small_outlines(
         if expected:
             assert np.linalg.norm(found[0].corners[0] - card[0]) < 25
 
-
-def _faces(deck: str, shared: Path | None) -> dict[str, Image]:
-    """The faces of the drawn deck or of the svg-cards artwork."""
-    names = ("9H", "KS", "QC")
-    if deck == "drawn":
-        return {name: drawn_face(name) for name in names}
-    assert shared is not None
-    faces = dict(artwork_cards(shared / "vision" / "artwork"))
-    return {name: faces[name] for name in names}
-
-
-@pytest.mark.parametrize("deck", ["drawn", "artwork"])
-def test_a_picture_of_a_card_three_card_lengths_long_gets_no_name_the_table_takes(
-    deck: str, model: GlyphModel, request: pytest.FixtureRequest,
-) -> None:
-    # A box or a board printed with a card, three times the table's card length, beside cards
-    # of that length: its corner index is a card's, at three times the size. Read at its own
-    # edge's width it named that card surely, as a card seen in part.
-    shared = request.getfixturevalue("shared_dir") if deck == "artwork" else None
-    faces = _faces(deck, shared)
-    config = replace(view_config(VisionConfig(), LiveConfig()), card_length=140.0)
-    threshold = shipped_threshold()
-    named = 0
-    for seed in range(4):
-        rng = np.random.default_rng(seed)
-        frame = table_background(1080, 1080, seed=seed)
-        for k, name in enumerate(("9H", "KS")):
-            paste_card(frame, faces[name], (180 + 250 * k, 180), 140, float(rng.uniform(-30, 30)))
-        picture = paste_card(frame, faces["QC"], (540, 700), 420, float(rng.uniform(-20, 20)))
-        frame = camera_look(frame, rng)
-        taken = [o for o in recognise(frame, model, config)
-                 if o.name is not None and o.confidence >= threshold]
-        assert not [o.name for o in taken if inside(np.mean(o.corners, axis=0), picture)]
-        named += sum(o.name in ("9H", "KS") for o in taken)
-    assert named >= 7
