@@ -131,6 +131,9 @@ class TableWatcher:
         self._recognised_at = -math.inf
         self._owed: Box | None = None
         """The part last read while the view moved, left in doubt: read again once still."""
+        self._looked: list[CardObservation] = []
+        """What a second look left in doubt (frame pixels): no second look again where it is
+        found again as it was (`vision.pipeline.read_frame`)."""
         self._box = (0, 0, 0, 0)
         self._lengths: deque[float] = deque(maxlen=max(1, self.config.card_lengths))
         """Long sides of the last whole cards read surely (view pixels)."""
@@ -148,6 +151,7 @@ class TableWatcher:
             self._box = crop_box(zones, width, height)
             self._thumb = None
             self._owed = None
+            self._looked = []
             self._lengths.clear()
         x0, y0, x1, y1 = self._box
         crop = frame[y0:y1, x0:x1]
@@ -307,8 +311,9 @@ class TableWatcher:
         config = self.sized_config(width, height, region)
         if moving:
             config = replace(config, learned_finder=None)
-        found = recognise(view, self.model, config,
-                          self.stages, list(local.values()))
+        looked = [replace(o, corners=o.corners - shift) for o in self._looked
+                  if meets_box(o.corners - origin, region)]
+        found = recognise(view, self.model, config, self.stages, list(local.values()), looked)
         handed = {id(o) for o in local.values()}
         reach = max(2.0, self.config.border_reach * max(width, height))
         view_sides = (left == 0, top == 0, right == width, bottom == height)
@@ -324,6 +329,10 @@ class TableWatcher:
         outside = [o for o in self.observations if not meets_box(o.corners - origin, region)]
         old = {id(o) for o in outside} | {id(o) for o in kept.values()}
         self.observations = within_deck([*outside, *read], self.vision_config.copies)
+        if not moving:
+            # Read with the second look: what it leaves in doubt here, it has seen.
+            self._looked = [*(o for o in self._looked if not meets_box(o.corners - origin, region)),
+                            *(o for o in read if o.reading is None or o.one_end)]
         self.recognised += 1
         fresh = [id(o) not in old for o in self.observations]
         if self.config.card_lengths:

@@ -32,11 +32,15 @@ from vision.propose import PartSearch, find_cards, part_finders_of
 from vision.read import read_outline
 from vision.unread_outlines import fitted_unread
 
+LOOKED_REACH = 0.1
+"""How far (in card lengths) the corners of an outline a second look has seen may move, as a
+changing light redraws it, and still be found again as it was."""
+
 
 def read_frame(
     frame: Image, model: GlyphModel, config: VisionConfig | None = None,
     stages: StageClock | None = None, settled: Sequence[CardObservation] = (),
-    scores: LearnedViews | None = None,
+    scores: LearnedViews | None = None, looked: Sequence[CardObservation] = (),
 ) -> list[CardObservation]:
     """Return an observation for every card found in a BGR frame, each name with the
     confidence of the stage that gave it (`recognise`: with the decision's instead; the CPU
@@ -50,7 +54,10 @@ def read_frame(
 
     With the learned finder looking only in doubt (`LearnedFinderConfig.in_doubt`), the frame
     is read first without it; where that leaves something unread, it is read again with it,
-    and only the fresh names of that second look are added (`vision.doubt.merged`).
+    and only the fresh names of that second look are added (`vision.doubt.merged`). What a
+    second look has seen before (`looked`: observations it left in doubt) leaves no doubt
+    where it is found again as it was (`same_outline` within `LOOKED_REACH`, with the same name
+    or none).
 
     The networks' scores of the frame's quads are kept in `scores` when given (the frame's
     own, `learned_first.sharing`), for every look and for the decision after."""
@@ -63,7 +70,10 @@ def read_frame(
     with clock.stage("masks"):
         colour = card_masks(frame, colour_only)
     first = _recognise(frame, model, colour_only, clock, settled, colour, scores)
-    if not in_doubt(first):
+    doubtful = [o for o in first if not any(
+        o.name == seen.name and same_outline(seen.corners, o.corners, LOOKED_REACH)
+        for seen in looked)]
+    if not in_doubt(doubtful):
         return first
     known = [*settled, *(o for o in first if o.name and o.whole)]
     # The first look searched the light for indices already: the second adds the outlines
@@ -73,7 +83,7 @@ def read_frame(
     again = clock.prefixed("second look: ")
     with again.stage("masks"):
         height, width = frame.shape[:2]
-        region = doubt_region(first, width, height, finder.reach) if finder.reach else None
+        region = doubt_region(doubtful, width, height, finder.reach) if finder.reach else None
         masks = with_learned_faces(colour, finder, region)
     return merged(first, _recognise(frame, model, second, again, known, masks, scores))
 
@@ -285,6 +295,7 @@ def read_joker(
 def recognise(
     frame: Image, model: GlyphModel, config: VisionConfig | None = None,
     stages: StageClock | None = None, settled: Sequence[CardObservation] = (),
+    looked: Sequence[CardObservation] = (),
 ) -> list[CardObservation]:
     """Return an observation for every card found in a BGR frame (`read_frame`), each fresh
     name's confidence the calibrated probability that it is right (`vision.decide.decided`,
@@ -292,7 +303,7 @@ def recognise(
     and no card named more often than the deck holds it (`vision.deck_limit.within_deck`)."""
     config = config or VisionConfig()
     scores = LearnedViews(frame, shipped_reader())
-    observations = read_frame(frame, model, config, stages, settled, scores)
+    observations = read_frame(frame, model, config, stages, settled, scores, looked)
     with (stages or StageClock(enabled=False)).stage("decision"):
         return within_deck(decided(frame, observations, config, settled, model.deck, scores),
                            config.copies)
