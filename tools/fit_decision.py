@@ -33,9 +33,10 @@ from typing import Any
 import numpy as np
 
 from tools.evaluate import labels_subset, read_labels
-from vision.decide import Decision, decision_of, load_decision
+from vision.decide import Decision, decision_of, load_decision, name_probability
 from vision.errors import VisionError
-from vision.evidence import FEATURES, as_vector
+from vision.evidence import FEATURES, as_vector, log_odds
+from vision.learned import reading_of, shipped_reader
 
 SCORER = Path(os.environ.get("CARDTABLE_SHARED", Path(__file__).resolve().parents[2] / "shared")
               ) / "vision" / "score.py"
@@ -290,8 +291,13 @@ def measure(pairs: list[tuple[Path, Path]], decision: Decision, proposed: bool =
     yield (f"{'file':<28} {'set':<22} {'whole':>5} | {'old named':>9} {'wrong':>5} | "
            f"{'new named':>9} {'wrong':>5}")
 
+    support = log_odds(shipped_reader().rule.support)
+
     def new(card: dict[str, Any]) -> bool:
-        return bool(decision.probability(card["evidence"]) >= decision.threshold)
+        reading = reading_of(str(card.get("card") or card.get("proposal")), 1.0)
+        probability = (name_probability(decision, reading, card["evidence"], support)
+                       if reading is not None else decision.probability(card["evidence"]))
+        return bool(probability >= decision.threshold)
 
     for candidates, folder in pairs:
         lines = read_lines(candidates)

@@ -11,15 +11,18 @@ from typing import Any
 
 import numpy as np
 
-from vision.cards import CardObservation, Image
+from vision.cards import CardObservation, Image, Reading
 from vision.config import VisionConfig
 from vision.deck_faces import DeckFaces
 from vision.deck_match import DeckMatcher, matcher_for, touched
 from vision.errors import VisionError
-from vision.evidence import FEATURES, Evidence, as_vector, frame_evidence
+from vision.evidence import FEATURES, Evidence, as_vector, frame_evidence, log_odds
+from vision.learned import COURTS, shipped_reader
 from vision.learned_first import LearnedViews
 
 DECISION_PATH = Path(__file__).resolve().parent / "data" / "decision.json"
+EVEN_ODDS = 0.5
+"""The probability of a name held in doubt (`decided`): below the table's threshold."""
 
 
 class DecisionFileError(VisionError, OSError):
@@ -111,18 +114,41 @@ def decided(frame: Image, observations: Sequence[CardObservation], config: Visio
     the table's cut."""
     fresh = [not any(o is s for s in settled) for o in observations]
     decision = shipped_decision()
+    support = log_odds((scores.reader if scores is not None else shipped_reader()).rule.support)
     matcher = matcher_for(deck) if deck is not None and len(deck) else None
     out = list(observations)
     for k, evidence in enumerate(frame_evidence(frame, observations, config, fresh, scores)):
         observation = observations[k]
         if evidence is None or observation.reading is None:
             continue
-        probability = round(decision.probability(evidence), 6)
+        probability = name_probability(decision, observation.reading, evidence, support)
         if (matcher is not None and observation.whole and probability < decision.threshold
                 and _enrolled_as(matcher, frame, observations, k)):
             probability = decision.threshold
         out[k] = replace(observation, confidence=probability)
     return out
+
+
+def name_probability(decision: Decision, reading: Reading, evidence: Evidence,
+                     support: float) -> float:
+    """The calibrated probability that the `reading`'s name is right, from its evidence; a
+    court card's name that rests on its index glyphs alone (`on_glyphs_alone`) is held at even
+    odds. The regression's card-network cue for a court is its support for any court of the suit
+    (no network tells apart the figures of a deck never seen), so it has no cue that says no
+    reader but the glyphs backs the rank: a German deck's jack, "B", read as the queen was
+    taken."""
+    probability = round(decision.probability(evidence), 6)
+    return (min(probability, EVEN_ODDS) if on_glyphs_alone(reading, evidence, support)
+            else probability)
+
+
+def on_glyphs_alone(reading: Reading, evidence: Evidence, support: float) -> bool:
+    """Whether a jack, queen or king is named on its index glyphs alone: the card network gives
+    the name less than its support (`support`, log-odds: `vision.learned.Rule.support`) at its
+    surer end and another first choice at an end, and the index network less than even odds at
+    its surer end."""
+    return (reading.rank.value in COURTS and evidence["card_agree"] == 0.0
+            and evidence["card_high"] < support and evidence["index_high"] < 0.0)
 
 
 def _enrolled_as(matcher: DeckMatcher, frame: Image, observations: Sequence[CardObservation],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -13,8 +14,16 @@ import pytest
 from tools.decision_data import scene
 from vision.cards import CardObservation, Reading, Suit, inside
 from vision.config import VisionConfig
-from vision.decide import DecisionFileError, decided, load_decision, shipped_decision
-from vision.evidence import FEATURES, frame_evidence
+from vision.decide import (
+    EVEN_ODDS,
+    DecisionFileError,
+    decided,
+    load_decision,
+    name_probability,
+    shipped_decision,
+)
+from vision.evidence import FEATURES, frame_evidence, log_odds
+from vision.learned import shipped_reader
 from vision.live import LiveConfig, view_config
 from vision.model import GlyphModel
 from vision.pipeline import read_frame, recognise
@@ -141,3 +150,37 @@ def test_the_decision_takes_fewer_wrong_names_of_a_four_colour_deck_than_the_for
     assert old_wrong >= 1
     assert new_wrong < old_wrong
     assert new_right >= old_right - 2
+
+
+def test_a_court_named_on_its_index_glyphs_alone_is_held_at_even_odds() -> None:
+    # The regression's card-network cue for a court is its support for any court of the suit,
+    # so the glyphs' confidence alone can carry a court's name. Real evidence of cards read
+    # right, with the networks' cues for the exact name as a misread shows them (a German
+    # deck's "B" jack read as the queen: the card network's first choice another card at an
+    # end and 5 % at its surer end, the index network 35 % at its surer end).
+    decision = shipped_decision()
+    support = log_odds(shipped_reader().rule.support)
+    carried = backed = others = 0
+    for design, length, seed in itertools.product(("artwork", "tango"), (140.0, 95.0), (21, 22)):
+        config = replace(view_config(VisionConfig(), LiveConfig()), card_length=length)
+        frame, _ = scene(design, length, seed)
+        named = [o for o in read_frame(frame, GlyphModel.load(), config)
+                 if o.whole and o.reading is not None and o.reading.suit is not None]
+        for card, evidence in zip(named, frame_evidence(frame, named, config), strict=True):
+            assert card.reading is not None and evidence is not None
+            misread = {**evidence, "card_agree": 0.0, "card_high": log_odds(0.05),
+                       "index_high": log_odds(0.35)}
+            held = name_probability(decision, card.reading, misread, support)
+            if card.reading.rank.value not in "JQK":
+                # The pips and the card network tell a nine, ten or ace: never held.
+                assert held == round(decision.probability(misread), 6)
+                others += 1
+                continue
+            carried += decision.probability(misread) >= decision.threshold
+            assert held <= EVEN_ODDS
+            if evidence["index_high"] >= 0.0 or evidence["card_high"] >= support:
+                as_given = name_probability(decision, card.reading, evidence, support)
+                assert as_given == round(decision.probability(evidence), 6)
+                backed += as_given >= decision.threshold
+    # The regression alone would take such names; a court a network backs is taken as before.
+    assert carried >= 2 and backed >= 4 and others >= 4
