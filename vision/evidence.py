@@ -169,7 +169,8 @@ def _suit_ink_cues(reading: Reading, inks: Sequence[IndexInk | None]) -> Evidenc
         return cues
     suit = reading.suit.value
     if suit == "S":
-        cues["spade_chroma"] = max(ink.chroma for ink in judged)
+        cues["spade_chroma"] = max(ink.chroma if ink.warm_chroma is None else ink.warm_chroma
+                                   for ink in judged)
     elif suit == "C":
         cues["club_redness"] = max(ink.redness for ink in judged)
     elif suit == "H":

@@ -3,14 +3,18 @@ cues (`vision.evidence`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from vision.cards import Image, Quad
 from vision.config import PipCountConfig
-from vision.pips import ink_hues, upright_view
+from vision.pips import MIN_INK_DARKNESS, PAPER_LEVEL, ink_hues, upright_view
+
+CAST_SHARE = 1.5
+"""The most of a warm light's colour dark ink is taken to keep, as a share of the paper's own
+cast (`IndexInk.warm_chroma`): beyond it the ink is coloured itself."""
 
 
 @dataclass(frozen=True)
@@ -21,6 +25,10 @@ class IndexInk:
     redness: float
     chroma: float
     greenness: float
+    warm_chroma: float | None = None
+    """The chroma less the colour along the paper's cast, where a warm light (red the paper's
+    strongest channel) explains it: dark ink keeps some of the light's colour once the paper is
+    balanced. None where the light does not explain the ink's colour, and at a loose corner."""
 
 
 def index_inks(frame: Image, quad: Quad, config: PipCountConfig) -> list[IndexInk | None]:
@@ -38,7 +46,8 @@ def corner_ink(frame: Image, card: Quad, config: PipCountConfig) -> IndexInk | N
     matrix = cv2.getPerspectiveTransform(np.asarray(card, np.float32).reshape(4, 2), target)
     view = cv2.warpPerspective(frame, matrix, (config.width, config.height),
                                flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-    return _corner_ink(view, config)
+    ink = _corner_ink(view, config)
+    return replace(ink, warm_chroma=None) if ink is not None else None
 
 
 def _corner_ink(view: Image, config: PipCountConfig) -> IndexInk | None:
@@ -73,7 +82,28 @@ def _pieces_ink(corner: Image, config: PipCountConfig, cut: bool) -> IndexInk | 
     pieces = inside.astype(np.uint8)[labels]
     if int(pieces.sum()) < config.index_least_ink * width * height:
         return None
-    return IndexInk(*ink_hues(corner, pieces, (ink == 0).astype(np.uint8)))
+    paper = (ink == 0).astype(np.uint8)
+    return IndexInk(*ink_hues(corner, pieces, paper), _warm_chroma(corner, pieces, paper))
+
+
+def _warm_chroma(view: Image, ink: Image, paper: Image) -> float | None:
+    """The ink's colour over its darkness on the paper's white balance, less what lies along
+    the paper's own colour cast, where the paper is lit warm and the cast explains that colour
+    (at most `CAST_SHARE` of it); None elsewhere."""
+    levels = np.asarray(cv2.mean(view, mask=paper)[:3], np.float64)
+    cast = levels - levels.mean()
+    size = float(np.linalg.norm(cast))
+    if size == 0 or levels[2] < levels.max():
+        return None
+    balanced = (np.asarray(cv2.mean(view, mask=ink)[:3], np.float64)
+                * (PAPER_LEVEL / np.maximum(levels, 1.0)))
+    colour = (balanced - balanced.mean()) / max(PAPER_LEVEL - float(balanced.min()),
+                                                MIN_INK_DARKNESS)
+    along = float(colour @ cast) / size
+    if not 0 < along <= CAST_SHARE * size / max(float(levels.mean()), 1.0):
+        return None
+    colour = colour - along * cast / size
+    return float(colour.max() - colour.min())
 
 
 def _percentile(values: Image, share: float) -> float:

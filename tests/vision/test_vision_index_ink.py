@@ -133,3 +133,31 @@ def test_recognition_names_no_blue_diamond_or_green_club_a_spade_the_table_takes
     wrong, right = _coloured_named_spades(config, least=shipped_threshold())
     assert wrong == 0
     assert right >= 6
+
+
+def _warm_lamp(frame: Image) -> Image:
+    """The frame under a warm lamp: blue and green dimmed, and the camera's dark level tinted."""
+    lit = frame.astype(np.float32) * np.array([0.6, 0.8, 1.0]) + np.array([10.0, 18.0, 30.0])
+    return np.asarray(np.clip(lit, 0, 255), np.uint8)
+
+
+def test_black_ink_under_a_warm_lamp_loses_only_the_lights_colour(shared_dir: Path) -> None:
+    # Balanced on the paper's white, black ink under a warm lamp keeps some of the light's
+    # colour; taken out along the paper's cast, it is black again. A four-colour deck's blue
+    # and green inks, which the light does not explain, keep theirs.
+    black: list[IndexInk] = []
+    for seed in range(4):
+        frame, placed = _artwork_table(shared_dir, 95, seed, "CS")
+        black += _inks(_warm_lamp(frame), [quad for _, quad in placed])
+    coloured: list[IndexInk] = []
+    for suit in "DC":
+        for seed in range(3):
+            frame, cards = drawn_scene([rank + suit for rank in "JQK"], 140, seed)
+            coloured += _inks(_warm_lamp(frame),
+                              [np.asarray(card.corners, np.float32) for card in cards])
+    assert len(black) >= 24 and len(coloured) >= 24
+    assert max(ink.chroma for ink in black) >= 0.15
+    warm = [ink.warm_chroma for ink in black if ink.warm_chroma is not None]
+    assert len(warm) >= 6 and max(warm) < 0.1
+    assert min(ink.chroma if ink.warm_chroma is None else ink.warm_chroma
+               for ink in coloured) > 0.25
